@@ -1,0 +1,72 @@
+package dev.idem.core.filter;
+
+import dev.idem.core.Fingerprint;
+
+/**
+ * Approximate set membership over {@link Fingerprint}s.
+ *
+ * <p>The invariant every implementation keeps: <b>no false negatives</b>. Once {@code put(f)} has
+ * returned, {@code mightContain(f)} is true forever. A key never put may still be reported as
+ * present, with probability about {@link #expectedFpp()}.
+ *
+ * <p>Implementations in idem are safe for concurrent {@code put} and {@code mightContain} from
+ * many threads; no bit is ever lost.
+ */
+public interface MembershipFilter {
+
+  /**
+   * Adds a key. Returns true when the filter changed, which means the key was certainly not in it
+   * before; false means it may have been (a duplicate, or a false positive).
+   */
+  boolean put(long hi, long lo);
+
+  /** True when the key may have been put; false when it certainly was not. */
+  boolean mightContain(long hi, long lo);
+
+  /** See {@link #put(long, long)}. */
+  default boolean put(Fingerprint fingerprint) {
+    return put(fingerprint.hi(), fingerprint.lo());
+  }
+
+  /** See {@link #mightContain(long, long)}. */
+  default boolean mightContain(Fingerprint fingerprint) {
+    return mightContain(fingerprint.hi(), fingerprint.lo());
+  }
+
+  /**
+   * Puts {@code count} fingerprints stored as {@code fingerprints[2i]} (hi), {@code
+   * fingerprints[2i + 1]} (lo); {@code changed[i]} receives what {@link #put(long, long)} would
+   * return. Implementations overlap the memory accesses of the batch; batches of a few hundred
+   * keys work best.
+   */
+  default void putAll(long[] fingerprints, int count, boolean[] changed) {
+    for (int i = 0; i < count; i++) {
+      changed[i] = put(fingerprints[2 * i], fingerprints[2 * i + 1]);
+    }
+  }
+
+  /** Batch form of {@link #mightContain(long, long)}, same layout as {@link #putAll}. */
+  default void mightContainAll(long[] fingerprints, int count, boolean[] results) {
+    for (int i = 0; i < count; i++) {
+      results[i] = mightContain(fingerprints[2 * i], fingerprints[2 * i + 1]);
+    }
+  }
+
+  /**
+   * The probability that a key never put is reported present, given the keys inserted so far,
+   * from this filter type's own formula for its real layout.
+   */
+  double expectedFpp();
+
+  /**
+   * The number of puts that changed the filter. Distinct keys that arrived as false positives are
+   * not counted, so this undercounts the distinct keys put by about the false-positive rate.
+   */
+  long approximateCount();
+
+  /** Addressable bits (memory is this, rounded up to whole 64-bit words). */
+  long bitSize();
+
+  /** Which kind of filter this is. */
+  FilterType type();
+}
