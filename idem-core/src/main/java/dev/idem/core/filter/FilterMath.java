@@ -17,9 +17,9 @@ import java.util.Locale;
  *
  * <p>A partitioned filter (k slices of {@code s = m/k} bits, one position per slice) has rate
  * {@code (1 - (1 - 1/s)^n)^k}. A blocked filter (all positions of a key inside one 512-bit block)
- * has rate {@code Σ_j Pois(j; n/blocks) · (1 - (1 - 1/512)^(k·j))^k}: the load of a block is
- * Poisson, and a crowded block answers "maybe" far more often than the average fill suggests,
- * which is why a blocked filter needs more bits than a classic one for the same rate.
+ * has rate {@code Σ_j Pois(j; n/blocks) · P(hit | j)}: the load of a block is Poisson, and a
+ * crowded block answers "maybe" far more often than the average fill suggests, which is why a
+ * blocked filter needs more bits than a classic one for the same rate.
  */
 public final class FilterMath {
 
@@ -89,9 +89,11 @@ public final class FilterMath {
   }
 
   /**
-   * Blocked rate: the Poisson mixture over block loads {@code Σ_j Pois(j; λ)·(1 - (1 -
-   * 1/512)^(k·j))^k} with {@code λ = n / blocks}, summed in log space so that large loads do not
-   * underflow.
+   * Blocked rate: the Poisson mixture over block loads {@code Σ_j Pois(j; λ)·P(hit | j)} with
+   * {@code λ = n / blocks}, where {@code P(hit | j)} is the exact chance that all k positions of a
+   * fresh key are set in a block holding j keys (see {@link BlockOccupancy}: the fill of a block
+   * varies, and the mean-fill shortcut understates the rate). Summed in log space so large loads
+   * do not underflow.
    */
   public static double blockedFalsePositiveRate(long n, long blocks, int k) {
     checkPositive(blocks, "block count");
@@ -101,14 +103,13 @@ public final class FilterMath {
     }
     double lambda = (double) n / blocks;
     double logLambda = Math.log(lambda);
-    double logMiss = k * Math.log1p(-1.0 / BLOCK_BITS); // ln (1 - 1/B)^k
-    long last = (long) Math.ceil(lambda + 12 * Math.sqrt(lambda) + 50);
+    int last = (int) Math.ceil(lambda + 12 * Math.sqrt(lambda) + 50);
+    double[] hit = BlockOccupancy.table(k, last + 1);
     double logPoisson = -lambda; // ln Pois(0; λ)
     double sum = 0;
-    for (long j = 1; j <= last; j++) {
+    for (int j = 1; j <= last; j++) {
       logPoisson += logLambda - Math.log(j);
-      double fill = -Math.expm1(j * logMiss); // share of the block's bits set by j keys
-      sum += Math.exp(logPoisson + k * Math.log(fill));
+      sum += Math.exp(logPoisson) * hit[j];
     }
     return Math.min(1.0, sum);
   }
@@ -129,7 +130,9 @@ public final class FilterMath {
     long classicBits = optimalBits(n, p);
     long bestBlocks = Long.MAX_VALUE;
     int bestK = 0;
-    for (int k = 1; k <= MAX_HASH_COUNT; k++) {
+    // A blocked filter's best k lies below the classic one (crowded blocks punish extra bits).
+    int maxK = Math.min(MAX_HASH_COUNT, optimalHashCount(n, classicBits) + 2);
+    for (int k = 1; k <= maxK; k++) {
       long lo = Math.max(1, classicBits / BLOCK_BITS); // blocked never beats classic
       long hi = lo;
       while (blockedFalsePositiveRate(n, hi, k) > p) {
