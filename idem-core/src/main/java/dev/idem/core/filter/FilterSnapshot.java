@@ -46,7 +46,8 @@ public final class FilterSnapshot {
     /**
      * Map the file privately (copy-on-write): no heap, pages load on first touch, changes stay in
      * this process. Best for large filters and fast restarts. The checksum is still verified, so
-     * opening reads the whole file once.
+     * opening reads the whole file once. A file this process may not write is mapped read-only,
+     * and a put into it throws {@link java.nio.ReadOnlyBufferException}.
      */
     MAP
   }
@@ -141,7 +142,7 @@ public final class FilterSnapshot {
    * @throws NoSuchFileException when there is no such file
    */
   public static FilterSnapshot open(Path file, LoadMode mode) throws IOException {
-    try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
+    try (FileChannel in = openForLoading(file, mode)) {
       long size = in.size();
       Header h = readHeader(file, in, size);
       long payloadBytes = h.wordCount() * Long.BYTES;
@@ -174,6 +175,21 @@ public final class FilterSnapshot {
       return new FilterSnapshot(file, h.version, filter,
           Fingerprinter.of(h.algorithm, h.seed, h.normalizer), mode);
     }
+  }
+
+  /**
+   * A private map needs a channel open for writing, although it never writes; a file we may only
+   * read is opened read-only (and then mapped read-only).
+   */
+  private static FileChannel openForLoading(Path file, LoadMode mode) throws IOException {
+    if (mode == LoadMode.MAP) {
+      try {
+        return FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
+      } catch (java.nio.file.AccessDeniedException e) {
+        // fall through to read-only
+      }
+    }
+    return FileChannel.open(file, StandardOpenOption.READ);
   }
 
   /** The decoded, validated header. */

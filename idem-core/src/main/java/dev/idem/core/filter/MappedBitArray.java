@@ -23,33 +23,54 @@ final class MappedBitArray extends BitArray {
 
   private static final VarHandle LONGS =
       MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-  private static final int CHUNK_SHIFT = 30;
-  private static final int WORDS_PER_CHUNK_SHIFT = CHUNK_SHIFT - 3;
-  private static final long WORD_IN_CHUNK_MASK = (1L << WORDS_PER_CHUNK_SHIFT) - 1;
+  /** log2 of the chunk size: 1 GiB. */
+  static final int CHUNK_SHIFT = 30;
 
   private final ByteBuffer[] chunks;
   private final long wordCount;
+  private final int wordShift;
+  private final long wordInChunkMask;
 
-  private MappedBitArray(ByteBuffer[] chunks, long wordCount) {
+  private MappedBitArray(ByteBuffer[] chunks, long wordCount, int chunkShift) {
     this.chunks = chunks;
     this.wordCount = wordCount;
+    this.wordShift = chunkShift - 3;
+    this.wordInChunkMask = (1L << wordShift) - 1;
   }
 
   /** Maps {@code wordCount} words starting at {@code offset} and feeds their bytes to crc. */
   static MappedBitArray map(FileChannel channel, long offset, long wordCount, CRC32C crc)
       throws IOException {
+    return map(channel, offset, wordCount, crc, CHUNK_SHIFT);
+  }
+
+  /** As {@link #map(FileChannel, long, long, CRC32C)} with chunks of 2^chunkShift bytes (≥ 64). */
+  static MappedBitArray map(
+      FileChannel channel, long offset, long wordCount, CRC32C crc, int chunkShift)
+      throws IOException {
+    FileChannel.MapMode mode = isWritable(channel)
+        ? FileChannel.MapMode.PRIVATE : FileChannel.MapMode.READ_ONLY;
     long bytes = wordCount * Long.BYTES;
-    int chunkCount = (int) ((bytes + (1L << CHUNK_SHIFT) - 1) >>> CHUNK_SHIFT);
+    int chunkCount = (int) ((bytes + (1L << chunkShift) - 1) >>> chunkShift);
     ByteBuffer[] chunks = new ByteBuffer[chunkCount];
     for (int i = 0; i < chunkCount; i++) {
-      long start = (long) i << CHUNK_SHIFT;
-      long size = Math.min(1L << CHUNK_SHIFT, bytes - start);
-      MappedByteBuffer map = channel.map(FileChannel.MapMode.PRIVATE, offset + start, size);
+      long start = (long) i << chunkShift;
+      long size = Math.min(1L << chunkShift, bytes - start);
+      MappedByteBuffer map = channel.map(mode, offset + start, size);
       map.order(ByteOrder.LITTLE_ENDIAN);
       crc.update(map.duplicate());
       chunks[i] = map;
     }
-    return new MappedBitArray(chunks, wordCount);
+    return new MappedBitArray(chunks, wordCount, chunkShift);
+  }
+
+  private static boolean isWritable(FileChannel channel) {
+    try {
+      channel.map(FileChannel.MapMode.PRIVATE, 0, 0);
+      return true;
+    } catch (java.nio.channels.NonWritableChannelException | IOException e) {
+      return false;
+    }
   }
 
   @Override
@@ -59,18 +80,18 @@ final class MappedBitArray extends BitArray {
 
   @Override
   long word(long index) {
-    return (long) LONGS.get(chunks[(int) (index >>> WORDS_PER_CHUNK_SHIFT)], byteOffset(index));
+    return (long) LONGS.get(chunks[(int) (index >>> wordShift)], byteOffset(index));
   }
 
   @Override
   long orWord(long index, long mask) {
     return (long)
         LONGS.getAndBitwiseOr(
-            chunks[(int) (index >>> WORDS_PER_CHUNK_SHIFT)], byteOffset(index), mask);
+            chunks[(int) (index >>> wordShift)], byteOffset(index), mask);
   }
 
-  private static int byteOffset(long index) {
-    return (int) ((index & WORD_IN_CHUNK_MASK) << 3);
+  private int byteOffset(long index) {
+    return (int) ((index & wordInChunkMask) << 3);
   }
 
   @Override

@@ -1,0 +1,205 @@
+package dev.idem.core.filter;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.idem.core.Fingerprint;
+import dev.idem.core.Fingerprinter;
+import dev.idem.core.KeyNormalizer;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import java.util.zip.CRC32C;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/** Invariant 5 of DESIGN.md for filter snapshots: round trips are exact, damage is refused. */
+class FilterSnapshotTest {
+
+  @TempDir Path dir;
+
+  private static final Fingerprinter FP =
+      Fingerprinter.xxh3().withSeed(42).withNormalizer(KeyNormalizer.parse("trim,lowercase"));
+
+  private static AbstractBloomFilter filled(FilterType type, int keys) {
+    AbstractBloomFilter f = type.create(keys, 0.01);
+    for (int i = 0; i < keys; i++) {
+      f.put(FP.fingerprint("key-" + i));
+    }
+    return f;
+  }
+
+  @ParameterizedTest
+  @EnumSource(FilterType.class)
+  void roundTripPreservesEveryAnswerInBothLoadModes(FilterType type) throws IOException {
+    AbstractBloomFilter original = filled(type, 5000);
+    Path file = dir.resolve("f.idx");
+    FilterSnapshot.write(file, original, FP);
+    for (FilterSnapshot.LoadMode mode : FilterSnapshot.LoadMode.values()) {
+      FilterSnapshot s = FilterSnapshot.open(file, mode);
+      AbstractBloomFilter loaded = s.filter();
+      assertThat(s.fingerprinter()).isEqualTo(FP);
+      assertThat(s.formatVersion()).isEqualTo(FilterSnapshot.FORMAT_VERSION);
+      assertThat(loaded.type()).isEqualTo(type);
+      assertThat(loaded.bitSize()).isEqualTo(original.bitSize());
+      assertThat(loaded.hashCount()).isEqualTo(original.hashCount());
+      assertThat(loaded.capacity()).isEqualTo(original.capacity());
+      assertThat(loaded.targetFpp()).isEqualTo(original.targetFpp());
+      assertThat(loaded.approximateCount()).isEqualTo(original.approximateCount());
+      for (long w = 0; w < original.bits.wordCount(); w++) {
+        assertThat(loaded.bits.word(w)).isEqualTo(original.bits.word(w));
+      }
+      SplittableRandom random = new SplittableRandom(3);
+      for (int i = 0; i < 20_000; i++) {
+        long hi = random.nextLong();
+        long lo = random.nextLong();
+        assertThat(loaded.mightContain(hi, lo)).isEqualTo(original.mightContain(hi, lo));
+      }
+    }
+  }
+
+  @Test
+  void writingLeavesNoTemporaryFilesAndReplacesAnOldSnapshot() throws IOException {
+    Path file = dir.resolve("f.idx");
+    FilterSnapshot.write(file, filled(FilterType.BLOCKED, 100), FP);
+    FilterSnapshot.write(file, filled(FilterType.BLOOM, 300), FP);
+    try (var files = Files.list(dir)) {
+      assertThat(files).containsExactly(file);
+    }
+    assertThat(FilterSnapshot.read(file).filter().type()).isEqualTo(FilterType.BLOOM);
+  }
+
+  @Test
+  void putsIntoAMappedFilterNeverReachTheFile() throws IOException {
+    Path file = dir.resolve("f.idx");
+    FilterSnapshot.write(file, filled(FilterType.BLOCKED, 1000), FP);
+    byte[] before = Files.readAllBytes(file);
+    AbstractBloomFilter mapped = FilterSnapshot.map(file).filter();
+    Fingerprint fresh = FP.fingerprint("a key not in the snapshot");
+    assertThat(mapped.put(fresh)).isTrue();
+    assertThat(mapped.mightContain(fresh)).isTrue();
+    assertThat(Files.readAllBytes(file)).isEqualTo(before);
+  }
+
+  @Test
+  void mappedChunksSplitAtAnyWordBoundary() throws IOException {
+    AbstractBloomFilter original = filled(FilterType.BLOOM, 3000); // ≈ 3.6 KiB of bits
+    Path file = dir.resolve("f.idx");
+    FilterSnapshot.write(file, original, FP);
+    long payload = original.bits.wordCount() * 8;
+    int headerBytes = Short.toUnsignedInt(
+        ByteBuffer.wrap(Files.readAllBytes(file)).order(ByteOrder.LITTLE_ENDIAN).getShort(10));
+    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ,
+        StandardOpenOption.WRITE)) {
+      // 256-byte chunks: a dozen of them, the last one partial
+      MappedBitArray bits =
+          MappedBitArray.map(ch, headerBytes, original.bits.wordCount(), new CRC32C(), 8);
+      for (long w = 0; w < original.bits.wordCount(); w++) {
+        assertThat(bits.word(w)).isEqualTo(original.bits.word(w));
+      }
+      long lastBit = payload * 8 - 1;
+      bits.set(lastBit);
+      assertThat(bits.get(lastBit)).isTrue();
+    }
+  }
+
+  @Test
+  void everyFlippedHeaderByteIsRefused() throws IOException {
+    Path file = dir.resolve("f.idx");
+    FilterSnapshot.write(file, filled(FilterType.PARTITIONED, 200), FP);
+    byte[] good = Files.readAllBytes(file);
+    int headerBytes = Short.toUnsignedInt(ByteBuffer.wrap(good).order(ByteOrder.LITTLE_ENDIAN)
+        .getShort(10));
+    for (int i = 0; i < headerBytes; i++) {
+      for (int bit : new int[] {0, 7}) {
+        byte[] bad = good.clone();
+        bad[i] ^= (byte) (1 << bit);
+        assertRefused(bad, "flipped bit " + bit + " of header byte " + i);
+      }
+    }
+  }
+
+  @Test
+  void flippedPayloadBytesAreRefusedInBothModes() throws IOException {
+    Path file = dir.resolve("f.idx");
+    FilterSnapshot.write(file, filled(FilterType.BLOOM, 2000), FP);
+    byte[] good = Files.readAllBytes(file);
+    SplittableRandom random = new SplittableRandom(11);
+    for (int trial = 0; trial < 200; trial++) {
+      byte[] bad = good.clone();
+      int at = 64 + random.nextInt(bad.length - 64); // payload or trailer
+      bad[at] ^= (byte) (1 + random.nextInt(255));
+      assertRefused(bad, "byte " + at + " changed").hasMessageContaining("checksum");
+    }
+  }
+
+  @Test
+  void truncatedOrExtendedFilesAreRefused() throws IOException {
+    Path file = dir.resolve("f.idx");
+    FilterSnapshot.write(file, filled(FilterType.BLOCKED, 500), FP);
+    byte[] good = Files.readAllBytes(file);
+    for (int length = 0; length < good.length; length += (length < 200 ? 1 : 61)) {
+      assertRefused(Arrays.copyOf(good, length), "truncated to " + length);
+    }
+    assertRefused(Arrays.copyOf(good, good.length - 1), "last byte cut");
+    assertRefused(Arrays.copyOf(good, good.length + 8), "extended")
+        .hasMessageContaining("unexpected bytes after the payload");
+  }
+
+  @Test
+  void aFutureFormatVersionIsRefusedAsSuch() throws IOException {
+    byte[] bytes = snapshotWith(8, (short) (FilterSnapshot.FORMAT_VERSION + 1));
+    assertRefused(bytes, "future version")
+        .hasMessageContaining("format version 2 was written by a newer idem");
+  }
+
+  @Test
+  void anUnknownFilterTypeIsRefusedAsSuch() throws IOException {
+    byte[] bytes = snapshotWith(12, (short) 77);
+    assertRefused(bytes, "unknown type").hasMessageContaining("unknown filter type id 77");
+  }
+
+  @Test
+  void aFileThatIsNotASnapshotIsRefusedAsSuch() throws IOException {
+    byte[] text = "this is a list of keys\n".repeat(20).getBytes();
+    assertRefused(text, "text file").hasMessageContaining("not an idem filter snapshot");
+    assertThatThrownBy(() -> FilterSnapshot.read(dir.resolve("missing.idx")))
+        .isInstanceOf(NoSuchFileException.class);
+  }
+
+  /** A valid snapshot whose header field at {@code offset} is replaced, with a fixed-up CRC. */
+  private byte[] snapshotWith(int offset, short value) throws IOException {
+    Path file = dir.resolve("base.idx");
+    FilterSnapshot.write(file, filled(FilterType.BLOOM, 100), FP);
+    byte[] bytes = Files.readAllBytes(file);
+    ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    b.putShort(offset, value);
+    int headerBytes = Short.toUnsignedInt(b.getShort(10));
+    CRC32C crc = new CRC32C();
+    crc.update(bytes, 0, headerBytes - 4);
+    b.putInt(headerBytes - 4, (int) crc.getValue());
+    return bytes;
+  }
+
+  private org.assertj.core.api.AbstractThrowableAssert<?, ? extends Throwable> assertRefused(
+      byte[] content, String what) throws IOException {
+    Path bad = dir.resolve("bad.idx");
+    Files.write(bad, content);
+    for (FilterSnapshot.LoadMode mode : FilterSnapshot.LoadMode.values()) {
+      assertThatThrownBy(() -> FilterSnapshot.open(bad, mode))
+          .as("%s (%s)", what, mode)
+          .isInstanceOf(SnapshotException.class)
+          .hasMessageStartingWith(bad.toString() + ": ");
+    }
+    return assertThatThrownBy(() -> FilterSnapshot.read(bad));
+  }
+}
