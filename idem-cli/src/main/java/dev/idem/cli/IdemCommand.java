@@ -1,0 +1,113 @@
+package dev.idem.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.lang.reflect.Constructor;
+import java.util.Properties;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.IVersionProvider;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code idem} command. Exit status: 0 success, 1 failure (a check failed, bad input, a file
+ * that cannot be used), 2 usage error, 70 internal error (a bug: please report it).
+ */
+@Command(
+    name = "idem",
+    mixinStandardHelpOptions = true,
+    versionProvider = IdemCommand.Version.class,
+    description = {
+      "Deduplicate very large record streams with little memory; resume killed jobs exactly once.",
+      ""
+    },
+    subcommands = {FilterCommand.class, CommandLine.HelpCommand.class},
+    exitCodeListHeading = "%nExit status:%n",
+    exitCodeList = {
+      "0:success",
+      "1:failure: a check failed, bad input, or a file that cannot be used",
+      "2:usage error",
+      "70:internal error (a bug; please report it with the message)"
+    })
+public final class IdemCommand implements Runnable {
+
+  static final int EXIT_FAILURE = 1;
+  static final int EXIT_USAGE = 2;
+  static final int EXIT_INTERNAL = 70;
+
+  @Spec CommandSpec spec;
+
+  @Override
+  public void run() {
+    throw new ParameterException(spec.commandLine(), "a command is required");
+  }
+
+  public static void main(String[] args) {
+    System.exit(execute(Io.system(), args));
+  }
+
+  /** Runs {@code idem args} against the given streams and returns the exit status. */
+  static int execute(Io io, String... args) {
+    CommandLine cli = new CommandLine(IdemCommand.class, new Factory(io));
+    cli.setCaseInsensitiveEnumValuesAllowed(true);
+    cli.setOut(new java.io.PrintWriter(io.out(), true));
+    cli.setErr(new java.io.PrintWriter(io.err(), true));
+    cli.setParameterExceptionHandler((e, a) -> {
+      CommandLine at = e.getCommandLine();
+      String name = at.getCommandSpec().qualifiedName();
+      io.err().println(name + ": " + e.getMessage() + " (see '" + name + " --help')");
+      return EXIT_USAGE;
+    });
+    cli.setExecutionExceptionHandler((e, at, parsed) -> {
+      Throwable cause = e;
+      if (cause instanceof UncheckedIOException u) {
+        cause = u.getCause();
+      }
+      if (cause instanceof UserException || cause instanceof IOException) {
+        io.err().println("idem: " + cause.getMessage());
+        return EXIT_FAILURE;
+      }
+      io.err().println("idem: internal error: " + cause);
+      cause.printStackTrace(io.err());
+      return EXIT_INTERNAL;
+    });
+    int status = cli.execute(args);
+    io.out().flush();
+    return status;
+  }
+
+  /** Creates commands with the streams they should use. */
+  private record Factory(Io io) implements CommandLine.IFactory {
+    @Override
+    public <K> K create(Class<K> cls) throws Exception {
+      for (Constructor<?> c : cls.getDeclaredConstructors()) {
+        if (c.getParameterCount() == 1 && c.getParameterTypes()[0] == Io.class) {
+          c.setAccessible(true);
+          return cls.cast(c.newInstance(io));
+        }
+      }
+      return CommandLine.defaultFactory().create(cls);
+    }
+  }
+
+  /** Reads the version Maven wrote into {@code idem-version.properties}. */
+  static final class Version implements IVersionProvider {
+    @Override
+    public String[] getVersion() throws IOException {
+      Properties p = new Properties();
+      try (InputStream in = IdemCommand.class.getResourceAsStream("/idem-version.properties")) {
+        if (in != null) {
+          p.load(in);
+        }
+      }
+      return new String[] {
+        "idem " + p.getProperty("version", "(unknown version)"),
+        "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vm.name")
+            + ")"
+      };
+    }
+  }
+}

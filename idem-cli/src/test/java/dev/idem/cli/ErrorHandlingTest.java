@@ -1,0 +1,104 @@
+package dev.idem.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Usage errors exit 2 with one line; user mistakes exit 1 with one line; never a stack trace. */
+class ErrorHandlingTest {
+
+  @TempDir Path dir;
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', quoteCharacter = '"', value = {
+    "filter build -o x.idx|Missing required option: '--expected=N'",
+    "filter build -n 0 -o x.idx|'0' must be a positive count",
+    "filter build -n ten -o x.idx|'ten' is not a whole count",
+    "filter build -n 10 --fpp 1.5 -o x.idx|'1.5' must be between 0 and 1",
+    "filter build -n 10 --type cuckoo -o x.idx|unknown filter type 'cuckoo'",
+    "filter build -n 10 --normalize lowr -o x.idx|unknown normalizer step 'lowr'",
+    "filter build -n 100000000000 --fpp 1e-9 -o x.idx|one filter holds at most",
+    "filter verify --trials 0|--trials must be at least 1",
+    "filter|a subcommand is required",
+    "filter frobnicate|Unmatched argument",
+    "filter query|Missing required parameter: 'FILTER'",
+  })
+  void usageErrorsExitTwoWithOneLine(String args, String message) {
+    Cli.Result r = Cli.run(args.split(" "));
+    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.err()).contains(message).contains("--help')");
+    assertThat(r.err().strip().lines()).hasSize(1);
+    assertThat(r.out()).isEmpty();
+  }
+
+  @Test
+  void noCommandAtAllIsAUsageError() {
+    Cli.Result r = Cli.run();
+    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.err()).isEqualTo("idem: a command is required (see 'idem --help')\n");
+  }
+
+  @Test
+  void missingInputsAndCorruptSnapshotsExitOneNamingTheFile() throws IOException {
+    Path idx = dir.resolve("f.idx");
+    Cli.Result missing = Cli.run("filter", "build", "-n", "10", "-o", idx.toString(),
+        dir.resolve("nope.txt").toString());
+    assertThat(missing.status()).isEqualTo(1);
+    assertThat(missing.err().strip()).endsWith("nope.txt: no such file").startsWith("idem: ");
+    assertThat(Files.exists(idx)).isFalse();
+
+    Cli.Result noSnapshot = Cli.run("filter", "query", dir.resolve("none.idx").toString(), "k");
+    assertThat(noSnapshot.status()).isEqualTo(1);
+    assertThat(noSnapshot.err()).contains("none.idx: no such file");
+
+    Files.writeString(idx, "not a filter\n".repeat(10));
+    for (String[] args : new String[][] {{"query", idx.toString(), "k"}, {"stats", idx.toString()}}) {
+      Cli.Result bad = Cli.run("filter", args[0], args[1]);
+      assertThat(bad.status()).isEqualTo(1);
+      assertThat(bad.err()).startsWith("idem: " + idx + ": not an idem filter snapshot")
+          .doesNotContain("Exception").doesNotContain("\tat ");
+    }
+  }
+
+  @Test
+  void invalidUtf8UnderATextNormalizerNamesFileAndLine() throws IOException {
+    Path keys = dir.resolve("keys.txt");
+    Files.write(keys, new byte[] {'o', 'k', '\n', 'b', 'a', (byte) 0xC3, '\n'});
+    Cli.Result r = Cli.run("filter", "build", "-n", "10", "--normalize", "lowercase", "-o",
+        dir.resolve("f.idx").toString(), keys.toString());
+    assertThat(r.status()).isEqualTo(1);
+    assertThat(r.err()).contains(keys + ":2: key is not valid UTF-8");
+  }
+
+  @Test
+  void outputIntoAMissingDirectoryIsRefused() {
+    Cli.Result r = Cli.runWithInput("k\n", "filter", "build", "-n", "10", "-o",
+        dir.resolve("no/such/dir/f.idx").toString());
+    assertThat(r.status()).isEqualTo(1);
+    assertThat(r.err()).contains("does not exist");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"", "filter", "filter build", "filter query", "filter stats",
+      "filter verify"})
+  void helpIsAvailableEverywhere(String command) {
+    String[] args = (command + " --help").strip().split(" ");
+    Cli.Result r = Cli.run(args);
+    assertThat(r.status()).isZero();
+    assertThat(r.out()).contains("Usage: idem");
+  }
+
+  @Test
+  void versionNamesTheRelease() {
+    Cli.Result r = Cli.run("--version");
+    assertThat(r.status()).isZero();
+    assertThat(r.out()).startsWith("idem ").doesNotContain("${");
+  }
+}
