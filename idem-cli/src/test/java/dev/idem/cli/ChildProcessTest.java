@@ -1,0 +1,80 @@
+package dev.idem.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The real {@code main}: exit statuses through System.exit, and answers through a live pipe. */
+class ChildProcessTest {
+
+  @TempDir Path dir;
+
+  static Process start(String... args) throws IOException {
+    List<String> command = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-cp", System.getProperty("java.class.path"), IdemCommand.class.getName()));
+    command.addAll(List.of(args));
+    return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.PIPE).start();
+  }
+
+  @Test
+  void queryAnswersEachKeyBeforeTheNextArrives() throws Exception {
+    Path idx = dir.resolve("f.idx");
+    Process build = start("filter", "build", "-n", "100", "-o", idx.toString());
+    try (OutputStream in = build.getOutputStream()) {
+      in.write("alpha\nbeta\n".getBytes(StandardCharsets.UTF_8));
+    }
+    assertThat(build.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(build.exitValue()).isZero();
+
+    Process query = start("filter", "query", idx.toString());
+    ExecutorService reader = Executors.newSingleThreadExecutor();
+    OutputStream in = query.getOutputStream();
+    BufferedReader out = new BufferedReader(
+        new InputStreamReader(query.getInputStream(), StandardCharsets.UTF_8));
+    try {
+      for (String key : new String[] {"alpha", "gamma", "beta"}) {
+        in.write((key + "\n").getBytes(StandardCharsets.UTF_8));
+        in.flush();
+        // stdin stays open: the answer must come without waiting for more input
+        Future<String> line = reader.submit(out::readLine);
+        assertThat(line.get(30, TimeUnit.SECONDS))
+            .isEqualTo(key + "\t" + (key.equals("gamma") ? "new" : "maybe"));
+      }
+      in.close();
+    } catch (Exception | AssertionError e) {
+      query.destroyForcibly(); // unblocks the reader thread, which holds the stream's lock
+      throw e;
+    } finally {
+      reader.shutdownNow();
+    }
+    assertThat(query.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(query.exitValue()).isZero();
+  }
+
+  @Test
+  void exitStatusesReachTheShell() throws Exception {
+    Process usage = start("filter", "build");
+    assertThat(usage.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(usage.exitValue()).isEqualTo(2);
+    String err = new String(usage.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(err).startsWith("idem filter build: Missing required option");
+
+    Process failure = start("filter", "stats", dir.resolve("missing.idx").toString());
+    assertThat(failure.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(failure.exitValue()).isEqualTo(1);
+  }
+}
