@@ -36,7 +36,10 @@ import picocli.CommandLine.Spec;
 final class FilterBuildCommand implements Callable<Integer> {
 
   private static final int BATCH = 256;
-  /** 2^12 registers, 4 KiB: distinct-key estimates within ±1.2 % (one standard error). */
+  /**
+   * 2^12 registers, 4 KiB: distinct-key estimates within ±1.2 % (one standard error), to tell an
+   * overfilled filter, whose own count saturates.
+   */
   private static final int DISTINCT_SKETCH_PRECISION = 12;
   private static final double DISTINCT_SKETCH_ERROR = 0.012;
 
@@ -149,10 +152,17 @@ final class FilterBuildCommand implements Callable<Integer> {
     }
   }
 
-  private void report(AbstractBloomFilter filter, long lines, long distinctKeys) {
+  /**
+   * Below capacity the filter's own count (changing puts) is the better estimate: it misses only
+   * keys that arrived as false positives. An overfilled filter misses many, so beyond capacity
+   * the sketch's estimate is used, and the user is told how to rebuild.
+   */
+  private void report(AbstractBloomFilter filter, long lines, long sketchEstimate) {
+    // beyond three standard errors of the sketch, so an exact fit never warns
+    boolean overfilled = sketchEstimate > filter.capacity() * (1 + 3 * DISTINCT_SKETCH_ERROR);
+    long distinctKeys = overfilled ? sketchEstimate : filter.approximateCount();
     double rateNow = filter.falsePositiveRate(distinctKeys);
-    // warn only beyond three standard errors of the estimate, so an exact fit never warns
-    if (distinctKeys > filter.capacity() * (1 + 3 * DISTINCT_SKETCH_ERROR)) {
+    if (overfilled) {
       io.err().printf(Locale.ROOT,
           "idem: warning: about %,d distinct keys is more than the %,d the filter was sized for; "
               + "its false-positive rate is now about %s (target %s). Rebuild with --expected "
@@ -163,7 +173,7 @@ final class FilterBuildCommand implements Callable<Integer> {
       return;
     }
     io.err().printf(Locale.ROOT,
-        "%s: %s filter, about %,d distinct keys (±1.2 %%) from %,d lines; %s, %.2f bits/key at "
+        "%s: %s filter, about %,d distinct keys from %,d lines; %s, %.2f bits/key at "
             + "capacity %,d, k=%d; expected false-positive rate now %s (target %s at capacity)%n",
         output, type.displayName(), distinctKeys, lines,
         ByteSize.format((filter.bitSize() + 7) / 8),
