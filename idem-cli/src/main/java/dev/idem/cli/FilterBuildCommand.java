@@ -6,7 +6,9 @@ import dev.idem.core.Fingerprinter;
 import dev.idem.core.KeyNormalizer;
 import dev.idem.core.filter.AbstractBloomFilter;
 import dev.idem.core.filter.FilterSnapshot;
+import dev.idem.core.filter.FilterFullException;
 import dev.idem.core.filter.FilterType;
+import dev.idem.core.filter.MembershipFilter;
 import dev.idem.engine.io.Inputs;
 import dev.idem.engine.io.LineReader;
 import java.io.IOException;
@@ -16,6 +18,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -45,25 +48,14 @@ final class FilterBuildCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--type", defaultValue = "blocked", paramLabel = "TYPE",
-      converter = FilterCommand.TypeConverter.class,
-      completionCandidates = FilterCommand.TypeNames.class,
-      description = "Filter type: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).%n"
-          + "blocked: one cache miss per key, ~8%% more bits; bloom: smallest; "
-          + "partitioned: one position per slice.")
-  FilterType type;
+  @Mixin FilterOptions filterOptions;
 
   @Option(names = {"-n", "--expected"}, required = true, paramLabel = "N",
       converter = CountConverter.class,
       description = "Number of distinct keys the filter must hold at the target rate "
-          + "(1000000, 1e6, 10M, 2G). Size it by distinct keys, not records.")
+          + "(1000000, 1e6, 10M, 2G). Size it by distinct keys, not records. For scalable: "
+          + "the first layer's (or a slice's) capacity.")
   long expected;
-
-  @Option(names = {"-p", "--fpp"}, defaultValue = "0.001", paramLabel = "P",
-      converter = RateConverter.class,
-      description = "Target false-positive rate at N keys (0.001 or 0.1%%; default: "
-          + "${DEFAULT-VALUE}).")
-  double fpp;
 
   @Option(names = {"-o", "--output"}, required = true, paramLabel = "FILE",
       description = "Snapshot file to write (replaced atomically if it exists).")
@@ -105,7 +97,7 @@ final class FilterBuildCommand implements Callable<Integer> {
     if (!Files.isDirectory(dir)) {
       throw new UserException(output + ": cannot write: directory " + dir + " does not exist");
     }
-    AbstractBloomFilter filter = createFilter();
+    MembershipFilter filter = createFilter();
     Fingerprinter fingerprinter = Fingerprinter.xxh3().withSeed(seed).withNormalizer(normalizer);
     long lines = 0;
     UltraLogLog distinct = UltraLogLog.create(DISTINCT_SKETCH_PRECISION);
@@ -126,13 +118,13 @@ final class FilterBuildCommand implements Callable<Integer> {
           distinct.add(batch[2 * pending + 1]);
           lines++;
           if (++pending == BATCH) {
-            filter.putAll(batch, pending, changed);
+            putAll(filter, batch, pending, changed);
             pending = 0;
           }
         }
       }
     }
-    filter.putAll(batch, pending, changed);
+    putAll(filter, batch, pending, changed);
     try {
       FilterSnapshot.write(output, filter, fingerprinter);
     } catch (IOException e) {
@@ -142,9 +134,18 @@ final class FilterBuildCommand implements Callable<Integer> {
     return 0;
   }
 
-  private AbstractBloomFilter createFilter() {
+  private void putAll(MembershipFilter filter, long[] batch, int count, boolean[] changed) {
     try {
-      return type.create(expected, fpp);
+      filter.putAll(batch, 0, count, changed);
+    } catch (FilterFullException e) {
+      throw new UserException(output + ": not written: " + e.getMessage()
+          + " (about " + filter.approximateCount() + " keys fit; raise --expected)");
+    }
+  }
+
+  private MembershipFilter createFilter() {
+    try {
+      return filterOptions.create(expected);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     } catch (IllegalStateException e) {
@@ -155,29 +156,33 @@ final class FilterBuildCommand implements Callable<Integer> {
   /**
    * Below capacity the filter's own count (changing puts) is the better estimate: it misses only
    * keys that arrived as false positives. An overfilled filter misses many, so beyond capacity
-   * the sketch's estimate is used, and the user is told how to rebuild.
+   * the sketch's estimate is used, and the user is told how to rebuild. A growing filter is
+   * never overfilled.
    */
-  private void report(AbstractBloomFilter filter, long lines, long sketchEstimate) {
+  private void report(MembershipFilter filter, long lines, long sketchEstimate) {
     // beyond three standard errors of the sketch, so an exact fit never warns
-    boolean overfilled = sketchEstimate > filter.capacity() * (1 + 3 * DISTINCT_SKETCH_ERROR);
+    boolean overfilled = filter.type() != FilterType.SCALABLE
+        && sketchEstimate > filter.capacity() * (1 + 3 * DISTINCT_SKETCH_ERROR);
     long distinctKeys = overfilled ? sketchEstimate : filter.approximateCount();
-    double rateNow = filter.falsePositiveRate(distinctKeys);
+    double rateNow = filter instanceof AbstractBloomFilter b
+        ? b.falsePositiveRate(distinctKeys) : filter.expectedFpp();
+    double target = filterOptions.target();
     if (overfilled) {
       io.err().printf(Locale.ROOT,
           "idem: warning: about %,d distinct keys is more than the %,d the filter was sized for; "
               + "its false-positive rate is now about %s (target %s). Rebuild with --expected "
               + "%d or more.%n",
-          distinctKeys, filter.capacity(), Percent.of(rateNow), Percent.of(fpp), distinctKeys);
+          distinctKeys, filter.capacity(), Percent.of(rateNow), Percent.of(target), distinctKeys);
     }
     if (quiet) {
       return;
     }
     io.err().printf(Locale.ROOT,
         "%s: %s filter, about %,d distinct keys from %,d lines; %s, %.2f bits/key at "
-            + "capacity %,d, k=%d; expected false-positive rate now %s (target %s at capacity)%n",
-        output, type.displayName(), distinctKeys, lines,
+            + "capacity %,d; expected false-positive rate now %s (target %s)%n",
+        output, filter.type().displayName(), distinctKeys, lines,
         ByteSize.format((filter.bitSize() + 7) / 8),
-        (double) filter.bitSize() / filter.capacity(), filter.capacity(), filter.hashCount(),
-        Percent.of(rateNow), Percent.of(fpp));
+        (double) filter.bitSize() / filter.capacity(), filter.capacity(),
+        Percent.of(rateNow), Percent.of(target));
   }
 }

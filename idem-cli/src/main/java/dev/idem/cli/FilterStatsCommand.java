@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import dev.idem.core.ByteSize;
 import dev.idem.core.Fingerprinter;
 import dev.idem.core.filter.AbstractBloomFilter;
+import dev.idem.core.filter.MembershipFilter;
 import dev.idem.core.filter.FilterSnapshot;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -40,7 +41,7 @@ final class FilterStatsCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     FilterSnapshot snapshot = SnapshotLoader.open(file, SnapshotLoader.Mode.MAP);
-    AbstractBloomFilter f = snapshot.filter();
+    MembershipFilter f = snapshot.filter();
     Fingerprinter fp = snapshot.fingerprinter();
     Map<String, Object> stats = new LinkedHashMap<>();
     stats.put("file", file.toString());
@@ -48,21 +49,21 @@ final class FilterStatsCommand implements Callable<Integer> {
     stats.put("format_version", snapshot.formatVersion());
     stats.put("type", f.type().displayName());
     stats.put("capacity", f.capacity());
-    stats.put("target_fpp", f.targetFpp());
     stats.put("bits", f.bitSize());
-    stats.put("bits_per_key_at_capacity", (double) f.bitSize() / f.capacity());
-    stats.put("hash_count", f.hashCount());
     stats.put("hash", fp.algorithm().displayName());
     stats.put("seed", fp.seed());
     stats.put("normalizer", fp.normalizer().spec());
     stats.put("keys", f.approximateCount());
-    stats.put("fill_ratio", f.fillRatio());
     stats.put("expected_fpp_now", f.expectedFpp());
-    stats.put("expected_fpp_at_capacity", f.falsePositiveRate(f.capacity()));
+    if (f instanceof AbstractBloomFilter b) {
+      stats.put("expected_fpp_at_capacity", b.falsePositiveRate(b.capacity()));
+      stats.put("fill_ratio", b.fillRatio());
+    }
+    stats.putAll(f.layout());
     if (json) {
       printJson(stats);
     } else {
-      printText(stats, f);
+      printText(stats);
     }
     return 0;
   }
@@ -89,26 +90,26 @@ final class FilterStatsCommand implements Callable<Integer> {
     io.out().println();
   }
 
-  private void printText(Map<String, Object> s, AbstractBloomFilter f) {
-    io.out().printf(Locale.ROOT, """
-        file                 %s (%s, format version %d)
-        type                 %s
-        capacity             %,d keys at target false-positive rate %s
-        size                 %,d bits (%s), %.2f bits/key at capacity, k=%d
-        hashing              %s, seed %d, normalizer %s
-        keys                 %,d (puts that changed the filter)
-        fill                 %.2f %% of bits set
-        false-positive rate  %s now, %s at capacity (%s formula for this layout)
-        """,
-        s.get("file"), ByteSize.format((Long) s.get("file_bytes")), s.get("format_version"),
-        s.get("type"),
-        f.capacity(), Percent.of(f.targetFpp()),
-        f.bitSize(), ByteSize.format((f.bitSize() + 7) / 8), s.get("bits_per_key_at_capacity"),
-        f.hashCount(),
-        s.get("hash"), s.get("seed"), s.get("normalizer"),
-        f.approximateCount(),
-        100 * (Double) s.get("fill_ratio"),
-        Percent.of((Double) s.get("expected_fpp_now")),
-        Percent.of((Double) s.get("expected_fpp_at_capacity")), s.get("type"));
+  private void printText(Map<String, Object> stats) {
+    for (Map.Entry<String, Object> e : stats.entrySet()) {
+      io.out().printf(Locale.ROOT, "%-26s %s%n", e.getKey().replace('_', ' '),
+          format(e.getKey(), e.getValue()));
+    }
+  }
+
+  /** Rates as percentages, sizes in binary units, counts with separators. */
+  private static String format(String name, Object value) {
+    if (value instanceof Double d) {
+      if (name.contains("fpp") || name.endsWith("ratio") || name.equals("load")) {
+        return Percent.of(d);
+      }
+      return String.format(Locale.ROOT, "%.4g", d);
+    }
+    if (value instanceof Long l) {
+      String n = String.format(Locale.ROOT, "%,d", l);
+      return name.equals("bits") || name.equals("file_bytes")
+          ? n + " (" + ByteSize.format(name.equals("bits") ? (l + 7) / 8 : l) + ")" : n;
+    }
+    return String.valueOf(value);
   }
 }

@@ -1,11 +1,12 @@
 package dev.idem.cli;
 
 import dev.idem.core.ByteSize;
-import dev.idem.core.filter.FilterType;
 import dev.idem.core.filter.FppVerifier;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -27,22 +28,17 @@ final class FilterVerifyCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--type", defaultValue = "blocked", paramLabel = "TYPE",
-      converter = FilterCommand.TypeConverter.class,
-      completionCandidates = FilterCommand.TypeNames.class,
-      description = "Filter type: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
-  FilterType type;
+  @Mixin FilterOptions filterOptions;
 
   @Option(names = {"-n", "--expected"}, defaultValue = "1000000", paramLabel = "N",
       converter = CountConverter.class,
-      description = "Keys to insert, and fresh keys to query, per trial (default: "
-          + "${DEFAULT-VALUE}).")
+      description = "Keys the filter is sized for (default: ${DEFAULT-VALUE}).")
   long expected;
 
-  @Option(names = {"-p", "--fpp"}, defaultValue = "0.001", paramLabel = "P",
-      converter = RateConverter.class,
-      description = "Target false-positive rate (default: ${DEFAULT-VALUE}).")
-  double fpp;
+  @Option(names = "--insert", paramLabel = "K", converter = CountConverter.class,
+      description = "Keys to insert, and fresh keys to query, per trial (default: N; more "
+          + "than N exercises a scalable filter's growth).")
+  Long insert;
 
   @Option(names = "--trials", defaultValue = "1", paramLabel = "T",
       description = "Independent trials (fresh filter and hash seed each), pooled (default: "
@@ -64,13 +60,16 @@ final class FilterVerifyCommand implements Callable<Integer> {
     if (trials < 1) {
       throw new ParameterException(spec.commandLine(), "--trials must be at least 1");
     }
-    if (expected > Integer.MAX_VALUE) {
+    long keys = insert != null ? insert : expected;
+    if (keys > Integer.MAX_VALUE) {
       throw new ParameterException(spec.commandLine(),
-          "--expected must be at most " + Integer.MAX_VALUE + " for verify");
+          "verify inserts at most " + Integer.MAX_VALUE + " keys");
     }
+    double fpp = filterOptions.target();
     FppVerifier.Report r;
     try {
-      r = FppVerifier.verify(type, expected, fpp, trials, seed);
+      filterOptions.create(1); // option errors are usage errors, before any work
+      r = FppVerifier.verify(() -> filterOptions.create(expected), keys, fpp, trials, seed);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     } catch (IllegalStateException e) {
@@ -88,23 +87,37 @@ final class FilterVerifyCommand implements Callable<Integer> {
       verdict = "PASS: not statistically above the target (measured is within noise of it: the "
           + "target lies inside the 95 % interval)";
     }
+    String type = r.type().displayName();
     io.out().printf(Locale.ROOT, """
         %s filter, %,d keys inserted, %,d fresh keys queried (%d trial%s)
-          layout    %.2f bits/key (%s), k=%d
+          layout    %.2f bits/key (%s); %s
           target    %s
-          theory    %s  (%s formula for this layout)
+          theory    %s  (%s formula for this layout and load)
           measured  %s  95 %% interval [%s, %s]  (%,d false positives)
           theory in interval: %s
           %s
         """,
-        type.displayName(), r.keys(), r.queries(), trials, trials == 1 ? "" : "s",
-        r.bitsPerKey(), ByteSize.format((r.bitSize() + 7) / 8), r.hashCount(),
+        type, r.keys(), r.queries(), trials, trials == 1 ? "" : "s",
+        r.bitsPerKey(), ByteSize.format((r.bitSize() + 7) / 8), describe(r.layout()),
         Percent.of(fpp),
-        Percent.of(r.expectedFpp()), type.displayName(),
+        Percent.of(r.expectedFpp()), type,
         Percent.of(r.measuredFpp()), Percent.of(r.measuredLow()), Percent.of(r.measuredHigh()),
         r.falsePositives(),
         r.matchesTheory() ? "yes" : "no",
         verdict);
     return above ? IdemCommand.EXIT_FAILURE : 0;
+  }
+
+  private static String describe(Map<String, Object> layout) {
+    StringBuilder sb = new StringBuilder();
+    for (Map.Entry<String, Object> e : layout.entrySet()) {
+      if (e.getKey().equals("target_fpp") || e.getKey().startsWith("bits_per_key")) {
+        continue;
+      }
+      Object v = e.getValue();
+      sb.append(sb.length() == 0 ? "" : ", ").append(e.getKey().replace('_', ' ')).append(' ')
+          .append(v instanceof Double d ? String.format(Locale.ROOT, "%.4g", d) : v);
+    }
+    return sb.toString();
   }
 }

@@ -1,5 +1,10 @@
 package dev.idem.core.filter;
 
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -10,7 +15,7 @@ import java.util.concurrent.atomic.LongAdder;
  * {@code x += y; y += i}) and are mapped to a range by Lemire's multiply-shift, which uses the high
  * bits of each 64-bit value; no key is hashed twice.
  */
-public abstract sealed class AbstractBloomFilter implements MembershipFilter
+public abstract sealed class AbstractBloomFilter implements MembershipFilter, SnapshotSupport
     permits BloomFilter, BlockedBloomFilter, PartitionedBloomFilter {
 
   final BitArray bits;
@@ -42,7 +47,7 @@ public abstract sealed class AbstractBloomFilter implements MembershipFilter
     return hashCount;
   }
 
-  /** The number of keys this filter was sized for. */
+  @Override
   public final long capacity() {
     return capacity;
   }
@@ -70,6 +75,58 @@ public abstract sealed class AbstractBloomFilter implements MembershipFilter
     return bitSize;
   }
 
+  @Override
+  public Map<String, Object> layout() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("target_fpp", targetFpp);
+    m.put("hash_count", hashCount);
+    m.put("bits_per_key_at_capacity", (double) bitSize / capacity);
+    return m;
+  }
+
+  /*
+   * Parameter block (32 bytes): capacity u64, target fpp f64, bit size u64, hash count u32,
+   * reserved u32 (zero). Payload: the bit array, ceil(bits / 64) words.
+   */
+  @Override
+  public final void writeParameters(ByteBuffer out) {
+    out.putLong(capacity).putDouble(targetFpp).putLong(bitSize).putInt(hashCount).putInt(0);
+  }
+
+  @Override
+  public final List<BitArray> payload() {
+    return List.of(bits);
+  }
+
+  static AbstractBloomFilter restore(FilterType type, ByteBuffer params, long count,
+      Payload payload) throws IOException {
+    long capacity = params.getLong();
+    double targetFpp = params.getDouble();
+    long bitSize = params.getLong();
+    int hashCount = params.getInt();
+    int reserved = params.getInt();
+    checkParameters(capacity, targetFpp);
+    if (bitSize < 1 || bitSize > FilterMath.MAX_BITS || hashCount < 1 || reserved != 0) {
+      throw new IllegalArgumentException(
+          "bits=" + bitSize + ", k=" + hashCount + ", reserved=" + reserved);
+    }
+    BitArray bits = payload.next((bitSize + 63) >>> 6);
+    return switch (type) {
+      case BLOOM -> new BloomFilter(capacity, targetFpp, bitSize, hashCount, bits, count);
+      case BLOCKED -> new BlockedBloomFilter(capacity, targetFpp, bitSize, hashCount, bits, count);
+      case PARTITIONED ->
+          new PartitionedBloomFilter(capacity, targetFpp, bitSize, hashCount, bits, count);
+      default -> throw new IllegalArgumentException(type + " is not a Bloom filter type");
+    };
+  }
+
+  /** Checks a restored capacity and target rate. */
+  static void checkParameters(long capacity, double targetFpp) {
+    if (capacity < 1 || !(targetFpp > 0 && targetFpp < 1)) {
+      throw new IllegalArgumentException("capacity=" + capacity + ", fpp=" + targetFpp);
+    }
+  }
+
   /** Share of bits set, from a full scan. */
   public final double fillRatio() {
     return (double) bits.bitCount() / bitSize;
@@ -84,30 +141,30 @@ public abstract sealed class AbstractBloomFilter implements MembershipFilter
   }
 
   /**
-   * Reads the words a key's positions live in, without branches, so that a batch of keys has all
-   * its cache misses in flight at once. Returns a value derived from the words.
+   * Reads the word of a key's first position, so that a batch of keys has its first cache misses
+   * in flight at once. Returns a value derived from the word.
    */
   abstract long touch(long hi, long lo);
 
   @Override
-  public final void putAll(long[] fingerprints, int count, boolean[] changed) {
-    prefetch(fingerprints, count);
-    for (int i = 0; i < count; i++) {
+  public final void putAll(long[] fingerprints, int from, int to, boolean[] changed) {
+    prefetch(fingerprints, from, to);
+    for (int i = from; i < to; i++) {
       changed[i] = put(fingerprints[2 * i], fingerprints[2 * i + 1]);
     }
   }
 
   @Override
-  public final void mightContainAll(long[] fingerprints, int count, boolean[] results) {
-    prefetch(fingerprints, count);
-    for (int i = 0; i < count; i++) {
+  public final void mightContainAll(long[] fingerprints, int from, int to, boolean[] results) {
+    prefetch(fingerprints, from, to);
+    for (int i = from; i < to; i++) {
       results[i] = mightContain(fingerprints[2 * i], fingerprints[2 * i + 1]);
     }
   }
 
-  private void prefetch(long[] fingerprints, int count) {
+  private void prefetch(long[] fingerprints, int from, int to) {
     long sink = 0;
-    for (int i = 0; i < count; i++) {
+    for (int i = from; i < to; i++) {
       sink ^= touch(fingerprints[2 * i], fingerprints[2 * i + 1]);
     }
     prefetchSink = sink;

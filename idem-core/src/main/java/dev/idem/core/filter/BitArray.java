@@ -25,6 +25,9 @@ abstract class BitArray {
   /** Atomically ORs {@code mask} into word {@code index} and returns the previous word. */
   abstract long orWord(long index, long mask);
 
+  /** Writes word {@code index} plainly; for structures that hold a lock while they write. */
+  abstract void setWord(long index, long value);
+
   /**
    * Writes every word, little-endian, to {@code out}, feeding the same bytes to {@code crc}.
    * Callers must stop writers first: a concurrent set may or may not be included.
@@ -44,6 +47,34 @@ abstract class BitArray {
       return false;
     }
     return (orWord(index, mask) & mask) == 0;
+  }
+
+  /**
+   * The {@code width}-bit field (1 to 64 bits) starting at bit {@code bitOffset}, which may span
+   * two words; fields are little-endian within and across words.
+   */
+  final long field(long bitOffset, int width) {
+    long index = bitOffset >>> 6;
+    int shift = (int) (bitOffset & 63);
+    long value = word(index) >>> shift;
+    if (shift + width > 64) {
+      value |= word(index + 1) << (64 - shift);
+    }
+    return width == 64 ? value : value & ((1L << width) - 1);
+  }
+
+  /** Writes a field read by {@link #field}; plain writes, so callers hold a lock. */
+  final void setField(long bitOffset, int width, long value) {
+    long mask = width == 64 ? -1L : (1L << width) - 1;
+    long index = bitOffset >>> 6;
+    int shift = (int) (bitOffset & 63);
+    long v = value & mask;
+    setWord(index, (word(index) & ~(mask << shift)) | (v << shift));
+    if (shift + width > 64) {
+      int spill = shift + width - 64; // bits that live in the next word
+      long spillMask = (1L << spill) - 1;
+      setWord(index + 1, (word(index + 1) & ~spillMask) | (v >>> (64 - shift)));
+    }
   }
 
   /** Number of set bits (a full scan). */

@@ -58,15 +58,8 @@ public final class BloomFilter extends AbstractBloomFilter {
 
   @Override
   long touch(long hi, long lo) {
-    long sink = 0;
-    long x = hi;
-    long y = lo;
-    for (int i = 0; i < hashCount; i++) {
-      sink ^= bits.word(reduce(x, bitSize) >>> 6);
-      x += y;
-      y += i;
-    }
-    return sink;
+    // only the first position: a negative query usually stops after one or two probes
+    return bits.word(reduce(hi, bitSize) >>> 6);
   }
 
   @Override

@@ -17,8 +17,8 @@ import java.util.Locale;
  *
  * <p>A partitioned filter (k slices of {@code s = m/k} bits, one position per slice) has rate
  * {@code (1 - (1 - 1/s)^n)^k}. A blocked filter (all positions of a key inside one 512-bit block)
- * has rate {@code Σ_j Pois(j; n/blocks) · P(hit | j)}: the load of a block is Poisson, and a
- * crowded block answers "maybe" far more often than the average fill suggests, which is why a
+ * has rate {@code Σ_j P(load = j) · P(hit | j)}: the load of a block is Binomial(n, 1/blocks),
+ * and a crowded block answers "maybe" far more often than the average fill suggests, which is why a
  * blocked filter needs more bits than a classic one for the same rate.
  */
 public final class FilterMath {
@@ -89,11 +89,11 @@ public final class FilterMath {
   }
 
   /**
-   * Blocked rate: the Poisson mixture over block loads {@code Σ_j Pois(j; λ)·P(hit | j)} with
-   * {@code λ = n / blocks}, where {@code P(hit | j)} is the exact chance that all k positions of a
-   * fresh key are set in a block holding j keys (see {@link BlockOccupancy}: the fill of a block
-   * varies, and the mean-fill shortcut understates the rate). Summed in log space so large loads
-   * do not underflow.
+   * Blocked rate: the mixture over block loads {@code Σ_j P(load = j)·P(hit | j)}, where a block's
+   * load is Binomial(n, 1/blocks) and {@code P(hit | j)} is the exact chance that all k positions
+   * of a fresh key are set in a block holding j keys (see {@link BlockOccupancy}: the fill of a
+   * block varies, and the mean-fill shortcut understates the rate). Summed in log space so large
+   * loads do not underflow; terms beyond 12 standard deviations above the mean are negligible.
    */
   public static double blockedFalsePositiveRate(long n, long blocks, int k) {
     checkPositive(blocks, "block count");
@@ -102,14 +102,18 @@ public final class FilterMath {
       return 0;
     }
     double lambda = (double) n / blocks;
-    double logLambda = Math.log(lambda);
-    int last = (int) Math.ceil(lambda + 12 * Math.sqrt(lambda) + 50);
+    int last = (int) Math.min(n, (long) Math.ceil(lambda + 12 * Math.sqrt(lambda) + 50));
     double[] hit = BlockOccupancy.table(k, last + 1);
-    double logPoisson = -lambda; // ln Pois(0; λ)
+    if (blocks == 1) {
+      return n <= last ? hit[(int) n] : hit[last]; // every key in the one block
+    }
+    double q = 1.0 / blocks;
+    double logOdds = Math.log(q) - Math.log1p(-q);
+    double logP = n * Math.log1p(-q); // ln P(load = 0)
     double sum = 0;
     for (int j = 1; j <= last; j++) {
-      logPoisson += logLambda - Math.log(j);
-      sum += Math.exp(logPoisson) * hit[j];
+      logP += Math.log((double) (n - j + 1) / j) + logOdds;
+      sum += Math.exp(logP) * hit[j];
     }
     return Math.min(1.0, sum);
   }

@@ -3,11 +3,14 @@ package dev.idem.core.filter;
 import dev.idem.core.Fingerprinter;
 import dev.idem.core.HashAlgorithm;
 import dev.idem.core.KeyNormalizer;
+import java.io.EOFException;
 import java.io.IOException;
+import java.nio.BufferUnderflowException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -20,9 +23,9 @@ import java.util.zip.CRC32C;
 
 /**
  * A filter saved to one file, with everything needed to query it the way it was built: type,
- * layout, hash algorithm, seed and key normaliser. The byte layout is specified in {@code
+ * parameters, hash algorithm, seed and key normaliser. The byte layout is specified in {@code
  * docs/FORMAT.md}; in short: a header padded to a multiple of 64 bytes and closed by its CRC32C,
- * the bit array as little-endian 64-bit words, and the payload's CRC32C.
+ * the payload as little-endian 64-bit words, and the payload's CRC32C.
  *
  * <p>Writing is atomic: a temporary file in the same directory is written and fsynced, renamed
  * over the target, and the directory is fsynced, so a crash leaves the old file or the new one,
@@ -39,26 +42,26 @@ public final class FilterSnapshot {
   static final int ALIGNMENT = 64;
   static final int MAX_NORMALIZER_SPEC_BYTES = 4096;
 
-  /** How to bring a snapshot's bits into memory. */
+  /** How to bring a snapshot's payload into memory. */
   public enum LoadMode {
-    /** Copy the bits into a heap array: costs heap and a full read, then the fastest queries. */
+    /** Copy the payload into heap arrays: costs heap and a full read, then the fastest queries. */
     HEAP,
     /**
      * Map the file privately (copy-on-write): no heap, pages load on first touch, changes stay in
      * this process. Best for large filters and fast restarts. The checksum is still verified, so
      * opening reads the whole file once. A file this process may not write is mapped read-only,
-     * and a put into it throws {@link java.nio.ReadOnlyBufferException}.
+     * and a change to it throws {@link java.nio.ReadOnlyBufferException}.
      */
     MAP
   }
 
   private final Path file;
   private final int formatVersion;
-  private final AbstractBloomFilter filter;
+  private final MembershipFilter filter;
   private final Fingerprinter fingerprinter;
   private final LoadMode loadMode;
 
-  private FilterSnapshot(Path file, int formatVersion, AbstractBloomFilter filter,
+  private FilterSnapshot(Path file, int formatVersion, MembershipFilter filter,
       Fingerprinter fingerprinter, LoadMode loadMode) {
     this.file = file;
     this.formatVersion = formatVersion;
@@ -77,8 +80,8 @@ public final class FilterSnapshot {
     return formatVersion;
   }
 
-  /** The filter, ready to query (and to put into; a mapped filter never writes to the file). */
-  public AbstractBloomFilter filter() {
+  /** The filter, ready to use; cast to its {@link MembershipFilter#type() type}'s class. */
+  public MembershipFilter filter() {
     return filter;
   }
 
@@ -87,27 +90,35 @@ public final class FilterSnapshot {
     return fingerprinter;
   }
 
-  /** How the bits were loaded. */
+  /** How the payload was loaded. */
   public LoadMode loadMode() {
     return loadMode;
   }
 
   /**
    * Writes {@code filter} and the fingerprinter that feeds it to {@code file}, atomically. Stop
-   * concurrent writers first: a put that races with the write may or may not be saved.
+   * concurrent writers first: a change that races with the write may or may not be saved.
+   *
+   * @throws IllegalArgumentException for a filter type that has no snapshot form
    */
-  public static void write(Path file, AbstractBloomFilter filter, Fingerprinter fingerprinter)
+  public static void write(Path file, MembershipFilter filter, Fingerprinter fingerprinter)
       throws IOException {
+    if (!(filter instanceof SnapshotSupport support)) {
+      throw new IllegalArgumentException(
+          filter.getClass().getName() + " cannot be saved as an idem snapshot");
+    }
     Path target = file.toAbsolutePath();
     Path dir = target.getParent();
-    ByteBuffer header = encodeHeader(filter, fingerprinter);
+    ByteBuffer header = encodeHeader(filter, support, fingerprinter);
     Path tmp = Files.createTempFile(dir, "." + target.getFileName() + ".", ".tmp");
     try {
       try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.WRITE,
           StandardOpenOption.TRUNCATE_EXISTING)) {
         writeFully(out, header);
         CRC32C payloadCrc = new CRC32C();
-        filter.bits.writeTo(out, payloadCrc);
+        for (BitArray array : support.payload()) {
+          array.writeTo(out, payloadCrc);
+        }
         ByteBuffer trailer = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
         trailer.putInt((int) payloadCrc.getValue()).flip();
         writeFully(out, trailer);
@@ -145,35 +156,69 @@ public final class FilterSnapshot {
     try (FileChannel in = openForLoading(file, mode)) {
       long size = in.size();
       Header h = readHeader(file, in, size);
-      long payloadBytes = h.wordCount() * Long.BYTES;
-      long expectedSize = h.headerBytes + payloadBytes + 4;
-      if (size != expectedSize) {
-        throw new SnapshotException(file, size < expectedSize
-            ? String.format(Locale.ROOT,
-                "truncated: %,d bytes, a %s filter of %,d bits needs %,d", size,
-                h.type.displayName(), h.bitSize, expectedSize)
-            : String.format(Locale.ROOT, "%,d unexpected bytes after the payload",
-                size - expectedSize));
-      }
-      CRC32C crc = new CRC32C();
-      BitArray bits;
-      in.position(h.headerBytes);
-      bits = mode == LoadMode.MAP
-          ? MappedBitArray.map(in, h.headerBytes, h.wordCount(), crc)
-          : HeapBitArray.read(in, h.wordCount(), crc);
-      ByteBuffer trailer = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
-      readFully(in, trailer, h.headerBytes + payloadBytes);
-      if (trailer.getInt(0) != (int) crc.getValue()) {
-        throw new SnapshotException(file, "payload checksum mismatch: the filter bits are corrupt");
-      }
-      AbstractBloomFilter filter;
+      PayloadReader payload = new PayloadReader(file, in, mode, h.headerBytes, size - 4);
+      MembershipFilter filter;
       try {
-        filter = h.type.restore(h.capacity, h.targetFpp, h.bitSize, h.hashCount, bits, h.count);
+        ByteBuffer parameters = h.parameters.duplicate().order(ByteOrder.LITTLE_ENDIAN);
+        filter = h.type.restore(parameters, h.count, payload);
+        if (parameters.hasRemaining()) {
+          throw new IllegalArgumentException(parameters.remaining()
+              + " unread bytes in the parameter block");
+        }
       } catch (IllegalArgumentException e) {
         throw new SnapshotException(file, "inconsistent parameters: " + e.getMessage());
+      } catch (BufferUnderflowException e) {
+        throw new SnapshotException(file, "inconsistent parameters: the "
+            + h.type.displayName() + " parameter block is too short");
+      }
+      if (payload.position < payload.end) {
+        throw new SnapshotException(file, String.format(Locale.ROOT,
+            "%,d unexpected bytes after the payload", payload.end - payload.position));
+      }
+      ByteBuffer trailer = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN);
+      readFully(in, trailer, payload.end);
+      if (trailer.getInt(0) != (int) payload.crc.getValue()) {
+        throw new SnapshotException(file, "payload checksum mismatch: the filter data is corrupt");
       }
       return new FilterSnapshot(file, h.version, filter,
           Fingerprinter.of(h.algorithm, h.seed, h.normalizer), mode);
+    }
+  }
+
+  /** Reads or maps payload arrays in order, checking that each lies inside the file. */
+  private static final class PayloadReader implements SnapshotSupport.Payload {
+    private final Path file;
+    private final FileChannel in;
+    private final LoadMode mode;
+    private final long end;
+    private final CRC32C crc = new CRC32C();
+    private long position;
+
+    PayloadReader(Path file, FileChannel in, LoadMode mode, long start, long end) {
+      this.file = file;
+      this.in = in;
+      this.mode = mode;
+      this.position = start;
+      this.end = end;
+    }
+
+    @Override
+    public BitArray next(long words) throws IOException {
+      long bytes = words * Long.BYTES;
+      if (words < 0 || bytes > end - position) {
+        throw new SnapshotException(file, String.format(Locale.ROOT,
+            "truncated: the payload needs %,d more bytes at offset %,d, the file has %,d",
+            bytes, position, Math.max(0, end - position)));
+      }
+      BitArray array;
+      if (mode == LoadMode.MAP) {
+        array = MappedBitArray.map(in, position, words, crc);
+      } else {
+        in.position(position);
+        array = HeapBitArray.read(in, words, crc);
+      }
+      position += bytes;
+      return array;
     }
   }
 
@@ -185,51 +230,50 @@ public final class FilterSnapshot {
     if (mode == LoadMode.MAP) {
       try {
         return FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE);
-      } catch (java.nio.file.AccessDeniedException e) {
+      } catch (AccessDeniedException e) {
         // fall through to read-only
       }
     }
     return FileChannel.open(file, StandardOpenOption.READ);
   }
 
-  /** The decoded, validated header. */
+  /** The decoded, checked header. */
   private record Header(int version, int headerBytes, FilterType type, HashAlgorithm algorithm,
-      int hashCount, long seed, long bitSize, long capacity, double targetFpp, long count,
-      KeyNormalizer normalizer) {
-    long wordCount() {
-      return (bitSize + 63) >>> 6;
-    }
-  }
+      long seed, long count, KeyNormalizer normalizer, ByteBuffer parameters) {}
 
   /*
    * Header layout, little-endian (docs/FORMAT.md):
-   *  0  8  magic "IDEMFLTR"        16 4 hash count k          40 8 capacity n
-   *  8  2  format version          20 4 normalizer spec bytes 48 8 target fpp (IEEE 754)
-   * 10  2  header bytes H          24 8 hash seed             56 8 count of changing puts
-   * 12  2  filter type id          32 8 bit size m            64 L normalizer spec, UTF-8
-   * 14  2  hash algorithm id       then zeros up to H - 4, then CRC32C of bytes [0, H - 4)
+   *  0 8 magic "IDEMFLTR"     14 2 hash algorithm id     36 4 parameter block bytes P
+   *  8 2 format version       16 8 hash seed             40 24 reserved, zero
+   * 10 2 header bytes H       24 8 count                 64 L normalizer spec, UTF-8
+   * 12 2 filter type id       32 4 normalizer bytes L    64+L P parameter block
+   * then zeros up to H - 4, then CRC32C of bytes [0, H - 4)
    */
-  private static ByteBuffer encodeHeader(AbstractBloomFilter f, Fingerprinter fp) {
+  private static ByteBuffer encodeHeader(MembershipFilter f, SnapshotSupport support,
+      Fingerprinter fp) {
     byte[] spec = fp.normalizer().spec().getBytes(StandardCharsets.UTF_8);
     if (spec.length > MAX_NORMALIZER_SPEC_BYTES) {
       throw new IllegalArgumentException("normalizer spec longer than "
           + MAX_NORMALIZER_SPEC_BYTES + " bytes cannot be stored in a snapshot");
     }
-    int headerBytes = roundUp(FIXED_HEADER_BYTES + spec.length + 4, ALIGNMENT);
+    ByteBuffer params = ByteBuffer.allocate(SnapshotSupport.MAX_PARAMETER_BYTES)
+        .order(ByteOrder.LITTLE_ENDIAN);
+    support.writeParameters(params);
+    params.flip();
+    int headerBytes = roundUp(FIXED_HEADER_BYTES + spec.length + params.remaining() + 4,
+        ALIGNMENT);
     ByteBuffer b = ByteBuffer.allocate(headerBytes).order(ByteOrder.LITTLE_ENDIAN);
     b.put(MAGIC)
         .putShort((short) FORMAT_VERSION)
         .putShort((short) headerBytes)
         .putShort((short) f.type().id())
         .putShort((short) fp.algorithm().id())
-        .putInt(f.hashCount())
-        .putInt(spec.length)
         .putLong(fp.seed())
-        .putLong(f.bitSize())
-        .putLong(f.capacity())
-        .putDouble(f.targetFpp())
         .putLong(f.approximateCount())
-        .put(spec);
+        .putInt(spec.length)
+        .putInt(params.remaining())
+        .position(FIXED_HEADER_BYTES);
+    b.put(spec).put(params);
     CRC32C crc = new CRC32C();
     crc.update(b.array(), 0, headerBytes - 4);
     b.putInt(headerBytes - 4, (int) crc.getValue());
@@ -248,9 +292,9 @@ public final class FilterSnapshot {
     }
     int headerBytes = Short.toUnsignedInt(fixed.getShort(10));
     if (headerBytes < FIXED_HEADER_BYTES + 4 || headerBytes % ALIGNMENT != 0
-        || headerBytes > size) {
+        || headerBytes > size - 4) {
       throw new SnapshotException(file, "corrupt header: header length " + headerBytes
-          + " is impossible");
+          + " is impossible for a file of " + size + " bytes");
     }
     ByteBuffer b = ByteBuffer.allocate(headerBytes).order(ByteOrder.LITTLE_ENDIAN);
     readFully(in, b, 0);
@@ -271,28 +315,29 @@ public final class FilterSnapshot {
     FilterType type = FilterType.byId(typeId);
     if (type == null) {
       throw new SnapshotException(file, "unknown filter type id " + typeId
-          + "; this build reads bloom (1), blocked (2) and partitioned (3)");
+          + "; this build reads " + FilterType.describeIds());
     }
     int algorithmId = Short.toUnsignedInt(b.getShort(14));
     HashAlgorithm algorithm = HashAlgorithm.byId(algorithmId);
     if (algorithm == null) {
       throw new SnapshotException(file, "unknown hash algorithm id " + algorithmId);
     }
-    int hashCount = b.getInt(16);
-    int specBytes = b.getInt(20);
-    long seed = b.getLong(24);
-    long bitSize = b.getLong(32);
-    long capacity = b.getLong(40);
-    double targetFpp = b.getDouble(48);
-    long count = b.getLong(56);
-    if (hashCount < 1 || bitSize < 1 || bitSize > FilterMath.MAX_BITS || capacity < 1
-        || !(targetFpp > 0 && targetFpp < 1) || count < 0 || specBytes < 0
-        || specBytes > headerBytes - FIXED_HEADER_BYTES - 4) {
+    long seed = b.getLong(16);
+    long count = b.getLong(24);
+    int specBytes = b.getInt(32);
+    int paramBytes = b.getInt(36);
+    long used = (long) FIXED_HEADER_BYTES + specBytes + paramBytes;
+    if (count < 0 || specBytes < 0 || paramBytes < 0 || used > headerBytes - 4) {
       throw new SnapshotException(file, String.format(Locale.ROOT,
-          "inconsistent parameters: k=%d, bits=%d, capacity=%d, fpp=%s, count=%d, spec=%d bytes",
-          hashCount, bitSize, capacity, targetFpp, count, specBytes));
+          "inconsistent header: count=%d, normalizer %d bytes, parameters %d bytes, header %d",
+          count, specBytes, paramBytes, headerBytes));
     }
-    for (int i = FIXED_HEADER_BYTES + specBytes; i < headerBytes - 4; i++) {
+    for (int i = 40; i < FIXED_HEADER_BYTES; i++) {
+      if (b.get(i) != 0) {
+        throw new SnapshotException(file, "corrupt header: non-zero reserved byte " + i);
+      }
+    }
+    for (int i = (int) used; i < headerBytes - 4; i++) {
       if (b.get(i) != 0) {
         throw new SnapshotException(file, "corrupt header: non-zero padding at byte " + i);
       }
@@ -304,15 +349,17 @@ public final class FilterSnapshot {
     } catch (IllegalArgumentException e) {
       throw new SnapshotException(file, "unreadable key normalizer: " + e.getMessage());
     }
-    return new Header(version, headerBytes, type, algorithm, hashCount, seed, bitSize, capacity,
-        targetFpp, count, normalizer);
+    ByteBuffer parameters = ByteBuffer.wrap(b.array(), FIXED_HEADER_BYTES + specBytes,
+        paramBytes).slice();
+    return new Header(version, headerBytes, type, algorithm, seed, count, normalizer,
+        parameters);
   }
 
   private static void readFully(FileChannel in, ByteBuffer dst, long position) throws IOException {
     while (dst.hasRemaining()) {
       int n = in.read(dst, position + dst.position());
       if (n < 0) {
-        throw new java.io.EOFException("unexpected end of file");
+        throw new EOFException("unexpected end of file");
       }
     }
   }
@@ -323,7 +370,7 @@ public final class FilterSnapshot {
     }
   }
 
-  private static void syncDirectory(Path dir) throws IOException {
+  private static void syncDirectory(Path dir) {
     try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
       d.force(true);
     } catch (IOException e) {

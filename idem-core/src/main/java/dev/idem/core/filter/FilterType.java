@@ -1,5 +1,10 @@
 package dev.idem.core.filter;
 
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+import java.util.stream.Collectors;
+
 /** The kinds of filter idem builds; the id is stored in snapshot headers and never reused. */
 public enum FilterType {
   /** {@link BloomFilter}. */
@@ -7,7 +12,15 @@ public enum FilterType {
   /** {@link BlockedBloomFilter}. */
   BLOCKED(2, "blocked"),
   /** {@link PartitionedBloomFilter}. */
-  PARTITIONED(3, "partitioned");
+  PARTITIONED(3, "partitioned"),
+  /** {@link ScalableBloomFilter}: layers of blocked filters, for streams of unknown size. */
+  SCALABLE(4, "scalable"),
+  /** {@link CountingBloomFilter}: counters instead of bits, so keys can be removed. */
+  COUNTING(5, "counting"),
+  /** {@link CuckooFilter}: fingerprints in buckets, removable, fewer bits than Bloom. */
+  CUCKOO(6, "cuckoo"),
+  /** {@link FingerprintSet}: exact set of fingerprints. */
+  EXACT(7, "exact");
 
   private final int id;
   private final String displayName;
@@ -27,32 +40,53 @@ public enum FilterType {
     return displayName;
   }
 
-  /** The layout this type chooses for {@code n} keys at rate {@code p}. */
+  /** True for the three fixed-size Bloom filters, which have a {@link #layout}. */
+  public boolean isBloom() {
+    return this == BLOOM || this == BLOCKED || this == PARTITIONED;
+  }
+
+  /**
+   * The layout a fixed-size Bloom type chooses for {@code n} keys at rate {@code p}.
+   *
+   * @throws IllegalStateException for the other types, whose size depends on more than n and p
+   */
   public FilterLayout layout(long n, double p) {
     return switch (this) {
       case BLOOM -> FilterMath.classicLayout(n, p);
       case BLOCKED -> FilterMath.blockedLayout(n, p);
       case PARTITIONED -> FilterMath.partitionedLayout(n, p);
+      default -> throw new IllegalStateException(displayName + " has no fixed Bloom layout");
     };
   }
 
-  /** A new, empty filter of this type for {@code n} keys at rate {@code p}. */
-  public AbstractBloomFilter create(long n, double p) {
+  /**
+   * A new, empty filter of this type for {@code n} keys at rate {@code p}, with the type's
+   * defaults (a scalable filter starts with capacity {@code n} and keeps its compound rate at or
+   * below {@code p}; an exact set ignores {@code p}).
+   */
+  public MembershipFilter create(long n, double p) {
     return switch (this) {
       case BLOOM -> BloomFilter.create(n, p);
       case BLOCKED -> BlockedBloomFilter.create(n, p);
       case PARTITIONED -> PartitionedBloomFilter.create(n, p);
+      case SCALABLE -> ScalableBloomFilter.builder().initialCapacity(n).falsePositiveRate(p)
+          .build();
+      case COUNTING -> CountingBloomFilter.create(n, p);
+      case CUCKOO -> CuckooFilter.create(n, p);
+      case EXACT -> FingerprintSet.withExpectedSize(n);
     };
   }
 
-  /** Rebuilds a filter of this type around existing bits (snapshot loading). */
-  AbstractBloomFilter restore(
-      long capacity, double targetFpp, long bitSize, int hashCount, BitArray bits, long count) {
+  /** Rebuilds a filter of this type from a snapshot's parameter block and payload. */
+  MembershipFilter restore(ByteBuffer parameters, long count, SnapshotSupport.Payload payload)
+      throws IOException {
     return switch (this) {
-      case BLOOM -> new BloomFilter(capacity, targetFpp, bitSize, hashCount, bits, count);
-      case BLOCKED -> new BlockedBloomFilter(capacity, targetFpp, bitSize, hashCount, bits, count);
-      case PARTITIONED ->
-          new PartitionedBloomFilter(capacity, targetFpp, bitSize, hashCount, bits, count);
+      case BLOOM, BLOCKED, PARTITIONED ->
+          AbstractBloomFilter.restore(this, parameters, count, payload);
+      case SCALABLE -> ScalableBloomFilter.restore(parameters, count, payload);
+      case COUNTING -> CountingBloomFilter.restore(parameters, count, payload);
+      case CUCKOO -> CuckooFilter.restore(parameters, count, payload);
+      case EXACT -> FingerprintSet.restore(parameters, count, payload);
     };
   }
 
@@ -67,7 +101,7 @@ public enum FilterType {
   }
 
   /**
-   * The type named {@code name} ({@code bloom}, {@code blocked}, {@code partitioned}).
+   * The type named {@code name} ({@code bloom}, {@code blocked}, …).
    *
    * @throws IllegalArgumentException listing the known names
    */
@@ -77,7 +111,13 @@ public enum FilterType {
         return t;
       }
     }
-    throw new IllegalArgumentException(
-        "unknown filter type '" + name + "'; known types: bloom, blocked, partitioned");
+    throw new IllegalArgumentException("unknown filter type '" + name + "'; known types: "
+        + Arrays.stream(values()).map(FilterType::displayName).collect(Collectors.joining(", ")));
+  }
+
+  /** "bloom (1), blocked (2), …" for messages. */
+  static String describeIds() {
+    return Arrays.stream(values()).map(t -> t.displayName + " (" + t.id + ")")
+        .collect(Collectors.joining(", "));
   }
 }

@@ -2,6 +2,8 @@ package dev.idem.core.filter;
 
 import dev.idem.core.Fingerprinter;
 import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.function.Supplier;
 
 /**
  * Measures a filter type's real false-positive rate and sets it beside the theory: insert {@code
@@ -25,16 +27,17 @@ public final class FppVerifier {
    * The outcome of a verification.
    *
    * @param type the filter type measured
-   * @param keys keys inserted per trial
+   * @param capacity keys each filter was sized for
+   * @param keys keys inserted per trial (and fresh keys queried per trial)
    * @param targetFpp the rate asked for
-   * @param bitSize bits of one filter
-   * @param hashCount positions per key
-   * @param expectedFpp the type's own formula for its layout with {@code keys} inserted
+   * @param bitSize bits of one filter after the inserts
+   * @param expectedFpp the type's own formula for its real state after the inserts
    * @param falsePositives "maybe" answers to fresh keys, over all trials
    * @param queries fresh keys queried, over all trials
+   * @param layout the last filter's layout parameters
    */
-  public record Report(FilterType type, long keys, double targetFpp, long bitSize, int hashCount,
-      double expectedFpp, long falsePositives, long queries) {
+  public record Report(FilterType type, long capacity, long keys, double targetFpp, long bitSize,
+      double expectedFpp, long falsePositives, long queries, Map<String, Object> layout) {
 
     /** Measured rate. */
     public double measuredFpp() {
@@ -51,7 +54,7 @@ public final class FppVerifier {
       return wilson(falsePositives, queries, Z95, +1);
     }
 
-    /** Bits per key at the inserted count. */
+    /** Bits per inserted key. */
     public double bitsPerKey() {
       return (double) bitSize / keys;
     }
@@ -68,28 +71,46 @@ public final class FppVerifier {
   }
 
   /**
-   * Runs {@code trials} trials of {@code keys} inserts and {@code keys} fresh queries.
+   * Runs {@code trials} trials, each inserting {@code capacity} keys into a filter sized for them
+   * and querying as many fresh keys.
    *
    * @param seed the first trial's hash seed; trial {@code t} uses {@code seed + t}
    */
-  public static Report verify(FilterType type, long keys, double fpp, int trials, long seed) {
+  public static Report verify(FilterType type, long capacity, double fpp, int trials, long seed) {
+    return verify(() -> type.create(capacity, fpp), capacity, fpp, trials, seed);
+  }
+
+  /**
+   * Runs {@code trials} trials, each inserting {@code keys} keys into a fresh filter from {@code
+   * newFilter} (more keys than its capacity exercise a growing filter) and querying {@code keys}
+   * fresh keys; {@code fpp} is the target the report compares with.
+   *
+   * @throws FilterFullException when a fixed-size filter cannot take the keys
+   */
+  public static Report verify(Supplier<? extends MembershipFilter> newFilter, long keys,
+      double fpp, int trials, long seed) {
     if (trials < 1) {
       throw new IllegalArgumentException("trials must be at least 1, got " + trials);
     }
-    if (keys > Integer.MAX_VALUE) {
-      throw new IllegalArgumentException("verify inserts at most " + Integer.MAX_VALUE + " keys");
+    if (keys < 1 || keys > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(
+          "verify inserts between 1 and " + Integer.MAX_VALUE + " keys, got " + keys);
     }
     long falsePositives = 0;
     long queries = 0;
-    AbstractBloomFilter filter = null;
+    MembershipFilter filter = null;
     KeyWriter key = new KeyWriter();
+    double expected = 0;
     for (int t = 0; t < trials; t++) {
       Fingerprinter fp = Fingerprinter.xxh3().withSeed(seed + t);
-      filter = type.create(keys, fpp);
+      filter = newFilter.get();
       for (long i = 0; i < keys; i++) {
         key.set(INSERTED, t, i);
         filter.put(fp.fingerprint(key.bytes, 0, key.length));
       }
+      // the Bloom types know their exact load; the others count what they store
+      expected += filter instanceof AbstractBloomFilter b
+          ? b.falsePositiveRate(keys) : filter.expectedFpp();
       for (long i = 0; i < keys; i++) {
         key.set(FRESH, t, i);
         if (filter.mightContain(fp.fingerprint(key.bytes, 0, key.length))) {
@@ -98,8 +119,8 @@ public final class FppVerifier {
         queries++;
       }
     }
-    return new Report(type, keys, fpp, filter.bitSize(), filter.hashCount(),
-        filter.falsePositiveRate(keys), falsePositives, queries);
+    return new Report(filter.type(), filter.capacity(), keys, fpp, filter.bitSize(),
+        expected / trials, falsePositives, queries, filter.layout());
   }
 
   /** The end, on the side of {@code sign}, of the Wilson score interval for normal quantile z. */

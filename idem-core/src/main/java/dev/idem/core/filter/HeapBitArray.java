@@ -24,6 +24,16 @@ final class HeapBitArray extends BitArray {
     this.words = words;
   }
 
+  /** An array over existing words (no copy). */
+  static HeapBitArray wrap(long[] words) {
+    return new HeapBitArray(words);
+  }
+
+  /** The words themselves, for structures that index them directly on their hot path. */
+  long[] words() {
+    return words;
+  }
+
   /**
    * A zeroed array of at least {@code bits} bits.
    *
@@ -92,6 +102,11 @@ final class HeapBitArray extends BitArray {
   @Override
   long orWord(long index, long mask) {
     return (long) WORDS.getAndBitwiseOr(words, (int) index, mask);
+  }
+
+  @Override
+  void setWord(long index, long value) {
+    words[(int) index] = value;
   }
 
   @Override

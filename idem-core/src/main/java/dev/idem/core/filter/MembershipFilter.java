@@ -1,6 +1,7 @@
 package dev.idem.core.filter;
 
 import dev.idem.core.Fingerprint;
+import java.util.Map;
 
 /**
  * Approximate set membership over {@link Fingerprint}s.
@@ -9,8 +10,9 @@ import dev.idem.core.Fingerprint;
  * returned, {@code mightContain(f)} is true forever. A key never put may still be reported as
  * present, with probability about {@link #expectedFpp()}.
  *
- * <p>Implementations in idem are safe for concurrent {@code put} and {@code mightContain} from
- * many threads; no bit is ever lost.
+ * <p>Thread safety is stated by each implementation: the Bloom filters are lock-free for
+ * concurrent {@code put} and {@code mightContain}; the counting and cuckoo filters take a lock;
+ * {@link FingerprintSet} is for one thread.
  */
 public interface MembershipFilter {
 
@@ -34,20 +36,20 @@ public interface MembershipFilter {
   }
 
   /**
-   * Puts {@code count} fingerprints stored as {@code fingerprints[2i]} (hi), {@code
-   * fingerprints[2i + 1]} (lo); {@code changed[i]} receives what {@link #put(long, long)} would
-   * return. Implementations overlap the memory accesses of the batch; batches of a few hundred
-   * keys work best.
+   * Puts fingerprints {@code from} (inclusive) to {@code to} (exclusive), fingerprint {@code i}
+   * stored as {@code fingerprints[2i]} (hi) and {@code fingerprints[2i + 1]} (lo); {@code
+   * changed[i]} receives what {@link #put(long, long)} would return. The Bloom filters overlap the
+   * memory accesses of the batch; a few hundred keys per call work best.
    */
-  default void putAll(long[] fingerprints, int count, boolean[] changed) {
-    for (int i = 0; i < count; i++) {
+  default void putAll(long[] fingerprints, int from, int to, boolean[] changed) {
+    for (int i = from; i < to; i++) {
       changed[i] = put(fingerprints[2 * i], fingerprints[2 * i + 1]);
     }
   }
 
   /** Batch form of {@link #mightContain(long, long)}, same layout as {@link #putAll}. */
-  default void mightContainAll(long[] fingerprints, int count, boolean[] results) {
-    for (int i = 0; i < count; i++) {
+  default void mightContainAll(long[] fingerprints, int from, int to, boolean[] results) {
+    for (int i = from; i < to; i++) {
       results[i] = mightContain(fingerprints[2 * i], fingerprints[2 * i + 1]);
     }
   }
@@ -64,9 +66,21 @@ public interface MembershipFilter {
    */
   long approximateCount();
 
-  /** Addressable bits (memory is this, rounded up to whole 64-bit words). */
+  /** Bits of payload (memory is this, rounded up to whole 64-bit words). */
   long bitSize();
+
+  /**
+   * The number of keys this filter was sized for: its {@link #expectedFpp()} holds up to here.
+   * For a growing filter, the capacity of the layers it has now.
+   */
+  long capacity();
 
   /** Which kind of filter this is. */
   FilterType type();
+
+  /**
+   * The type's own layout parameters by name (e.g. {@code hash_count}, {@code fingerprint_bits},
+   * {@code layers}), in a stable order, for reports such as {@code idem filter stats}.
+   */
+  Map<String, Object> layout();
 }

@@ -67,17 +67,8 @@ public final class PartitionedBloomFilter extends AbstractBloomFilter {
 
   @Override
   long touch(long hi, long lo) {
-    long sink = 0;
-    long x = hi;
-    long y = lo;
-    long sliceStart = 0;
-    for (int i = 0; i < hashCount; i++) {
-      sink ^= bits.word((sliceStart + reduce(x, sliceBits)) >>> 6);
-      sliceStart += sliceBits;
-      x += y;
-      y += i;
-    }
-    return sink;
+    // only the first slice: a negative query usually stops after one or two probes
+    return bits.word(reduce(hi, sliceBits) >>> 6);
   }
 
   @Override

@@ -32,10 +32,16 @@ class FilterPropertiesTest {
   void noFalseNegatives(@ForAll("keys") List<Key> keys, @ForAll FilterType type,
       @ForAll @IntRange(min = 1, max = 5000) int capacity) {
     MembershipFilter filter = type.create(capacity, 0.01);
+    List<Key> stored = new java.util.ArrayList<>();
     for (Key k : keys) {
-      filter.put(k.hi(), k.lo());
+      try {
+        filter.put(k.hi(), k.lo());
+        stored.add(k);
+      } catch (FilterFullException e) {
+        assertThat(type).isEqualTo(FilterType.CUCKOO); // the only fixed-capacity type
+      }
     }
-    for (Key k : keys) {
+    for (Key k : stored) {
       assertThat(filter.mightContain(k.hi(), k.lo())).as("%s after put", k).isTrue();
     }
   }
@@ -43,7 +49,7 @@ class FilterPropertiesTest {
   @Property(tries = 200)
   void putReportsChangeOnlyForKeysNotSeenBefore(@ForAll("keys") List<Key> keys,
       @ForAll FilterType type) {
-    MembershipFilter filter = type.create(1000, 0.01);
+    MembershipFilter filter = type.create(3000, 0.01);
     Set<Key> seen = new HashSet<>();
     long changed = 0;
     for (Key k : keys) {
@@ -73,12 +79,13 @@ class FilterPropertiesTest {
     }
     int half = keys.size() / 2;
     boolean[] changed = new boolean[keys.size()];
-    batch.putAll(fps, half, changed);
+    batch.putAll(fps, 0, half / 2, changed);
+    batch.putAll(fps, half / 2, half, changed);
     for (int i = 0; i < half; i++) {
       assertThat(changed[i]).isEqualTo(single.put(keys.get(i).hi(), keys.get(i).lo()));
     }
     boolean[] answers = new boolean[keys.size()];
-    batch.mightContainAll(fps, keys.size(), answers);
+    batch.mightContainAll(fps, 0, keys.size(), answers);
     for (int i = 0; i < keys.size(); i++) {
       assertThat(answers[i]).isEqualTo(single.mightContain(keys.get(i).hi(), keys.get(i).lo()));
     }

@@ -110,6 +110,11 @@ class HashQualityTest {
     }
 
     @Override
+    void setWord(long index, long value) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
     void writeTo(java.nio.channels.WritableByteChannel out, java.util.zip.CRC32C crc) {
       throw new UnsupportedOperationException();
     }
