@@ -5,7 +5,9 @@ import com.google.common.hash.PrimitiveSink;
 import dev.idem.core.Fingerprint;
 import dev.idem.core.Fingerprinter;
 import dev.idem.core.filter.AbstractBloomFilter;
+import dev.idem.core.filter.FilterSnapshot;
 import dev.idem.core.filter.FilterType;
+import dev.idem.core.filter.MembershipFilter;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
 import java.io.DataInputStream;
@@ -16,7 +18,6 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
-import dev.idem.core.filter.FilterSnapshot;
 import org.apache.commons.codec.digest.MurmurHash3;
 import org.apache.commons.collections4.bloomfilter.BitMapExtractor;
 import org.apache.commons.collections4.bloomfilter.EnhancedDoubleHasher;
@@ -68,9 +69,9 @@ public abstract class Contender {
   /** idem: XXH3-128 fingerprint, then the filter's own position scheme. */
   static final class Idem extends Contender {
     private final Fingerprinter fingerprinter = Fingerprinter.xxh3();
-    final AbstractBloomFilter filter;
+    final MembershipFilter filter;
 
-    Idem(AbstractBloomFilter filter) {
+    Idem(MembershipFilter filter) {
       this.filter = filter;
     }
 
@@ -95,7 +96,7 @@ public abstract class Contender {
     public double expectedFpp(long n) {
       // The layout's own formula at the true n; expectedFpp() would use approximateCount(),
       // which misses the keys that arrived as false positives.
-      return filter.falsePositiveRate(n);
+      return filter instanceof AbstractBloomFilter b ? b.falsePositiveRate(n) : filter.expectedFpp();
     }
 
     @Override

@@ -1,7 +1,7 @@
 package dev.idem.bench;
 
 import dev.idem.core.Fingerprinter;
-import dev.idem.core.filter.AbstractBloomFilter;
+import dev.idem.core.filter.MembershipFilter;
 import dev.idem.core.filter.FilterSnapshot;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -40,13 +40,13 @@ final class FilterCache {
   }
 
   /** As {@link #load} for idem's own filters, which the fingerprint benchmarks use directly. */
-  static AbstractBloomFilter loadIdem(String contender, long n) throws IOException {
+  static MembershipFilter loadIdem(String contender, long n) throws IOException {
     Path file = file(contender, n);
     return file == null || !Files.exists(file) ? null : FilterSnapshot.read(file).filter();
   }
 
   /** idem's filters are cached in their own snapshot format. */
-  static void writeIdem(Path file, AbstractBloomFilter filter) throws IOException {
+  static void writeIdem(Path file, MembershipFilter filter) throws IOException {
     FilterSnapshot.write(file, filter, Fingerprinter.xxh3());
   }
 

@@ -1,7 +1,7 @@
 package dev.idem.bench;
 
 import dev.idem.core.Fingerprinter;
-import dev.idem.core.filter.AbstractBloomFilter;
+import dev.idem.core.filter.MembershipFilter;
 import dev.idem.core.filter.FilterType;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
@@ -42,7 +42,7 @@ public class FingerprintBenchmark {
     public int n;
 
     long[] fingerprints;
-    AbstractBloomFilter filter;
+    MembershipFilter filter;
     final long[] scratch = new long[2 * BATCH];
     final boolean[] flags = new boolean[BATCH];
 
@@ -85,7 +85,7 @@ public class FingerprintBenchmark {
 
     long[] fingerprints;
     long[] fresh;
-    AbstractBloomFilter filter;
+    MembershipFilter filter;
     final long[] scratch = new long[2 * BATCH];
     final boolean[] flags = new boolean[BATCH];
     private int positiveCursor;
@@ -129,7 +129,7 @@ public class FingerprintBenchmark {
     return fillBatched(s.filter, s, s.n);
   }
 
-  static int fill(AbstractBloomFilter filter, long[] fps, int n) {
+  static int fill(MembershipFilter filter, long[] fps, int n) {
     int changed = 0;
     for (int i = 0; i < n; i++) {
       if (filter.put(fps[2 * i], fps[2 * i + 1])) {
@@ -139,12 +139,12 @@ public class FingerprintBenchmark {
     return changed;
   }
 
-  static int fillBatched(AbstractBloomFilter filter, InsertState s, int n) {
+  static int fillBatched(MembershipFilter filter, InsertState s, int n) {
     int changed = 0;
     for (int from = 0; from < n; from += BATCH) {
       int count = Math.min(BATCH, n - from);
       System.arraycopy(s.fingerprints, 2 * from, s.scratch, 0, 2 * count);
-      filter.putAll(s.scratch, count, s.flags);
+      filter.putAll(s.scratch, 0, count, s.flags);
       changed += countTrue(s.flags, count);
     }
     return changed;
@@ -182,7 +182,7 @@ public class FingerprintBenchmark {
     return queryBatched(s, s.fresh, s.nextNegative());
   }
 
-  static int query(AbstractBloomFilter filter, long[] fps, int from) {
+  static int query(MembershipFilter filter, long[] fps, int from) {
     int hits = 0;
     for (int i = from, end = from + FilterBenchmark.QUERY_BATCH; i < end; i++) {
       if (filter.mightContain(fps[2 * i], fps[2 * i + 1])) {
@@ -196,7 +196,7 @@ public class FingerprintBenchmark {
     int hits = 0;
     for (int b = from, end = from + FilterBenchmark.QUERY_BATCH; b < end; b += BATCH) {
       System.arraycopy(fps, 2 * b, s.scratch, 0, 2 * BATCH);
-      s.filter.mightContainAll(s.scratch, BATCH, s.flags);
+      s.filter.mightContainAll(s.scratch, 0, BATCH, s.flags);
       hits += countTrue(s.flags, BATCH);
     }
     return hits;
@@ -210,7 +210,7 @@ public class FingerprintBenchmark {
     return n;
   }
 
-  static void requireNoFalseNegatives(AbstractBloomFilter filter, long[] fps, String name) {
+  static void requireNoFalseNegatives(MembershipFilter filter, long[] fps, String name) {
     int checked = Math.min(fps.length / 2, FilterBenchmark.SANITY_KEYS);
     for (int i = 0; i < checked; i++) {
       if (!filter.mightContain(fps[2 * i], fps[2 * i + 1])) {
