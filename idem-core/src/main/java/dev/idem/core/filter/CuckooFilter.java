@@ -9,8 +9,9 @@ import java.util.Map;
 
 /**
  * A cuckoo filter (Fan, Andersen, Kaminsky, Mitzenmacher 2014): each key leaves an f-bit
- * fingerprint in one of two buckets of four slots, so keys can be removed and, below about 3 %
- * error, it needs fewer bits per key than a Bloom filter.
+ * fingerprint in one of two buckets of four slots, so keys can be removed and, below about 0.3 %
+ * error, it needs fewer bits per key than a Bloom filter ({@code (log2(1/p) + 3) / 0.95} against
+ * {@code 1.44·log2(1/p)}).
  *
  * <ul>
  *   <li>Fingerprint width {@code f = ceil(log2(2b/p))} for target rate {@code p} and {@code b = 4}
@@ -24,8 +25,10 @@ import java.util.Map;
  *       entries). When the stash is full too, every move of that insertion is undone and {@link
  *       FilterFullException} is thrown: <b>a failed insertion never loses a stored
  *       fingerprint</b>.
- *   <li>Expected rate at load {@code α}: {@code 1 - (1 - 1/(2^f - 1))^(2b·α)} ≈ {@code 2bα/2^f},
- *       from the 2b slots a query compares (plus the stash).
+ *   <li>Expected rate at load {@code α}: {@code 2b·α / (2^f - 1)}, from the 2b slots a query
+ *       compares. This is exact when no two keys of a bucket pair share a fingerprint, as with
+ *       {@link #put}, which skips keys already answered "maybe"; with many {@link #add}ed copies
+ *       the real rate is a little lower.
  *   <li>One key can be stored at most {@code 2b = 8} times (the slots of its two buckets); more
  *       {@link #add}s of it are refused.
  * </ul>
@@ -113,10 +116,10 @@ public final class CuckooFilter implements DeletableFilter, SnapshotSupport {
 
   /**
    * The rate of a cuckoo filter at load {@code load} (0 to 1) with {@code bits}-bit fingerprints:
-   * {@code 1 - (1 - 1/(2^f - 1))^(2b·load)}.
+   * {@code 2b·load / (2^f - 1)}, the share of fingerprint values present in a query's two buckets.
    */
   public static double falsePositiveRate(double load, int bits) {
-    return -Math.expm1(2 * SLOTS * load * Math.log1p(-1.0 / ((1L << bits) - 1)));
+    return Math.min(1.0, 2 * SLOTS * load / ((1L << bits) - 1));
   }
 
   private long fingerprint(long lo) {
@@ -358,14 +361,15 @@ public final class CuckooFilter implements DeletableFilter, SnapshotSupport {
 
   /*
    * Parameter block: capacity u64, target fpp f64, buckets u64, fingerprint bits u32, slots per
-   * bucket u32 (4), max kicks u32, stash size u32, then per stash entry bucket u64 and
-   * fingerprint u64. Payload: the slots, f-bit fields packed little-endian, bucket-major.
-   * The header count is the number of fingerprints stored.
+   * bucket u32 (4), max kicks u32, stash size u32, eviction random state u64, then per stash
+   * entry bucket u64 and fingerprint u64. Payload: the slots, f-bit fields packed little-endian,
+   * bucket-major. The header count is the number of fingerprints stored. The random state makes
+   * a restored filter evict exactly as the original would have.
    */
   @Override
   public synchronized void writeParameters(ByteBuffer out) {
     out.putLong(capacity).putDouble(targetFpp).putLong(buckets).putInt(bits).putInt(SLOTS)
-        .putInt(maxKicks).putInt(stashSize);
+        .putInt(maxKicks).putInt(stashSize).putLong(random);
     for (int i = 0; i < stashSize; i++) {
       out.putLong(stashBucket[i]).putLong(stashFingerprint[i]);
     }
@@ -384,11 +388,12 @@ public final class CuckooFilter implements DeletableFilter, SnapshotSupport {
     int slotsPerBucket = params.getInt();
     int maxKicks = params.getInt();
     int stash = params.getInt();
+    long random = params.getLong();
     AbstractBloomFilter.checkParameters(capacity, targetFpp);
     if (slotsPerBucket != SLOTS || bits < MIN_BITS || bits > MAX_BITS || buckets < 1
         || (double) buckets * SLOTS * bits > FilterMath.MAX_BITS || maxKicks < 0
         || maxKicks > 1 << 20 || stash < 0 || stash > STASH_CAPACITY
-        || count > buckets * SLOTS + stash) {
+        || count > buckets * SLOTS + stash || random == 0) {
       throw new IllegalArgumentException("buckets=" + buckets + ", f=" + bits + ", slots="
           + slotsPerBucket + ", kicks=" + maxKicks + ", stash=" + stash + ", count=" + count);
     }
@@ -407,6 +412,7 @@ public final class CuckooFilter implements DeletableFilter, SnapshotSupport {
     System.arraycopy(stashBuckets, 0, f.stashBucket, 0, stash);
     System.arraycopy(stashFps, 0, f.stashFingerprint, 0, stash);
     f.stashSize = stash;
+    f.random = random;
     return f;
   }
 }

@@ -28,6 +28,9 @@ import java.util.function.LongSupplier;
  *       ({@link #droppedLayers()}) and reported to the {@code onLayerDropped} listener.
  * </ul>
  *
+ * <p>With slices, a key put again goes into the newest layer too, so "seen in the last L slices"
+ * counts from its last sighting.
+ *
  * <p>Thread-safe: queries read an immutable array of layers without locking; puts take a lock.
  */
 public final class ScalableBloomFilter implements MembershipFilter, SnapshotSupport {
@@ -45,7 +48,36 @@ public final class ScalableBloomFilter implements MembershipFilter, SnapshotSupp
   /** A layer that was dropped, as reported to the listener. */
   public record DroppedLayer(int layersLeft, long keys, long createdMillis, long droppedMillis) {}
 
-  private record Layer(BlockedBloomFilter filter, long createdMillis) {}
+  /**
+   * A layer and the salt that decorrelates it from the others: every layer sees the key's
+   * fingerprint remixed with its own salt (layer 0: unchanged). Without it all layers would put
+   * a key in the same relative block and the same in-block bits, so their false positives would
+   * coincide, and the compound rate {@code 1 - Π(1 - p_i)} would overstate the truth.
+   */
+  private record Layer(BlockedBloomFilter filter, long createdMillis, long salt) {
+    boolean mightContain(long hi, long lo) {
+      return salt == 0 ? filter.mightContain(hi, lo)
+          : filter.mightContain(remix(hi ^ salt), remix(lo ^ salt));
+    }
+
+    boolean put(long hi, long lo) {
+      return salt == 0 ? filter.put(hi, lo) : filter.put(remix(hi ^ salt), remix(lo ^ salt));
+    }
+  }
+
+  /** The salt of the layer created as number {@code index}. */
+  private static long salt(long index) {
+    return index * 0x9E3779B97F4A7C15L;
+  }
+
+  /** MurmurHash3's 64-bit finaliser: a bijection that spreads every input bit over the output. */
+  private static long remix(long x) {
+    x ^= x >>> 33;
+    x *= 0xFF51AFD7ED558CCDL;
+    x ^= x >>> 33;
+    x *= 0xC4CEB9FE1A85EC53L;
+    return x ^ (x >>> 33);
+  }
 
   private final Mode mode;
   private final long initialCapacity;
@@ -218,7 +250,7 @@ public final class ScalableBloomFilter implements MembershipFilter, SnapshotSupp
     BlockedBloomFilter filter = BlockedBloomFilter.create(layerCapacity(index), layerFpp(index));
     Layer[] current = layers;
     Layer[] next = Arrays.copyOf(current, current.length + 1);
-    next[current.length] = new Layer(filter, clock.getAsLong());
+    next[current.length] = new Layer(filter, clock.getAsLong(), salt(index));
     if (maxLayers > 0 && next.length > maxLayers) {
       Layer oldest = next[0];
       next = Arrays.copyOfRange(next, 1, next.length);
@@ -245,17 +277,24 @@ public final class ScalableBloomFilter implements MembershipFilter, SnapshotSupp
   public boolean mightContain(long hi, long lo) {
     Layer[] ls = layers;
     for (int i = ls.length - 1; i >= 0; i--) { // newest first: recent keys repeat most
-      if (ls[i].filter.mightContain(hi, lo)) {
+      if (ls[i].mightContain(hi, lo)) {
         return true;
       }
     }
     return false;
   }
 
-  /** Adds the key to the newest layer unless some layer already answers "maybe". */
+  /**
+   * Adds the key; true when no layer answered "maybe" before. With growth layers a key some layer
+   * already answers for is not added again (it would only use capacity). With slices it is added
+   * to the newest layer unless that one already has it: a key seen again stays remembered for
+   * the slices after its last sighting, and a false positive in an old layer cannot make a new
+   * key expire with that layer.
+   */
   @Override
   public synchronized boolean put(long hi, long lo) {
-    if (mightContain(hi, lo)) {
+    boolean seen = mightContain(hi, lo);
+    if (seen && mode == Mode.GROWTH) {
       return false;
     }
     Layer[] ls = layers;
@@ -263,7 +302,12 @@ public final class ScalableBloomFilter implements MembershipFilter, SnapshotSupp
       addLayer();
       ls = layers;
     }
-    return ls[ls.length - 1].filter.put(hi, lo);
+    Layer newest = ls[ls.length - 1];
+    if (seen && newest.mightContain(hi, lo)) {
+      return false;
+    }
+    newest.put(hi, lo);
+    return !seen;
   }
 
   /** Layers now held. */
@@ -365,7 +409,8 @@ public final class ScalableBloomFilter implements MembershipFilter, SnapshotSupp
    * capacity u64, fpp f64, growth f64, tightening f64, slice keys u64, slice millis u64, layers
    * created u64, dropped layers u64, dropped keys u64, layer count u32, reserved u32; then per
    * layer (oldest first): capacity u64, fpp f64, bit size u64, hash count u32, reserved u32,
-   * count u64, created millis u64. Payload: each layer's bit array, oldest first.
+   * count u64, created millis u64. Payload: each layer's bit array, oldest first. Layer j of L
+   * was created as number layersCreated - L + j, which fixes its salt.
    */
   @Override
   public synchronized void writeParameters(ByteBuffer out) {
@@ -442,7 +487,7 @@ public final class ScalableBloomFilter implements MembershipFilter, SnapshotSupp
       long[] s = shapes[i];
       BitArray bits = payload.next(s[2] >>> 6);
       layers[i] = new Layer(new BlockedBloomFilter(s[0], Double.longBitsToDouble(s[1]), s[2],
-          (int) s[3], bits, counts[i]), created[i]);
+          (int) s[3], bits, counts[i]), created[i], salt(layersCreated - layerCount + i));
       total += counts[i];
     }
     if (total != count) {
