@@ -45,6 +45,11 @@ public abstract class Contender {
   /** The false-positive rate the library itself predicts with {@code n} keys inserted. */
   public abstract double expectedFpp(long n);
 
+  /** The idem filter inside, for the batch benchmarks; only idem's contenders have one. */
+  public MembershipFilter idem() {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " is not an idem filter");
+  }
+
   /** Writes the filter to a file that {@link #load} reads back (see {@link FilterCache}). */
   public abstract void save(Path file) throws IOException;
 
@@ -90,6 +95,11 @@ public abstract class Contender {
     @Override
     public long bits() {
       return filter.bitSize();
+    }
+
+    @Override
+    public MembershipFilter idem() {
+      return filter;
     }
 
     @Override

@@ -23,8 +23,9 @@ import org.openjdk.jmh.annotations.TearDown;
  * the loop (how idem's tiers use it, since a key is hashed once), one key at a time and in
  * batches, to answer whether {@code putAll}/{@code mightContainAll} pay off.
  *
- * <p>The batch API reads fingerprints from the start of its array, so each batch is first copied
- * (512 longs, 4 KiB) into a scratch array; that copy is part of the batch numbers.
+ * <p>Batches call the ranged API on the big fingerprint array itself ({@code putAll(fps, from,
+ * from + 256, flags)}); it writes answer {@code i} to {@code flags[i]}, so the flag arrays are as
+ * long as the fingerprint arrays.
  */
 @Fork(1)
 public class FingerprintBenchmark {
@@ -43,12 +44,12 @@ public class FingerprintBenchmark {
 
     long[] fingerprints;
     MembershipFilter filter;
-    final long[] scratch = new long[2 * BATCH];
-    final boolean[] flags = new boolean[BATCH];
+    boolean[] flags;
 
     @Setup(Level.Trial)
     public void fingerprints() {
       fingerprints = KeyArena.fingerprintRange(Fingerprinter.xxh3(), 0, n);
+      flags = new boolean[n];
       // Compile both fill loops on throwaway filters (see FilterBenchmark.InsertState).
       int warmKeys = Math.min(n, FilterBenchmark.JIT_WARMUP_KEYS);
       FilterType type = FilterType.byName(contender);
@@ -86,8 +87,7 @@ public class FingerprintBenchmark {
     long[] fingerprints;
     long[] fresh;
     MembershipFilter filter;
-    final long[] scratch = new long[2 * BATCH];
-    final boolean[] flags = new boolean[BATCH];
+    boolean[] flags;
     private int positiveCursor;
     private int negativeCursor;
 
@@ -102,6 +102,7 @@ public class FingerprintBenchmark {
       }
       requireNoFalseNegatives(filter, fingerprints, contender);
       fresh = KeyArena.fingerprintRange(fp, n, FilterBenchmark.SAMPLE_KEYS);
+      flags = new boolean[Math.max(n, FilterBenchmark.SAMPLE_KEYS)];
     }
 
     int nextPositive() {
@@ -142,10 +143,9 @@ public class FingerprintBenchmark {
   static int fillBatched(MembershipFilter filter, InsertState s, int n) {
     int changed = 0;
     for (int from = 0; from < n; from += BATCH) {
-      int count = Math.min(BATCH, n - from);
-      System.arraycopy(s.fingerprints, 2 * from, s.scratch, 0, 2 * count);
-      filter.putAll(s.scratch, 0, count, s.flags);
-      changed += countTrue(s.flags, count);
+      int to = Math.min(from + BATCH, n);
+      filter.putAll(s.fingerprints, from, to, s.flags);
+      changed += countTrue(s.flags, from, to);
     }
     return changed;
   }
@@ -195,16 +195,15 @@ public class FingerprintBenchmark {
   static int queryBatched(QueryState s, long[] fps, int from) {
     int hits = 0;
     for (int b = from, end = from + FilterBenchmark.QUERY_BATCH; b < end; b += BATCH) {
-      System.arraycopy(fps, 2 * b, s.scratch, 0, 2 * BATCH);
-      s.filter.mightContainAll(s.scratch, 0, BATCH, s.flags);
-      hits += countTrue(s.flags, BATCH);
+      s.filter.mightContainAll(fps, b, b + BATCH, s.flags);
+      hits += countTrue(s.flags, b, b + BATCH);
     }
     return hits;
   }
 
-  private static int countTrue(boolean[] flags, int count) {
+  private static int countTrue(boolean[] flags, int from, int to) {
     int n = 0;
-    for (int i = 0; i < count; i++) {
+    for (int i = from; i < to; i++) {
       n += flags[i] ? 1 : 0;
     }
     return n;
