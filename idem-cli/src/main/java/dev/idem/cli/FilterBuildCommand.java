@@ -32,8 +32,8 @@ import picocli.CommandLine.Spec;
     versionProvider = IdemCommand.Version.class,
     description = {
       "Build a filter from keys, one per line, and save it as a snapshot file.",
-      "Keys are the raw bytes of each line (a trailing CR is dropped). Inputs ending in .gz are",
-      "decompressed; '-' or no input reads standard input.",
+      "Keys are the raw bytes of each line (a trailing CR is dropped). Inputs ending in .gz are "
+          + "decompressed; '-' or no input reads standard input.",
       ""
     })
 final class FilterBuildCommand implements Callable<Integer> {

@@ -16,9 +16,9 @@ import picocli.CommandLine.TypeConversionException;
     mixinStandardHelpOptions = true,
     versionProvider = IdemCommand.Version.class,
     description = {
-      "Build, query, inspect and verify approximate membership (Bloom) filters.",
-      "A filter answers 'new' (certainly never added) or 'maybe' (added, or a false positive at",
-      "the rate it was sized for).",
+      "Build, query, inspect and verify approximate membership filters.",
+      "A filter answers 'new' (certainly never added) or 'maybe' (added, or a false positive at "
+          + "the rate it was sized for).",
       ""
     },
     subcommands = {

@@ -22,9 +22,9 @@ import picocli.CommandLine.Parameters;
     versionProvider = IdemCommand.Version.class,
     description = {
       "Ask a filter about keys given as arguments, or one per line on standard input.",
-      "Prints KEY<TAB>maybe (possibly added) or KEY<TAB>new (certainly never added) per key,",
-      "in input order; exit status 0 whatever the answers. Keys are normalised and hashed the way",
-      "the snapshot records.",
+      "Prints KEY<TAB>maybe (possibly added) or KEY<TAB>new (certainly never added) per key, "
+          + "in input order; exit status 0 whatever the answers. Keys are normalised and hashed "
+          + "the way the snapshot records.",
       ""
     })
 final class FilterQueryCommand implements Callable<Integer> {

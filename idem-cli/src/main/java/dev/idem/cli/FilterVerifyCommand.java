@@ -19,9 +19,9 @@ import picocli.CommandLine.Spec;
     versionProvider = IdemCommand.Version.class,
     description = {
       "Measure a filter type's false-positive rate and compare it with theory and the target.",
-      "Inserts N generated URL-like keys, queries N fresh ones, and reports the measured rate",
-      "with its 95 % interval. Exit status 1 when the measured rate is statistically above the",
-      "target (the whole interval lies above it).",
+      "Inserts N generated URL-like keys (or K with --insert), queries as many fresh ones, and "
+          + "reports the measured rate with its 95 %% interval. Exit status 1 when the measured "
+          + "rate is statistically above the target (the whole interval lies above it).",
       ""
     })
 final class FilterVerifyCommand implements Callable<Integer> {
