@@ -37,7 +37,8 @@ public record Accuracy(
     double denom = 1 + z2 / trials;
     double centre = (p + z2 / (2.0 * trials)) / denom;
     double half = Z95 * Math.sqrt(p * (1 - p) / trials + z2 / (4.0 * trials * trials)) / denom;
-    return new double[] {centre - half, centre + half};
+    // With no hits the lower bound is exactly 0; rounding would leave a tiny positive value.
+    return new double[] {falsePositives == 0 ? 0 : centre - half, centre + half};
   }
 
   /**

@@ -172,7 +172,7 @@ final class IdemStructures {
 
     @Override
     String notes() {
-      return "slots " + set.layout().get("slots") + ", load factor 0.75";
+      return "slots " + set.layout().get("slots") + ", load factor " + set.layout().get("load_factor");
     }
   }
 }

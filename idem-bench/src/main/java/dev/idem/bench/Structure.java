@@ -14,7 +14,7 @@ abstract class Structure {
   /** Names in table order: idem's structures first, then the anchors. */
   static final String[] NAMES = {
     "scalable", "counting", "cuckoo", "cuckoo8", "cuckoo16", "fingerprint-set",
-    "guava", "fastfilter-cuckoo8", "fastfilter-cuckoo16", "hashset-string", "longset"
+    "fingerprint-set-lf0.5", "guava", "fastfilter-cuckoo8", "fastfilter-cuckoo16", "hashset-string", "longset"
   };
 
   /** The structures that can delete a key. */
@@ -77,6 +77,9 @@ abstract class Structure {
       case "cuckoo8" -> new IdemStructures.Deletable(CuckooFilter.withFingerprintBits(n, 8));
       case "cuckoo16" -> new IdemStructures.Deletable(CuckooFilter.withFingerprintBits(n, 16));
       case "fingerprint-set" -> new IdemStructures.ExactSet(FingerprintSet.withExpectedSize(n));
+      // diagnostic: the same set at load 0.5, to separate probe length from slot width
+      case "fingerprint-set-lf0.5" ->
+          new IdemStructures.ExactSet(FingerprintSet.withExpectedSize(n, 0.5));
       case "guava" -> new AnchorStructures.GuavaBloom(n, p);
       case "fastfilter-cuckoo8" -> new AnchorStructures.FastFilterCuckoo(8);
       case "fastfilter-cuckoo16" -> new AnchorStructures.FastFilterCuckoo(16);

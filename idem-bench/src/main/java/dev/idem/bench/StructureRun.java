@@ -110,7 +110,7 @@ final class StructureRun {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(flags);
-    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"),
+    cmd.addAll(List.of("-Djdk.attach.allowAttachSelf=true", "-cp", System.getProperty("java.class.path"),
         MemoryProbe.class.getName(), set, Integer.toString(plan.n())));
     ForkRunner.log("memory-" + set + ": running (" + String.join(" ", flags) + ")");
     Path log = outDir.resolve("memory-" + set + ".log");
