@@ -27,6 +27,11 @@ public record Fingerprint(long hi, long lo) {
 
   /** Writes the 16 big-endian bytes of this fingerprint into {@code dst} at {@code offset}. */
   public void writeTo(byte[] dst, int offset) {
+    write(hi, lo, dst, offset);
+  }
+
+  /** Writes the 16 big-endian bytes of fingerprint {@code (hi, lo)} into {@code dst}. */
+  public static void write(long hi, long lo, byte[] dst, int offset) {
     for (int i = 0; i < 8; i++) {
       dst[offset + i] = (byte) (hi >>> (56 - 8 * i));
       dst[offset + 8 + i] = (byte) (lo >>> (56 - 8 * i));

@@ -1,0 +1,293 @@
+package dev.idem.engine;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import dev.idem.core.Fingerprint;
+import dev.idem.core.Fingerprinter;
+import dev.idem.core.filter.FilterType;
+import dev.idem.core.filter.MembershipFilter;
+import dev.idem.core.filter.ScalableBloomFilter;
+import dev.idem.engine.store.ExactStore;
+import dev.idem.engine.store.MemoryStore;
+import dev.idem.engine.store.RocksDbStore;
+import dev.idem.engine.store.StateStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Answers "is this the first time I see this key?" for a stream of keys, exactly (by default)
+ * and cheaply: {@link #firstSeen} is true exactly once per distinct key.
+ *
+ * <p>Tiers, cheapest first: (1) a filter, which answers "certainly new" for almost every new key
+ * without touching anything else; (2) optionally a small cache of recently seen fingerprints,
+ * which settles hot duplicates; (3) the exact tier, consulted only on the filter's "maybe" — so
+ * per new key it is read with probability about the filter's false-positive rate.
+ *
+ * <pre>{@code
+ * try (Deduplicator d = Idem.deduplicator().expectedKeys(10_000_000).build()) {
+ *   for (String url : urls) {
+ *     if (d.firstSeen(url)) emit(url);
+ *   }
+ * }
+ * }</pre>
+ *
+ * <p>Not thread-safe: one thread checks, in the order that decides which occurrence is first.
+ */
+public final class Deduplicator implements AutoCloseable {
+
+  private final MembershipFilter filter;
+  private final ExactStore exact;
+  private final Fingerprinter fingerprinter;
+  private final DedupMode mode;
+  private final KeyMode keyMode;
+  private final Cache<Fingerprint, Boolean> recent;
+  private final AutoCloseable resources;
+  private long checked;
+  private long kept;
+  private long duplicates;
+  private long exactLookups;
+  private long rescued;
+  private long recentHits;
+
+  /**
+   * Tiers assembled by the caller (the resumable job restores them from its state).
+   *
+   * @param exact the exact tier; {@code null} only in {@link DedupMode#APPROXIMATE} mode
+   * @param recent the recent tier, or {@code null}
+   * @param resources closed with this deduplicator (e.g. the RocksDB state), or {@code null}
+   */
+  public Deduplicator(MembershipFilter filter, ExactStore exact, Fingerprinter fingerprinter,
+      DedupMode mode, KeyMode keyMode, Cache<Fingerprint, Boolean> recent,
+      AutoCloseable resources) {
+    this.filter = Objects.requireNonNull(filter, "filter");
+    this.fingerprinter = Objects.requireNonNull(fingerprinter, "fingerprinter");
+    this.mode = Objects.requireNonNull(mode, "mode");
+    this.keyMode = Objects.requireNonNull(keyMode, "keyMode");
+    if (mode == DedupMode.EXACT && exact == null) {
+      throw new IllegalArgumentException("exact mode needs an exact store");
+    }
+    this.exact = exact;
+    this.recent = keyMode == KeyMode.FULL_KEY ? null : recent;
+    this.resources = resources;
+  }
+
+  /** True the first time {@code key} (after normalisation) is given, false every later time. */
+  public boolean firstSeen(byte[] key) {
+    Fingerprint f = fingerprinter.fingerprint(key);
+    return firstSeen(f.hi(), f.lo(), keyMode == KeyMode.FULL_KEY ? normalized(key) : null);
+  }
+
+  /** As {@link #firstSeen(byte[])} for the UTF-8 bytes of {@code key}. */
+  public boolean firstSeen(CharSequence key) {
+    return firstSeen(key.toString().getBytes(StandardCharsets.UTF_8));
+  }
+
+  private byte[] normalized(byte[] key) {
+    return fingerprinter.normalizer().normalize(key, 0, key.length);
+  }
+
+  /**
+   * The check on a fingerprint computed by the caller (with {@link #fingerprinter()}).
+   *
+   * @param key the normalised key's bytes in full-key mode, else {@code null}
+   */
+  public boolean firstSeen(long hi, long lo, byte[] key) {
+    checked++;
+    if (!filter.mightContain(hi, lo)) {
+      filter.put(hi, lo);
+      if (exact != null) {
+        exact.addNew(hi, lo, key);
+      }
+      kept++;
+      return true;
+    }
+    if (mode == DedupMode.APPROXIMATE) {
+      duplicates++;
+      return false;
+    }
+    Fingerprint f = recent != null ? new Fingerprint(hi, lo) : null;
+    if (f != null && recent.getIfPresent(f) != null) {
+      recentHits++;
+      duplicates++;
+      return false;
+    }
+    exactLookups++;
+    boolean added = exact.addIfAbsent(hi, lo, key);
+    if (f != null) {
+      recent.put(f, Boolean.TRUE);
+    }
+    if (added) {
+      rescued++;
+      kept++;
+      return true;
+    }
+    duplicates++;
+    return false;
+  }
+
+  /** Counts since this deduplicator was built. */
+  public DedupStats stats() {
+    return new DedupStats(checked, kept, duplicates, exactLookups, rescued, recentHits);
+  }
+
+  /** How keys become fingerprints here. */
+  public Fingerprinter fingerprinter() {
+    return fingerprinter;
+  }
+
+  /** The filter tier. */
+  public MembershipFilter filter() {
+    return filter;
+  }
+
+  /** The exact tier, or {@code null} in approximate mode. */
+  public ExactStore exactStore() {
+    return exact;
+  }
+
+  public DedupMode mode() {
+    return mode;
+  }
+
+  public KeyMode keyMode() {
+    return keyMode;
+  }
+
+  @Override
+  public void close() {
+    if (exact != null) {
+      exact.close();
+    }
+    if (resources != null) {
+      try {
+        resources.close();
+      } catch (Exception e) {
+        throw new IllegalStateException("closing the deduplicator failed: " + e.getMessage(), e);
+      }
+    }
+  }
+
+  /** Configures a {@link Deduplicator}; see {@link Idem#deduplicator()}. */
+  public static final class Builder {
+    private long expectedKeys = -1;
+    private double fpp = 0.001;
+    private FilterType filterType;
+    private DedupMode mode = DedupMode.EXACT;
+    private KeyMode keyMode = KeyMode.FINGERPRINT;
+    private Path rocksDbDirectory;
+    private long rocksDbCacheBytes = 64L << 20;
+    private long recentSize;
+    private Duration recentTtl = Duration.ofMinutes(10);
+    private Fingerprinter fingerprinter = Fingerprinter.xxh3();
+
+    Builder() {}
+
+    /**
+     * Distinct keys expected. Sizes the filter (and the in-memory exact tier). Unknown: leave
+     * it out, and a scalable filter grows from 1 M keys.
+     */
+    public Builder expectedKeys(long n) {
+      if (n <= 0) {
+        throw new IllegalArgumentException("expectedKeys must be positive, got " + n);
+      }
+      this.expectedKeys = n;
+      return this;
+    }
+
+    /** The filter's false-positive rate (default 0.001). */
+    public Builder falsePositiveRate(double p) {
+      if (!(p > 0 && p < 1)) {
+        throw new IllegalArgumentException("falsePositiveRate must be in (0, 1), got " + p);
+      }
+      this.fpp = p;
+      return this;
+    }
+
+    /** The filter type (default: blocked, or scalable when the key count is not given). */
+    public Builder filterType(FilterType type) {
+      this.filterType = Objects.requireNonNull(type);
+      return this;
+    }
+
+    /** Exact (default) or approximate. */
+    public Builder mode(DedupMode m) {
+      this.mode = Objects.requireNonNull(m);
+      return this;
+    }
+
+    /** Fingerprints (default) or full keys in the exact tier. */
+    public Builder keyMode(KeyMode m) {
+      this.keyMode = Objects.requireNonNull(m);
+      return this;
+    }
+
+    /** Keep the exact tier in memory (the default). */
+    public Builder inMemory() {
+      this.rocksDbDirectory = null;
+      return this;
+    }
+
+    /** Keep the exact tier in a RocksDB database in {@code directory}, with a block cache. */
+    public Builder rocksDb(Path directory, long cacheBytes) {
+      this.rocksDbDirectory = Objects.requireNonNull(directory);
+      this.rocksDbCacheBytes = cacheBytes;
+      return this;
+    }
+
+    /** Add the recent tier: up to {@code size} fingerprints, each forgotten after {@code ttl}. */
+    public Builder recentCache(long size, Duration ttl) {
+      if (size < 1) {
+        throw new IllegalArgumentException("recent cache size must be positive, got " + size);
+      }
+      this.recentSize = size;
+      this.recentTtl = Objects.requireNonNull(ttl);
+      return this;
+    }
+
+    /** How keys become fingerprints (seed, normaliser). */
+    public Builder fingerprinter(Fingerprinter f) {
+      this.fingerprinter = Objects.requireNonNull(f);
+      return this;
+    }
+
+    public Deduplicator build() {
+      MembershipFilter filter = newFilter(filterType, expectedKeys, fpp);
+      ExactStore exact = null;
+      StateStore state = null;
+      if (mode == DedupMode.EXACT) {
+        boolean full = keyMode == KeyMode.FULL_KEY;
+        if (rocksDbDirectory == null) {
+          exact = MemoryStore.create(Math.max(expectedKeys, 1 << 16), full, false);
+        } else {
+          try {
+            state = StateStore.open(rocksDbDirectory, rocksDbCacheBytes, full);
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+          exact = RocksDbStore.selfFlushing(state, full, 100_000);
+        }
+      }
+      Cache<Fingerprint, Boolean> recent = recentSize == 0 ? null
+          : Caffeine.newBuilder().maximumSize(recentSize).expireAfterAccess(recentTtl).build();
+      return new Deduplicator(filter, exact, fingerprinter, mode, keyMode, recent, state);
+    }
+  }
+
+  /**
+   * The filter for a job: {@code type} if given, else blocked for a known key count and scalable
+   * (from 1 M keys) for an unknown one ({@code expectedKeys < 0}).
+   */
+  public static MembershipFilter newFilter(FilterType type, long expectedKeys, double fpp) {
+    FilterType t = type != null ? type
+        : expectedKeys > 0 ? FilterType.BLOCKED : FilterType.SCALABLE;
+    if (t == FilterType.SCALABLE) {
+      return ScalableBloomFilter.builder().initialCapacity(expectedKeys > 0 ? expectedKeys
+          : 1_000_000).falsePositiveRate(fpp).build();
+    }
+    return t.create(expectedKeys > 0 ? expectedKeys : 1_000_000, fpp);
+  }
+}

@@ -1,0 +1,113 @@
+package dev.idem.engine.store;
+
+import dev.idem.core.filter.FingerprintSet;
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * The exact tier on disk: lookups go to the {@code seen} column family of a {@link StateStore};
+ * keys added since the last checkpoint wait in memory (and are looked up there first) until
+ * {@link #drainPending} hands them to the checkpoint's write batch.
+ *
+ * <p>Used as a plain library store (no checkpoints), it writes its pending keys itself in
+ * unsynced batches of {@code flushEvery} keys, so memory stays bounded.
+ */
+public final class RocksDbStore implements ExactStore {
+
+  private final StateStore state;
+  private final boolean fullKeyMode;
+  private final int flushEvery;
+  private final FingerprintSet pendingFingerprints = FingerprintSet.withExpectedSize(1 << 16);
+  private final Set<ByteKey> pendingFullKeys = new HashSet<>();
+  private final PendingKeys pending = new PendingKeys();
+  private long size;
+
+  private RocksDbStore(StateStore state, boolean fullKeyMode, long knownKeys, int flushEvery) {
+    this.state = state;
+    this.fullKeyMode = fullKeyMode;
+    this.size = knownKeys;
+    this.flushEvery = flushEvery;
+  }
+
+  /**
+   * A store over {@code state} whose keys a checkpoint drains.
+   *
+   * @param knownKeys keys already in {@code state}, for {@link #size()}
+   */
+  public static RocksDbStore forCheckpoints(StateStore state, boolean fullKeyMode,
+      long knownKeys) {
+    return new RocksDbStore(state, fullKeyMode, knownKeys, 0);
+  }
+
+  /** A store over {@code state} that writes its keys itself, every {@code flushEvery} keys. */
+  public static RocksDbStore selfFlushing(StateStore state, boolean fullKeyMode,
+      int flushEvery) {
+    if (flushEvery < 1) {
+      throw new IllegalArgumentException("flushEvery must be positive, got " + flushEvery);
+    }
+    return new RocksDbStore(state, fullKeyMode, 0, flushEvery);
+  }
+
+  @Override
+  public boolean addIfAbsent(long hi, long lo, byte[] key) {
+    if (contains(hi, lo, key)) {
+      return false;
+    }
+    addNew(hi, lo, key);
+    return true;
+  }
+
+  @Override
+  public void addNew(long hi, long lo, byte[] key) {
+    if (fullKeyMode) {
+      pendingFullKeys.add(new ByteKey(key, hi));
+    } else {
+      pendingFingerprints.addIfAbsent(hi, lo);
+    }
+    pending.add(hi, lo, key);
+    size++;
+    if (flushEvery > 0 && pending.size() >= flushEvery) {
+      state.commit(-1, pending, java.util.List.of(), 0, false);
+      clearPending();
+    }
+  }
+
+  @Override
+  public boolean contains(long hi, long lo, byte[] key) {
+    boolean inPending = fullKeyMode ? pendingFullKeys.contains(new ByteKey(key, hi))
+        : pendingFingerprints.contains(hi, lo);
+    return inPending || state.seenContains(hi, lo, key);
+  }
+
+  @Override
+  public long size() {
+    return size;
+  }
+
+  @Override
+  public String kind() {
+    return "rocksdb";
+  }
+
+  @Override
+  public void drainPending(PendingKeys sink) {
+    sink.addAll(pending);
+    // the caller commits them before the next lookup, so they may leave the pending sets now
+    clearPending();
+  }
+
+  private void clearPending() {
+    pending.clear();
+    pendingFingerprints.clear();
+    pendingFullKeys.clear();
+  }
+
+  @Override
+  public void close() {
+    if (flushEvery > 0 && pending.size() > 0) {
+      state.commit(-1, pending, java.util.List.of(), 0, false);
+      clearPending();
+    }
+  }
+
+}

@@ -1,0 +1,257 @@
+package dev.idem.engine.store;
+
+import dev.idem.core.Fingerprint;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.rocksdb.BlockBasedTableConfig;
+import org.rocksdb.BloomFilter;
+import org.rocksdb.ColumnFamilyDescriptor;
+import org.rocksdb.ColumnFamilyHandle;
+import org.rocksdb.ColumnFamilyOptions;
+import org.rocksdb.DBOptions;
+import org.rocksdb.LRUCache;
+import org.rocksdb.ReadOptions;
+import org.rocksdb.RocksDB;
+import org.rocksdb.RocksDBException;
+import org.rocksdb.RocksIterator;
+import org.rocksdb.WriteBatch;
+import org.rocksdb.WriteOptions;
+
+/**
+ * The durable state of a dedup job in one embedded RocksDB, in three column families:
+ *
+ * <ul>
+ *   <li>{@code seen}: every key kept, at its last checkpoint. Fingerprint mode: the 16-byte
+ *       big-endian fingerprint, empty value. Full-key mode: the key's bytes, with its fingerprint
+ *       as the value (so the filter can be rebuilt without rehashing).
+ *   <li>{@code journal}: per checkpoint sequence number (8 bytes, big-endian), the fingerprints
+ *       kept in it, packed; what must be replayed into a filter snapshot taken earlier.
+ *   <li>{@code meta}: named small values, such as the last checkpoint.
+ * </ul>
+ *
+ * <p>{@link #commit} writes the keys of one checkpoint, its journal entry and its metadata in a
+ * single synced write batch: after a crash, either all of it is there or none. Tuned for point
+ * lookups: a Bloom filter per table file, whole-key filtering, and an LRU block cache sized by the
+ * caller.
+ */
+public final class StateStore implements AutoCloseable {
+
+  static {
+    RocksDB.loadLibrary();
+  }
+
+  private static final byte[] SEEN = "seen".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+  private static final byte[] JOURNAL =
+      "journal".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+  private static final byte[] META = "meta".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+
+  private final RocksDB db;
+  private final DBOptions dbOptions;
+  private final ColumnFamilyOptions seenOptions;
+  private final ColumnFamilyOptions otherOptions;
+  private final LRUCache cache;
+  private final BloomFilter bloom;
+  private final List<ColumnFamilyHandle> handles;
+  private final ColumnFamilyHandle seen;
+  private final ColumnFamilyHandle journal;
+  private final ColumnFamilyHandle meta;
+  private final WriteOptions syncWrites = new WriteOptions().setSync(true);
+  private final WriteOptions plainWrites = new WriteOptions();
+  private final ReadOptions reads = new ReadOptions();
+  private final boolean fullKeys;
+  private final byte[] fingerprintBuffer = new byte[16];
+  private final byte[] valueBuffer = new byte[16];
+
+  private StateStore(Path dir, long cacheBytes, boolean fullKeys) throws IOException {
+    this.fullKeys = fullKeys;
+    try {
+      Files.createDirectories(dir);
+      cache = new LRUCache(Math.max(8L << 20, cacheBytes));
+      bloom = new BloomFilter(10);
+      BlockBasedTableConfig table = new BlockBasedTableConfig()
+          .setBlockCache(cache)
+          .setFilterPolicy(bloom)
+          .setWholeKeyFiltering(true)
+          .setCacheIndexAndFilterBlocks(true)
+          .setPinL0FilterAndIndexBlocksInCache(true)
+          .setBlockSize(4096);
+      seenOptions = new ColumnFamilyOptions().setTableFormatConfig(table)
+          .setOptimizeFiltersForHits(false)
+          .setLevelCompactionDynamicLevelBytes(true);
+      otherOptions = new ColumnFamilyOptions();
+      dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
+          .setMaxBackgroundJobs(2).setKeepLogFileNum(3);
+      List<ColumnFamilyDescriptor> descriptors = List.of(
+          new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, otherOptions),
+          new ColumnFamilyDescriptor(SEEN, seenOptions),
+          new ColumnFamilyDescriptor(JOURNAL, otherOptions),
+          new ColumnFamilyDescriptor(META, otherOptions));
+      handles = new ArrayList<>();
+      db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
+      seen = handles.get(1);
+      journal = handles.get(2);
+      meta = handles.get(3);
+    } catch (RocksDBException e) {
+      throw new IOException(dir + ": cannot open the RocksDB state: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Opens (creating if needed) the store in {@code dir}.
+   *
+   * @param cacheBytes the block cache size: what keeps lookups of present keys off the disk
+   * @param fullKeys whether {@code seen} holds full keys rather than fingerprints
+   */
+  public static StateStore open(Path dir, long cacheBytes, boolean fullKeys) throws IOException {
+    return new StateStore(dir, cacheBytes, fullKeys);
+  }
+
+  /** True when {@code seen} holds the key. */
+  public boolean seenContains(long hi, long lo, byte[] key) {
+    try {
+      return db.get(seen, reads, seenKey(hi, lo, key), valueBuffer) != RocksDB.NOT_FOUND;
+    } catch (RocksDBException e) {
+      throw new IllegalStateException("RocksDB read failed: " + e.getMessage(), e);
+    }
+  }
+
+  private byte[] seenKey(long hi, long lo, byte[] key) {
+    if (fullKeys) {
+      return key;
+    }
+    Fingerprint.write(hi, lo, fingerprintBuffer, 0);
+    return fingerprintBuffer;
+  }
+
+  /**
+   * Writes one checkpoint atomically and durably: the pending keys into {@code seen} and, under
+   * {@code sequence}, into {@code journal}; every meta entry; and, when {@code dropJournalBefore}
+   * is positive, deletes journal entries older than it (a snapshot now covers them).
+   *
+   * @param sync whether to wait for the disk (checkpoints do; plain library flushes need not)
+   */
+  public void commit(long sequence, PendingKeys pending, List<MetaEntry> metaEntries,
+      long dropJournalBefore, boolean sync) {
+    try (WriteBatch batch = new WriteBatch()) {
+      if (pending.size() > 0) {
+        byte[] packed = new byte[16 * pending.size()];
+        for (int i = 0; i < pending.size(); i++) {
+          Fingerprint.write(pending.hi(i), pending.lo(i), packed, 16 * i);
+          if (fullKeys) {
+            batch.put(seen, pending.key(i), java.util.Arrays.copyOfRange(packed, 16 * i,
+                16 * i + 16));
+          } else {
+            batch.put(seen, java.util.Arrays.copyOfRange(packed, 16 * i, 16 * i + 16),
+                new byte[0]);
+          }
+        }
+        if (sequence >= 0) {
+          batch.put(journal, sequenceKey(sequence), packed);
+        }
+      }
+      for (MetaEntry e : metaEntries) {
+        batch.put(meta, e.name().getBytes(java.nio.charset.StandardCharsets.UTF_8), e.value());
+      }
+      if (dropJournalBefore > 0) {
+        batch.deleteRange(journal, sequenceKey(0), sequenceKey(dropJournalBefore));
+      }
+      db.write(sync ? syncWrites : plainWrites, batch);
+    } catch (RocksDBException e) {
+      throw new IllegalStateException("RocksDB write failed: " + e.getMessage(), e);
+    }
+  }
+
+  /** A named value in the {@code meta} column family. */
+  public record MetaEntry(String name, byte[] value) {}
+
+  /** The meta value named {@code name}, or {@code null}. */
+  public byte[] meta(String name) {
+    try {
+      return db.get(meta, name.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    } catch (RocksDBException e) {
+      throw new IllegalStateException("RocksDB read failed: " + e.getMessage(), e);
+    }
+  }
+
+  /** Receives fingerprints (and, in full-key mode, keys) from a scan. */
+  @FunctionalInterface
+  public interface KeyConsumer {
+    void accept(long hi, long lo, byte[] key);
+  }
+
+  /** Calls {@code action} with every key in {@code seen}. */
+  public void forEachSeen(KeyConsumer action) {
+    try (RocksIterator it = db.newIterator(seen)) {
+      for (it.seekToFirst(); it.isValid(); it.next()) {
+        ByteBuffer fp = ByteBuffer.wrap(fullKeys ? it.value() : it.key());
+        action.accept(fp.getLong(), fp.getLong(), fullKeys ? it.key() : null);
+      }
+    }
+  }
+
+  /**
+   * Calls {@code action} with every fingerprint journaled by checkpoints {@code from} to {@code
+   * to}, inclusive, in order.
+   */
+  public void forEachJournaled(long from, long to, KeyConsumer action) {
+    try (RocksIterator it = db.newIterator(journal)) {
+      for (it.seek(sequenceKey(from)); it.isValid(); it.next()) {
+        if (ByteBuffer.wrap(it.key()).getLong() > to) {
+          break;
+        }
+        ByteBuffer fps = ByteBuffer.wrap(it.value());
+        while (fps.remaining() >= 16) {
+          action.accept(fps.getLong(), fps.getLong(), null);
+        }
+      }
+    }
+  }
+
+  /** The approximate number of keys in {@code seen} (RocksDB's estimate). */
+  public long estimatedSeenKeys() {
+    try {
+      return db.getLongProperty(seen, "rocksdb.estimate-num-keys");
+    } catch (RocksDBException e) {
+      return -1;
+    }
+  }
+
+  /** Bytes of the store's live files on disk (RocksDB's figure). */
+  public long liveFileBytes() {
+    try {
+      return db.getLongProperty("rocksdb.live-sst-files-size");
+    } catch (RocksDBException e) {
+      return -1;
+    }
+  }
+
+  private static byte[] sequenceKey(long sequence) {
+    return ByteBuffer.allocate(8).putLong(sequence).array();
+  }
+
+
+  @Override
+  public void close() {
+    try {
+      db.syncWal();
+    } catch (RocksDBException e) {
+      // closing anyway; every checkpoint was already synced
+    }
+    for (ColumnFamilyHandle h : handles) {
+      h.close();
+    }
+    db.close();
+    dbOptions.close();
+    seenOptions.close();
+    otherOptions.close();
+    cache.close();
+    bloom.close();
+    syncWrites.close();
+    plainWrites.close();
+    reads.close();
+  }
+}
