@@ -26,6 +26,10 @@ public final class LineReader implements Closeable {
   private boolean eof;
   private int lineOffset;
   private int lineLength;
+  private int terminatorLength;
+  private int maxLineBytes = MAX_LINE_BYTES;
+  private boolean overlong;
+  private long overlongBytes;
   private long lineNumber;
   private long bytesConsumed;
 
@@ -33,12 +37,36 @@ public final class LineReader implements Closeable {
    * @param source how to name the input in errors (a path, or {@code "<stdin>"})
    */
   public LineReader(InputStream in, String source) {
+    this(in, source, 0, 0);
+  }
+
+  /**
+   * A reader that continues an input: {@code in} is positioned {@code bytesConsumed} bytes into
+   * it, just after line {@code lineNumber}, and numbering and byte counts carry on from there.
+   */
+  public LineReader(InputStream in, String source, long bytesConsumed, long lineNumber) {
     this.in = in;
     this.source = source;
+    this.bytesConsumed = bytesConsumed;
+    this.lineNumber = lineNumber;
+  }
+
+  /**
+   * Lines longer than {@code max} bytes are not kept: {@link #next()} skips to their end and
+   * reports them with {@link #overlong()} true and no content. Without this, a line over {@link
+   * #MAX_LINE_BYTES} is an error.
+   */
+  public void setMaxLineBytes(int max) {
+    if (max < 1 || max > MAX_LINE_BYTES) {
+      throw new IllegalArgumentException(
+          "max line bytes must be between 1 and " + MAX_LINE_BYTES + ", got " + max);
+    }
+    this.maxLineBytes = max;
   }
 
   /** Advances to the next line; false at the end of the input. */
   public boolean next() throws IOException {
+    overlong = false;
     int scanned = 0; // bytes after start already known to hold no newline
     while (true) {
       int nl = indexOfNewline(start + scanned);
@@ -54,8 +82,49 @@ public final class LineReader implements Closeable {
         emit(end, end); // last line without a terminator
         return true;
       }
+      if (scanned >= maxLineBytes && maxLineBytes < MAX_LINE_BYTES) {
+        skipOverlongLine();
+        return true;
+      }
       fill();
     }
+  }
+
+  /** Discards the rest of a line that is too long, and reports it as an empty overlong line. */
+  private void skipOverlongLine() throws IOException {
+    long skipped = end - start;
+    start = end;
+    while (true) {
+      fill();
+      int nl = indexOfNewline(start);
+      if (nl >= 0) {
+        skipped += nl + 1 - start;
+        start = nl + 1;
+        break;
+      }
+      skipped += end - start;
+      start = end;
+      if (eof) {
+        break;
+      }
+    }
+    overlong = true;
+    overlongBytes = skipped;
+    lineOffset = start;
+    lineLength = 0;
+    terminatorLength = 0;
+    bytesConsumed += skipped;
+    lineNumber++;
+  }
+
+  /** True when the current line was longer than the limit and its content was dropped. */
+  public boolean overlong() {
+    return overlong;
+  }
+
+  /** Bytes of the current overlong line, terminator included. */
+  public long overlongBytes() {
+    return overlongBytes;
   }
 
   private void emit(int lineEnd, int next) {
@@ -65,6 +134,7 @@ public final class LineReader implements Closeable {
     }
     lineOffset = start;
     lineLength = len;
+    terminatorLength = next - start - len;
     bytesConsumed += next - start;
     start = next;
     lineNumber++;
@@ -87,12 +157,12 @@ public final class LineReader implements Closeable {
       start = 0;
     }
     if (end == buf.length) {
-      if (buf.length >= MAX_LINE_BYTES) {
+      if (buf.length >= maxLineBytes) {
         throw new IOException(String.format(Locale.ROOT,
             "%s:%d: line longer than %d MiB; is this a binary file?", source, lineNumber + 1,
             MAX_LINE_BYTES >> 20));
       }
-      buf = java.util.Arrays.copyOf(buf, Math.min(MAX_LINE_BYTES, buf.length * 2));
+      buf = java.util.Arrays.copyOf(buf, Math.min(maxLineBytes + 2, buf.length * 2));
     }
     int n;
     try {
@@ -121,6 +191,15 @@ public final class LineReader implements Closeable {
   /** Length of the current line, without its terminator. */
   public int length() {
     return lineLength;
+  }
+
+  /**
+   * Bytes of the current line's terminator: 2 for {@code \r\n}, 1 for {@code \n}, 0 for a last
+   * line without one. The line as read is {@code bytes()[offset(), offset() + length() +
+   * terminatorLength())}.
+   */
+  public int terminatorLength() {
+    return terminatorLength;
   }
 
   /** 1-based number of the current line. */

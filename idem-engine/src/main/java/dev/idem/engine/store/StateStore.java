@@ -63,13 +63,18 @@ public final class StateStore implements AutoCloseable {
   private final WriteOptions plainWrites = new WriteOptions();
   private final ReadOptions reads = new ReadOptions();
   private final boolean fullKeys;
+  private final boolean readOnly;
   private final byte[] fingerprintBuffer = new byte[16];
   private final byte[] valueBuffer = new byte[16];
 
-  private StateStore(Path dir, long cacheBytes, boolean fullKeys) throws IOException {
+  private StateStore(Path dir, long cacheBytes, boolean fullKeys, boolean readOnly)
+      throws IOException {
     this.fullKeys = fullKeys;
+    this.readOnly = readOnly;
     try {
-      Files.createDirectories(dir);
+      if (!readOnly) {
+        Files.createDirectories(dir);
+      }
       cache = new LRUCache(Math.max(8L << 20, cacheBytes));
       bloom = new BloomFilter(10);
       BlockBasedTableConfig table = new BlockBasedTableConfig()
@@ -91,7 +96,8 @@ public final class StateStore implements AutoCloseable {
           new ColumnFamilyDescriptor(JOURNAL, otherOptions),
           new ColumnFamilyDescriptor(META, otherOptions));
       handles = new ArrayList<>();
-      db = RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
+      db = readOnly ? RocksDB.openReadOnly(dbOptions, dir.toString(), descriptors, handles)
+          : RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
       seen = handles.get(1);
       journal = handles.get(2);
       meta = handles.get(3);
@@ -107,7 +113,15 @@ public final class StateStore implements AutoCloseable {
    * @param fullKeys whether {@code seen} holds full keys rather than fingerprints
    */
   public static StateStore open(Path dir, long cacheBytes, boolean fullKeys) throws IOException {
-    return new StateStore(dir, cacheBytes, fullKeys);
+    return new StateStore(dir, cacheBytes, fullKeys, false);
+  }
+
+  /** Opens an existing store for reading only; works while a job writes to it. */
+  public static StateStore openReadOnly(Path dir, boolean fullKeys) throws IOException {
+    if (!Files.isDirectory(dir)) {
+      throw new IOException(dir + ": no RocksDB store here");
+    }
+    return new StateStore(dir, 8L << 20, fullKeys, true);
   }
 
   /** True when {@code seen} holds the key. */
@@ -237,7 +251,9 @@ public final class StateStore implements AutoCloseable {
   @Override
   public void close() {
     try {
-      db.syncWal();
+      if (!readOnly) {
+        db.syncWal();
+      }
     } catch (RocksDBException e) {
       // closing anyway; every checkpoint was already synced
     }

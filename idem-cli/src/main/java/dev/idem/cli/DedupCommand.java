@@ -1,0 +1,274 @@
+package dev.idem.cli;
+
+import dev.idem.core.KeyNormalizer;
+import dev.idem.core.filter.FilterType;
+import dev.idem.engine.DedupMode;
+import dev.idem.engine.KeyMode;
+import dev.idem.engine.job.BadRecordException;
+import dev.idem.engine.job.BadRecordPolicy;
+import dev.idem.engine.job.DedupJob;
+import dev.idem.engine.job.DedupJobSpec;
+import dev.idem.engine.job.JobException;
+import dev.idem.engine.job.JobResult;
+import dev.idem.engine.record.KeySpec;
+import dev.idem.engine.record.RecordFormat;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code idem dedup}: the main job. */
+@Command(
+    name = "dedup",
+    mixinStandardHelpOptions = true,
+    versionProvider = IdemCommand.Version.class,
+    sortOptions = false,
+    description = {
+      "Write the first record of each key, in input order, byte for byte as read.",
+      "A filter answers 'certainly new' for almost every new key; a 'maybe' is confirmed in an "
+          + "exact tier (in memory or RocksDB), so no new record is dropped in exact mode. With "
+          + "--state DIR the job checkpoints and, after any crash, the same command resumes it: "
+          + "the output then equals that of an uninterrupted run, nothing missed, nothing twice.",
+      ""
+    },
+    exitCodeListHeading = "%nExit status:%n",
+    exitCodeList = {
+      "0:done (or already done: the state says the job is complete)",
+      "1:bad input under --on-bad-record fail, an unreadable input or unwritable output",
+      "2:usage error, or a --state that belongs to another job or is in use"
+    })
+final class DedupCommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  static final class KeyOptions {
+    @Option(names = "--key", paramLabel = "FIELD",
+        description = "JSON Lines: the field that identifies a record, by name (id) or JSON "
+            + "Pointer (/meta/url). Its value as text: strings unescaped, numbers as written.")
+    String jsonKey;
+
+    @Option(names = "--column", paramLabel = "NAME|N",
+        description = "CSV/TSV: the column that identifies a record, by header name or 1-based "
+            + "number.")
+    String column;
+
+    @Option(names = "--whole-line", description = "The whole line is the key.")
+    boolean wholeLine;
+
+    @Option(names = "--content", paramLabel = "FIELD",
+        description = "JSON Lines: dedup documents by the exact text of this field (name or "
+            + "pointer), by its 128-bit fingerprint.")
+    String content;
+  }
+
+  @ArgGroup(exclusive = true, multiplicity = "1", heading = "%nKey (exactly one):%n")
+  KeyOptions key;
+
+  @Option(names = "--format", paramLabel = "FORMAT",
+      description = "jsonl, csv, tsv or lines (default: jsonl for --key/--content, csv for "
+          + "--column (tsv for .tsv inputs), lines for --whole-line).")
+  String format;
+
+  @Option(names = "--header", negatable = true,
+      description = "CSV/TSV inputs start with a header line, written once to the output "
+          + "(default: yes when --column is a name, no when it is a number).")
+  Boolean header;
+
+  @Option(names = "--normalize", paramLabel = "STEPS", defaultValue = "identity",
+      description = "Key normalisation before hashing: trim, lowercase, nfc, "
+          + "collapse-whitespace, strip-prefix=PREFIX, comma-separated (default: none).")
+  String normalize;
+
+  @Option(names = "--mode", paramLabel = "MODE", defaultValue = "exact",
+      description = "exact: every 'maybe' is confirmed, no new record is ever dropped "
+          + "(default); approximate: the filter alone decides, a new record is dropped with "
+          + "probability at most --fpp, and no exact tier is kept.")
+  String mode;
+
+  @Option(names = "--key-mode", paramLabel = "KM", defaultValue = "fingerprint",
+      description = "What the exact tier stores: fingerprint (16 bytes/key; two keys are "
+          + "confused with probability ~n^2/2^129) or full (the key's bytes, exact). Default: "
+          + "${DEFAULT-VALUE}.")
+  String keyMode;
+
+  @Option(names = {"-n", "--expected"}, paramLabel = "N", converter = CountConverter.class,
+      description = "Distinct keys expected. Sizes the filter; unknown: a scalable filter "
+          + "grows from an estimate made from the input sizes.")
+  Long expected;
+
+  @Option(names = {"-p", "--fpp"}, paramLabel = "P", defaultValue = "0.001",
+      converter = RateConverter.class,
+      description = "The filter's false-positive rate (default: ${DEFAULT-VALUE}).")
+  double fpp;
+
+  @Option(names = "--filter", paramLabel = "TYPE",
+      description = "Filter type: bloom, blocked, partitioned or scalable (default: blocked "
+          + "with --expected, scalable without).")
+  String filterType;
+
+  @Option(names = "--seed", paramLabel = "S", defaultValue = "0",
+      description = "Hash seed (default: ${DEFAULT-VALUE}).")
+  long seed;
+
+  @Option(names = "--exact-store", paramLabel = "WHERE", defaultValue = "auto",
+      description = "auto (memory when the keys fit in 40 %% of the heap, else RocksDB), memory "
+          + "or rocksdb (default: ${DEFAULT-VALUE}).")
+  String exactStore;
+
+  @Option(names = "--state", paramLabel = "DIR",
+      description = "Make the job resumable: checkpoints go to DIR; after a crash, run the same "
+          + "command again. Needs -o. One process per DIR.")
+  Path state;
+
+  @Option(names = "--checkpoint-every", paramLabel = "N|DURATION",
+      description = "Checkpoint after N records and/or after DURATION (10s, 1m); may be given "
+          + "twice (default: 100000 records or 10s).")
+  List<String> checkpointEvery = new ArrayList<>();
+
+  @Option(names = {"-o", "--output"}, paramLabel = "OUT",
+      description = "Output file (default: standard output).")
+  Path output;
+
+  @Option(names = "--dropped", paramLabel = "FILE",
+      description = "Also write every removed duplicate: FILE<TAB>LINE<TAB>record.")
+  Path dropped;
+
+  @Option(names = "--on-bad-record", paramLabel = "POLICY", defaultValue = "fail",
+      description = "A record that is not valid or has no key: fail (exit 1 naming file and "
+          + "line, after a checkpoint), skip, or quarantine=FILE (default: ${DEFAULT-VALUE}). "
+          + "All are counted.")
+  String onBadRecord;
+
+  @Option(names = "--max-record-bytes", paramLabel = "SIZE", defaultValue = "16m",
+      converter = SizeConverter.class,
+      description = "Longer records are bad records (default: ${DEFAULT-VALUE}).")
+  long maxRecordBytes;
+
+  @Option(names = "--recent", paramLabel = "N", defaultValue = "0",
+      description = "Keep N recently seen fingerprints in a cache in front of the exact tier, "
+          + "for streams with hot duplicates (default: off).")
+  long recent;
+
+  @Option(names = "--rocksdb-cache", paramLabel = "SIZE", defaultValue = "64m",
+      converter = SizeConverter.class,
+      description = "RocksDB block cache (default: ${DEFAULT-VALUE}).")
+  long rocksDbCache;
+
+  @Option(names = "--stats-json", paramLabel = "FILE",
+      description = "Write the final summary as JSON to FILE.")
+  Path statsJson;
+
+  @Option(names = {"-q", "--quiet"}, description = "No progress and no summary.")
+  boolean quiet;
+
+  @Parameters(paramLabel = "INPUT", arity = "1..*",
+      description = "Files, directories (their files in name order), globs, or - for standard "
+          + "input (not resumable). .gz inputs are decompressed.")
+  List<String> inputs;
+
+  private final Io io;
+
+  DedupCommand(Io io) {
+    this.io = io;
+  }
+
+  @Override
+  public Integer call() throws IOException {
+    DedupJobSpec jobSpec = jobSpec();
+    JobSummary summary = new JobSummary(io, quiet, statsJson);
+    try {
+      JobResult result = DedupJob.run(jobSpec, io.in(), io.out(), summary.listener());
+      summary.finish(result);
+      return 0;
+    } catch (BadRecordException e) {
+      summary.abandon();
+      throw new UserException(e.getMessage());
+    } catch (JobException e) {
+      summary.abandon();
+      io.err().println("idem dedup: " + e.getMessage());
+      return IdemCommand.EXIT_USAGE;
+    } catch (IOException | RuntimeException e) {
+      summary.abandon();
+      throw e;
+    }
+  }
+
+  private DedupJobSpec jobSpec() {
+    try {
+      KeySpec keySpec = key.jsonKey != null ? KeySpec.jsonField(key.jsonKey, false)
+          : key.content != null ? KeySpec.jsonField(key.content, true)
+          : key.column != null ? KeySpec.column(key.column) : new KeySpec.WholeLine();
+      RecordFormat recordFormat = format != null ? RecordFormat.byName(format)
+          : keySpec instanceof KeySpec.JsonField ? RecordFormat.JSONL
+          : keySpec instanceof KeySpec.Column ? (looksTsv() ? RecordFormat.TSV : RecordFormat.CSV)
+          : RecordFormat.LINES;
+      boolean hasHeader = header != null ? header
+          : keySpec instanceof KeySpec.Column c && c.name() != null;
+      if (hasHeader && recordFormat != RecordFormat.CSV && recordFormat != RecordFormat.TSV) {
+        throw new IllegalArgumentException("--header applies to csv and tsv inputs");
+      }
+      KeyMode km = switch (keyMode) {
+        case "fingerprint" -> KeyMode.FINGERPRINT;
+        case "full" -> KeyMode.FULL_KEY;
+        default -> throw new IllegalArgumentException(
+            "--key-mode must be fingerprint or full, not '" + keyMode + "'");
+      };
+      if (key.content != null && km == KeyMode.FULL_KEY) {
+        throw new IllegalArgumentException("--content keys are documents: they are compared "
+            + "by fingerprint; drop --key-mode full");
+      }
+      DedupMode dm = switch (mode) {
+        case "exact" -> DedupMode.EXACT;
+        case "approximate" -> DedupMode.APPROXIMATE;
+        default -> throw new IllegalArgumentException(
+            "--mode must be exact or approximate, not '" + mode + "'");
+      };
+      FilterType ft = filterType == null ? null : FilterType.byName(filterType);
+      if (ft != null && !ft.isBloom() && ft != FilterType.SCALABLE) {
+        throw new IllegalArgumentException("--filter must be bloom, blocked, partitioned or "
+            + "scalable (the deletable and exact structures are not tiers here)");
+      }
+      DedupJobSpec.ExactStoreChoice store = switch (exactStore) {
+        case "auto" -> DedupJobSpec.ExactStoreChoice.AUTO;
+        case "memory" -> DedupJobSpec.ExactStoreChoice.MEMORY;
+        case "rocksdb" -> DedupJobSpec.ExactStoreChoice.ROCKSDB;
+        default -> throw new IllegalArgumentException(
+            "--exact-store must be auto, memory or rocksdb, not '" + exactStore + "'");
+      };
+      long everyRecords = 100_000;
+      Duration everyTime = Duration.ofSeconds(10);
+      for (String every : checkpointEvery) {
+        if (every.matches("[0-9_,]+[kKmMgG]?|[0-9.]+[eE][0-9]+")) {
+          everyRecords = new CountConverter().convert(every);
+        } else {
+          everyTime = new DurationConverter().convert(every);
+        }
+      }
+      if (recent < 0) {
+        throw new IllegalArgumentException("--recent must be 0 (off) or a positive count");
+      }
+      if (maxRecordBytes > dev.idem.engine.io.LineReader.MAX_LINE_BYTES) {
+        throw new IllegalArgumentException("--max-record-bytes can be at most 64m");
+      }
+      return new DedupJobSpec(inputs, recordFormat, keySpec, hasHeader,
+          KeyNormalizer.parse(normalize), dm, km, ft, expected == null ? -1 : expected, fpp,
+          seed, store, state, everyRecords, everyTime, output, dropped,
+          BadRecordPolicy.parse(onBadRecord), (int) maxRecordBytes, recent, rocksDbCache);
+    } catch (IllegalArgumentException | picocli.CommandLine.TypeConversionException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
+  }
+
+  private boolean looksTsv() {
+    return inputs.stream().anyMatch(i -> i.endsWith(".tsv") || i.endsWith(".tsv.gz"));
+  }
+}

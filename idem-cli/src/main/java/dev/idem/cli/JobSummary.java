@@ -1,0 +1,142 @@
+package dev.idem.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.idem.engine.DedupStats;
+import dev.idem.engine.job.Checkpoint;
+import dev.idem.engine.job.DedupJob;
+import dev.idem.engine.job.JobResult;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import me.tongfei.progressbar.ConsoleProgressBarConsumer;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
+
+/**
+ * What {@code idem dedup} tells the user: a progress bar on a terminal (bytes, records/s, kept
+ * share, ETA), then a summary on standard error and, when asked, the same as JSON.
+ */
+final class JobSummary {
+
+  private final Io io;
+  private final boolean quiet;
+  private final Path statsJson;
+  private final boolean drawProgress;
+  private ProgressBar bar;
+
+  JobSummary(Io io, boolean quiet, Path statsJson) {
+    this.io = io;
+    this.quiet = quiet;
+    this.statsJson = statsJson;
+    this.drawProgress = !quiet && io.err() == System.err && Terminal.stderrIsTerminal();
+  }
+
+  DedupJob.Listener listener() {
+    return new DedupJob.Listener() {
+      @Override
+      public void progress(long done, long total, long records, long kept) {
+        if (!drawProgress) {
+          return;
+        }
+        if (bar == null) {
+          bar = new ProgressBarBuilder().setTaskName("dedup").setInitialMax(Math.max(1, total))
+              .setStyle(ProgressBarStyle.ASCII).setUnit(" MiB", 1 << 20).showSpeed()
+              .setConsumer(new ConsoleProgressBarConsumer(System.err)).build();
+        }
+        bar.stepTo(Math.min(done, Math.max(1, total)));
+        bar.setExtraMessage(String.format(Locale.ROOT, "%,d rec, %.1f%% kept", records,
+            records == 0 ? 0.0 : 100.0 * kept / records));
+      }
+
+      @Override
+      public void warning(String message) {
+        io.err().println("idem dedup: warning: " + message);
+      }
+    };
+  }
+
+  /** Stops the bar without a summary (the job failed). */
+  void abandon() {
+    if (bar != null) {
+      bar.close();
+    }
+  }
+
+  void finish(JobResult r) throws IOException {
+    abandon();
+    Map<String, Object> s = asMap(r);
+    if (statsJson != null) {
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+          .writeValue(statsJson.toFile(), s);
+    }
+    if (quiet) {
+      return;
+    }
+    Checkpoint c = r.last();
+    DedupStats d = c.stats();
+    if (r.alreadyComplete()) {
+      io.err().println("idem dedup: the job in this --state is already complete; nothing to do "
+          + "(its output is final). Use a new --state directory to run it again.");
+    }
+    io.err().printf(Locale.ROOT, "idem dedup: %,d records, %,d kept (%.1f %%), %,d duplicates "
+            + "removed, %,d bad records%s%n",
+        c.records(), d.kept(), c.records() == 0 ? 0.0 : 100.0 * d.kept() / c.records(),
+        d.duplicates(), c.badRecords(),
+        c.blankLines() > 0 ? String.format(Locale.ROOT, ", %,d blank lines skipped",
+            c.blankLines()) : "");
+    if (r.alreadyComplete()) {
+      return;
+    }
+    io.err().printf(Locale.ROOT, "  mode %s; exact tier %s; filter %s%n", r.mode(),
+        r.exactStore(), r.filter());
+    io.err().printf(Locale.ROOT, "  exact-tier lookups %,d: %,d for new keys (%s of new keys), "
+            + "%,d confirmed duplicates%s%n",
+        d.exactLookups(), d.falsePositivesRescued(), Percent.of(d.lookupsPerNewKey()),
+        d.exactLookups() - d.falsePositivesRescued(),
+        d.recentHits() > 0 ? String.format(Locale.ROOT, "; %,d duplicates settled by the "
+            + "recent cache", d.recentHits()) : "");
+    if (r.resumed()) {
+      io.err().printf(Locale.ROOT, "  resumed at record %,d; tiers restored in %.2f s (%,d "
+              + "journaled keys replayed%s)%n", r.resumedAtRecord(), r.restoreMillis() / 1000.0,
+          r.journalReplayed(), r.filterRebuilt() ? ", filter rebuilt from the exact store" : "");
+    }
+    double seconds = r.elapsedMillis() / 1000.0;
+    io.err().printf(Locale.ROOT, "  %.1f s, %,.0f records/s%n", seconds,
+        (c.records() - r.resumedAtRecord()) / Math.max(seconds, 1e-3));
+  }
+
+  private static Map<String, Object> asMap(JobResult r) {
+    Checkpoint c = r.last();
+    DedupStats d = c.stats();
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("records", c.records());
+    m.put("kept", d.kept());
+    m.put("duplicates", d.duplicates());
+    m.put("bad_records", c.badRecords());
+    m.put("blank_lines", c.blankLines());
+    m.put("exact_lookups", d.exactLookups());
+    m.put("false_positives_rescued", d.falsePositivesRescued());
+    m.put("exact_lookups_per_new_key", d.lookupsPerNewKey());
+    m.put("recent_hits", d.recentHits());
+    m.put("mode", r.mode());
+    m.put("exact_store", r.exactStore());
+    m.put("filter", r.filter());
+    m.put("filter_bits", r.filterBits());
+    m.put("already_complete", r.alreadyComplete());
+    m.put("resumed", r.resumed());
+    m.put("resumed_at_record", r.resumedAtRecord());
+    m.put("checkpoints", c.sequence());
+    m.put("restore_millis", r.restoreMillis());
+    m.put("first_record_millis", r.firstRecordMillis());
+    m.put("elapsed_millis", r.elapsedMillis());
+    m.put("journal_replayed", r.journalReplayed());
+    m.put("filter_rebuilt", r.filterRebuilt());
+    m.put("output_bytes", c.outputBytes());
+    m.put("warnings", r.warnings());
+    return m;
+  }
+}

@@ -1,0 +1,79 @@
+package dev.idem.engine.job;
+
+import dev.idem.core.KeyNormalizer;
+import dev.idem.core.filter.FilterType;
+import dev.idem.engine.DedupMode;
+import dev.idem.engine.KeyMode;
+import dev.idem.engine.record.KeySpec;
+import dev.idem.engine.record.RecordFormat;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Everything a dedup job is told.
+ *
+ * @param inputs files, directories, globs or {@code -}, as given
+ * @param format record layout
+ * @param key what identifies a record
+ * @param header whether CSV/TSV inputs start with a header line
+ * @param normalizer applied to keys before hashing
+ * @param mode exact or approximate
+ * @param keyMode what the exact tier stores
+ * @param filterType the filter, or {@code null} for the default (blocked, or scalable when the
+ *     key count is not given)
+ * @param expectedKeys distinct keys expected, or {@code -1} when unknown (estimated from input)
+ * @param fpp the filter's false-positive rate
+ * @param seed hash seed
+ * @param exactStore where the exact tier lives
+ * @param state the state directory, or {@code null} for a job that cannot be resumed
+ * @param checkpointRecords records between checkpoints
+ * @param checkpointInterval time between checkpoints
+ * @param output the output file, or {@code null} for standard output
+ * @param dropped where to write the duplicates removed, or {@code null}
+ * @param onBadRecord what to do with records without a usable key
+ * @param maxRecordBytes longer records are bad records
+ * @param recentCacheSize fingerprints in the recent tier (0: none)
+ * @param rocksDbCacheBytes RocksDB block cache
+ */
+public record DedupJobSpec(
+    List<String> inputs,
+    RecordFormat format,
+    KeySpec key,
+    boolean header,
+    KeyNormalizer normalizer,
+    DedupMode mode,
+    KeyMode keyMode,
+    FilterType filterType,
+    long expectedKeys,
+    double fpp,
+    long seed,
+    ExactStoreChoice exactStore,
+    Path state,
+    long checkpointRecords,
+    Duration checkpointInterval,
+    Path output,
+    Path dropped,
+    BadRecordPolicy onBadRecord,
+    int maxRecordBytes,
+    long recentCacheSize,
+    long rocksDbCacheBytes) {
+
+  /** Where the exact tier lives. */
+  public enum ExactStoreChoice {
+    /** In memory when the keys fit the heap comfortably, else RocksDB. */
+    AUTO,
+    MEMORY,
+    ROCKSDB
+  }
+
+  public DedupJobSpec {
+    inputs = List.copyOf(inputs);
+    if (inputs.isEmpty()) {
+      throw new IllegalArgumentException("at least one input is needed ('-' for standard input)");
+    }
+    if (checkpointRecords < 1) {
+      throw new IllegalArgumentException("checkpoints need at least 1 record between them");
+    }
+  }
+}

@@ -1,0 +1,117 @@
+package dev.idem.engine.job;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import dev.idem.engine.io.Inputs;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.PathMatcher;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.zip.CRC32C;
+
+/**
+ * One input of a job, with what identifies its content: size and the CRC32C of its first 64 KiB.
+ * A resumed job refuses inputs whose identity changed, since its saved positions would point
+ * into different data.
+ *
+ * @param path the file, or {@code "-"} for standard input
+ * @param size bytes on disk ({@code -1} for standard input)
+ * @param headCrc CRC32C of the first 64 KiB ({@code 0} for standard input)
+ */
+public record InputFile(String path, long size, long headCrc) {
+
+  private static final int HEAD_BYTES = 64 * 1024;
+
+  /** True for standard input. */
+  @JsonIgnore
+  public boolean isStdin() {
+    return Inputs.STDIN.equals(path);
+  }
+
+  /**
+   * Expands what the user named into files, in order: a directory becomes its regular,
+   * non-hidden files in name order; a name with glob characters ({@code * ? [ {}) that is not a
+   * file becomes the matching files of its directory, in name order; {@code -} is standard input.
+   *
+   * @throws IOException naming the argument that matches nothing or cannot be read
+   */
+  public static List<InputFile> expand(List<String> names) throws IOException {
+    List<InputFile> files = new ArrayList<>();
+    for (String name : names) {
+      if (Inputs.STDIN.equals(name)) {
+        files.add(new InputFile(name, -1, 0));
+        continue;
+      }
+      Path path = Path.of(name);
+      if (Files.isDirectory(path)) {
+        List<Path> inside = list(path, "*");
+        if (inside.isEmpty()) {
+          throw new IOException(name + ": directory has no input files");
+        }
+        for (Path p : inside) {
+          files.add(identify(p));
+        }
+      } else if (!Files.exists(path) && name.matches(".*[*?\\[{].*")) {
+        Path dir = path.toAbsolutePath().getParent();
+        List<Path> matches = Files.isDirectory(dir)
+            ? list(dir, path.getFileName().toString()) : List.of();
+        if (matches.isEmpty()) {
+          throw new IOException(name + ": no files match");
+        }
+        for (Path p : matches) {
+          files.add(identify(Path.of(name).resolveSibling(p.getFileName())));
+        }
+      } else {
+        if (!Files.exists(path)) {
+          throw new IOException(name + ": no such file");
+        }
+        files.add(identify(path));
+      }
+    }
+    return files;
+  }
+
+  private static List<Path> list(Path dir, String glob) throws IOException {
+    PathMatcher matcher = FileSystems.getDefault().getPathMatcher("glob:" + glob);
+    List<Path> out = new ArrayList<>();
+    try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
+      for (Path p : ds) {
+        String n = p.getFileName().toString();
+        if (!n.startsWith(".") && Files.isRegularFile(p) && matcher.matches(p.getFileName())) {
+          out.add(p);
+        }
+      }
+    }
+    out.sort(null);
+    return out;
+  }
+
+  /** The identity of a file as it is now. */
+  public static InputFile identify(Path path) throws IOException {
+    if (!Files.isReadable(path)) {
+      throw new IOException(path + ": permission denied");
+    }
+    CRC32C crc = new CRC32C();
+    try (InputStream in = Files.newInputStream(path)) {
+      byte[] head = in.readNBytes(HEAD_BYTES);
+      crc.update(head);
+    }
+    return new InputFile(path.toString(), Files.size(path), crc.getValue());
+  }
+
+  /** What changed between this identity and {@code now}, or {@code null} if nothing did. */
+  public String differenceFrom(InputFile now) {
+    if (size != now.size) {
+      return path + " changed since the state was created (size " + size + " -> " + now.size
+          + " bytes)";
+    }
+    if (headCrc != now.headCrc) {
+      return path + " changed since the state was created (its first 64 KiB differ)";
+    }
+    return null;
+  }
+}

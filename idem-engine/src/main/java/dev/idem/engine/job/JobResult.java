@@ -1,0 +1,27 @@
+package dev.idem.engine.job;
+
+import java.util.List;
+
+/**
+ * How a job went: the final checkpoint's counts plus what this run did.
+ *
+ * @param last the state at the end (for a job without state, its counts at the end)
+ * @param alreadyComplete the state said the job was finished, so nothing was read
+ * @param resumed this run continued from a checkpoint
+ * @param resumedAtRecord records already processed when this run began
+ * @param mode exact or approximate
+ * @param exactStore where the exact tier lived ({@code memory}, {@code rocksdb}, or {@code none})
+ * @param filter the filter's type and size, for the summary
+ * @param filterBits bits in the filter
+ * @param restoreMillis time from start until the tiers were ready (state opened, filter loaded or
+ *     rebuilt, memory store loaded)
+ * @param firstRecordMillis time from start until the first record was checked
+ * @param elapsedMillis time of this run
+ * @param journalReplayed keys replayed from the journal into a filter snapshot
+ * @param filterRebuilt whether the filter had to be rebuilt from the exact store
+ * @param warnings things the user should know (a damaged snapshot that was repaired, …)
+ */
+public record JobResult(Checkpoint last, boolean alreadyComplete, boolean resumed,
+    long resumedAtRecord, String mode, String exactStore, String filter, long filterBits,
+    long restoreMillis, long firstRecordMillis, long elapsedMillis, long journalReplayed,
+    boolean filterRebuilt, List<String> warnings) {}

@@ -1,0 +1,259 @@
+package dev.idem.engine.job;
+
+import dev.idem.core.Fingerprinter;
+import dev.idem.engine.io.Inputs;
+import dev.idem.engine.io.LineReader;
+import dev.idem.engine.record.KeyBuffer;
+import dev.idem.engine.record.KeyExtractor;
+import dev.idem.engine.record.RecordFormat;
+import dev.idem.engine.record.RecordReader;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.zip.GZIPInputStream;
+
+/**
+ * The reading side of a job, on its own thread: opens the inputs in order from a position,
+ * splits records, extracts keys and fingerprints them, and hands batches to the checking thread
+ * through a small queue, so reading, decompressing and parsing overlap with checking and writing
+ * while the order stays the input order.
+ */
+final class RecordSource implements AutoCloseable {
+
+  /** Everything that decides how records are read. */
+  record Settings(RecordFormat format, boolean header, KeyExtractor extractor,
+      Fingerprinter fingerprinter, boolean fullKeys, int maxRecordBytes) {}
+
+  private final List<InputFile> inputs;
+  private final Settings settings;
+  private final InputStream stdin;
+  private final BlockingQueue<RecordBatch> ready = new ArrayBlockingQueue<>(3);
+  private final BlockingQueue<RecordBatch> free = new ArrayBlockingQueue<>(5);
+  private final Thread thread;
+  private final int startFile;
+  private final long startOffset;
+  private final long startLine;
+  private volatile long rawBytesRead;
+  private volatile boolean stopped;
+
+  RecordSource(List<InputFile> inputs, Settings settings, InputStream stdin, int startFile,
+      long startOffset, long startLine) {
+    this.inputs = inputs;
+    this.settings = settings;
+    this.stdin = stdin;
+    this.startFile = startFile;
+    this.startOffset = startOffset;
+    this.startLine = startLine;
+    for (int i = 0; i < 5; i++) {
+      free.add(new RecordBatch());
+    }
+    this.thread = new Thread(this::run, "idem-reader");
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  /** The next batch, in order; give it back with {@link #recycle} when done with it. */
+  RecordBatch take() throws InterruptedException {
+    return ready.take();
+  }
+
+  void recycle(RecordBatch batch) {
+    batch.clear();
+    free.offer(batch);
+  }
+
+  /** Bytes read from the files as stored (compressed bytes for gzip): for progress. */
+  long rawBytesRead() {
+    return rawBytesRead;
+  }
+
+  private void run() {
+    RecordBatch batch = null;
+    try {
+      batch = free.take();
+      byte[] firstHeader = null;
+      for (int f = startFile; f < inputs.size() && !stopped; f++) {
+        InputFile input = inputs.get(f);
+        long offset = f == startFile ? startOffset : 0;
+        long line = f == startFile ? startLine : 0;
+        if (settings.header && firstHeader == null && (f > 0 || offset > 0)) {
+          firstHeader = readFirstLine(inputs.get(0));
+          configureHeader(firstHeader, inputs.get(0).path());
+        }
+        try (RecordReader records = open(input, offset, line)) {
+          if (settings.header && offset == 0) {
+            if (!records.next()) {
+              continue; // an empty file has no header either
+            }
+            byte[] header = Arrays.copyOfRange(records.bytes(), records.offset(),
+                records.offset() + records.length());
+            if (firstHeader == null) {
+              firstHeader = header;
+              configureHeader(header, input.path());
+              batch.add(RecordBatch.HEADER, records.bytes(), records.offset(), records.length(),
+                  records.terminatorLength(), f, records.lineNumber(), records.endOffset());
+              batch.endLine(batch.count - 1, records.lineNumber());
+            } else if (!Arrays.equals(header, firstHeader)) {
+              throw new IOException(input.path() + ": its header line differs from the first "
+                  + "input's header; all inputs must have the same columns");
+            }
+          }
+          KeyBuffer key = new KeyBuffer();
+          while (!stopped && records.next()) {
+            read(records, f, key, batch);
+            if (batch.isFull()) {
+              ready.put(batch);
+              batch = free.take();
+            }
+          }
+        }
+      }
+      batch.endOfInput = !stopped;
+      ready.put(batch);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (Exception e) {
+      if (batch != null && !stopped) {
+        batch.failure = e;
+        try {
+          ready.put(batch);
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+        }
+      }
+    }
+  }
+
+  private void configureHeader(byte[] header, String path) throws IOException {
+    String problem = settings.extractor.header(header, 0, header.length);
+    if (problem != null) {
+      throw new HeaderException(path + ": " + problem);
+    }
+  }
+
+  /** A header that cannot serve the key spec: a usage error, not bad input. */
+  static final class HeaderException extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    HeaderException(String message) {
+      super(message);
+    }
+  }
+
+  private void read(RecordReader records, int file, KeyBuffer key, RecordBatch batch) {
+    int i = batch.add(RecordBatch.OK, records.bytes(), records.offset(), records.length(),
+        records.terminatorLength(), file, records.lineNumber(), records.endOffset());
+    batch.endLine(i, records.lineNumberAfter());
+    String problem = records.problem();
+    if (problem == null && settings.format == RecordFormat.JSONL
+        && isBlank(records.bytes(), records.offset(), records.length())) {
+      batch.kind[i] = RecordBatch.BLANK;
+      return;
+    }
+    if (problem == null) {
+      problem = settings.extractor.extract(records.bytes(), records.offset(), records.length(),
+          key);
+    }
+    if (problem == null) {
+      try {
+        settings.fingerprinter.fingerprintInto(key.bytes(), 0, key.length(), batch.fingerprints,
+            i);
+        if (settings.fullKeys) {
+          batch.keys[i] = settings.fingerprinter.normalizer().normalize(key.bytes(), 0,
+              key.length());
+          if (batch.keys[i] == key.bytes()) {
+            batch.keys[i] = key.copy();
+          }
+        }
+      } catch (IllegalArgumentException e) {
+        problem = e.getMessage();
+      }
+    }
+    if (problem != null) {
+      batch.kind[i] = RecordBatch.BAD;
+      batch.problem[i] = problem;
+    }
+  }
+
+  private static boolean isBlank(byte[] b, int offset, int length) {
+    for (int i = offset, end = offset + length; i < end; i++) {
+      if (b[i] != ' ' && b[i] != '\t' && b[i] != '\r') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private RecordReader open(InputFile input, long offset, long line) throws IOException {
+    InputStream in = input.isStdin() ? Inputs.open(Inputs.STDIN, stdin)
+        : openCounted(Path.of(input.path()));
+    if (offset > 0) {
+      try {
+        in.skipNBytes(offset);
+      } catch (java.io.EOFException e) {
+        in.close();
+        throw new IOException(input.path() + " is shorter than the position of the last "
+            + "checkpoint (" + offset + " bytes): it changed since the job started");
+      }
+    }
+    String name = Inputs.displayName(input.path());
+    return new RecordReader(new LineReader(in, name, offset, line),
+        settings.format == RecordFormat.CSV, settings.maxRecordBytes);
+  }
+
+  /** A file's stream, decompressed if gzip, counting the stored bytes read for progress. */
+  private InputStream openCounted(Path path) throws IOException {
+    InputStream raw = new FilterInputStream(Files.newInputStream(path)) {
+      @Override
+      public int read(byte[] b, int off, int len) throws IOException {
+        int n = super.read(b, off, len);
+        if (n > 0) {
+          rawBytesRead += n;
+        }
+        return n;
+      }
+
+      @Override
+      public long skip(long n) throws IOException {
+        long skipped = super.skip(n);
+        rawBytesRead += skipped;
+        return skipped;
+      }
+    };
+    if (path.toString().endsWith(".gz")) {
+      try {
+        return new GZIPInputStream(raw, 1 << 16);
+      } catch (IOException e) {
+        raw.close();
+        throw new IOException(path + ": not a gzip file (" + e.getMessage() + ")");
+      }
+    }
+    return raw;
+  }
+
+  private byte[] readFirstLine(InputFile input) throws IOException {
+    try (RecordReader r = open(input, 0, 0)) {
+      if (!r.next()) {
+        throw new IOException(input.path() + ": empty, so it has no header line");
+      }
+      return Arrays.copyOfRange(r.bytes(), r.offset(), r.offset() + r.length());
+    }
+  }
+
+  @Override
+  public void close() {
+    stopped = true;
+    thread.interrupt();
+    try {
+      thread.join(10_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,164 @@
+package dev.idem.engine.job;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A job's state directory: {@code MANIFEST.json} (the job's identity), {@code store/} (RocksDB),
+ * {@code filter-<seq>.snap} (filter snapshots) and {@code LOCK}, which one process holds while it
+ * runs the job. The lock is an operating-system file lock, so it dies with its process, even
+ * after {@code kill -9}.
+ */
+final class StateDirectory implements AutoCloseable {
+
+  private static final Pattern SNAPSHOT = Pattern.compile("filter-(\\d+)\\.snap");
+
+  private final Path dir;
+  private final FileChannel lockChannel;
+  private final FileLock lock;
+
+  private StateDirectory(Path dir, FileChannel lockChannel, FileLock lock) {
+    this.dir = dir;
+    this.lockChannel = lockChannel;
+    this.lock = lock;
+  }
+
+  /**
+   * Opens (creating) {@code dir} and takes its lock.
+   *
+   * @throws IOException when another process holds the lock, naming its process id
+   */
+  static StateDirectory open(Path dir) throws IOException {
+    if (Files.exists(dir) && !Files.isDirectory(dir)) {
+      throw new IOException(dir + ": --state must be a directory, and this is a file");
+    }
+    Files.createDirectories(dir);
+    Path lockFile = dir.resolve("LOCK");
+    FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.CREATE,
+        StandardOpenOption.READ, StandardOpenOption.WRITE);
+    FileLock lock;
+    try {
+      lock = ch.tryLock();
+    } catch (OverlappingFileLockException e) {
+      lock = null;
+    }
+    if (lock == null) {
+      String holder = new String(Files.readAllBytes(lockFile), StandardCharsets.UTF_8).strip();
+      ch.close();
+      throw new IOException(dir + " is in use by another idem process"
+          + (holder.isEmpty() ? "" : " (" + holder + ")")
+          + "; one job per state directory: wait for it, or use another --state");
+    }
+    ch.truncate(0);
+    ch.write(ByteBuffer.wrap(("pid " + ProcessHandle.current().pid() + "\n")
+        .getBytes(StandardCharsets.UTF_8)), 0);
+    ch.force(false);
+    return new StateDirectory(dir, ch, lock);
+  }
+
+  Path path() {
+    return dir;
+  }
+
+  Path storeDirectory() {
+    return dir.resolve("store");
+  }
+
+  Path manifestFile() {
+    return dir.resolve("MANIFEST.json");
+  }
+
+  Path snapshot(long sequence) {
+    return dir.resolve("filter-" + sequence + ".snap");
+  }
+
+  /** The manifest, or {@code null} for a new state. */
+  Manifest readManifest() throws IOException {
+    try {
+      return Json.read(Files.readAllBytes(manifestFile()), Manifest.class);
+    } catch (NoSuchFileException e) {
+      return null;
+    } catch (IOException e) {
+      throw new IOException(manifestFile() + ": unreadable (" + e.getMessage().lines()
+          .findFirst().orElse("") + "); it is not an idem state, or it was damaged", e);
+    }
+  }
+
+  /** Writes the manifest atomically (temp file, fsync, rename, fsync directory). */
+  void writeManifest(Manifest m) throws IOException {
+    Path tmp = dir.resolve("MANIFEST.json.tmp");
+    try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE,
+        StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+      ByteBuffer b = ByteBuffer.wrap(Json.write(m));
+      while (b.hasRemaining()) {
+        ch.write(b);
+      }
+      ch.force(true);
+    }
+    try {
+      Files.move(tmp, manifestFile(), StandardCopyOption.ATOMIC_MOVE,
+          StandardCopyOption.REPLACE_EXISTING);
+    } catch (AtomicMoveNotSupportedException e) {
+      throw new IOException(dir + ": cannot rename atomically in this directory", e);
+    }
+    syncDirectory();
+  }
+
+  /** Sequence numbers of the filter snapshots present, ascending. */
+  List<Long> snapshotSequences() throws IOException {
+    List<Long> seqs = new ArrayList<>();
+    try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, "filter-*.snap")) {
+      for (Path p : ds) {
+        Matcher m = SNAPSHOT.matcher(p.getFileName().toString());
+        if (m.matches()) {
+          seqs.add(Long.parseLong(m.group(1)));
+        }
+      }
+    }
+    seqs.sort(null);
+    return seqs;
+  }
+
+  /** Deletes every snapshot but {@code keep} (and temporary files a crash left behind). */
+  void deleteSnapshotsExcept(long keep) throws IOException {
+    for (long s : snapshotSequences()) {
+      if (s != keep) {
+        Files.deleteIfExists(snapshot(s));
+      }
+    }
+    try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, ".filter-*.tmp")) {
+      for (Path p : ds) {
+        Files.deleteIfExists(p);
+      }
+    }
+  }
+
+  void syncDirectory() {
+    try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+      d.force(true);
+    } catch (IOException e) {
+      // some file systems cannot sync a directory; renames stay atomic
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    lock.release();
+    lockChannel.close();
+  }
+}

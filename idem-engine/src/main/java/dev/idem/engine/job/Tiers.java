@@ -1,0 +1,113 @@
+package dev.idem.engine.job;
+
+import dev.idem.core.Fingerprinter;
+import dev.idem.core.filter.FilterSnapshot;
+import dev.idem.core.filter.FilterType;
+import dev.idem.core.filter.MembershipFilter;
+import dev.idem.engine.DedupMode;
+import dev.idem.engine.Deduplicator;
+import dev.idem.engine.KeyMode;
+import dev.idem.engine.store.ExactStore;
+import dev.idem.engine.store.MemoryStore;
+import dev.idem.engine.store.RocksDbStore;
+import dev.idem.engine.store.StateStore;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Brings a job's tiers back to where its last checkpoint left them: the filter from its newest
+ * snapshot plus the journal after it (or, if the snapshot is missing or damaged, rebuilt from
+ * every key in the exact store), and the exact tier in memory or over RocksDB.
+ *
+ * <p>The invariant this restores: the filter holds every key the exact store holds. A filter
+ * missing a key would answer "certainly new" for it and let a duplicate through.
+ */
+final class Tiers {
+
+  final MembershipFilter filter;
+  final ExactStore exact;
+  final long journalReplayed;
+  final boolean filterRebuilt;
+  final List<String> warnings = new ArrayList<>();
+
+  private Tiers(MembershipFilter filter, ExactStore exact, long journalReplayed,
+      boolean rebuilt, List<String> warnings) {
+    this.filter = filter;
+    this.exact = exact;
+    this.journalReplayed = journalReplayed;
+    this.filterRebuilt = rebuilt;
+    this.warnings.addAll(warnings);
+  }
+
+  /** A new filter as the job's options describe it. */
+  static MembershipFilter newFilter(String filterType, long capacity, double fpp,
+      long expectedKeys) {
+    FilterType type = FilterType.byName(filterType);
+    return Deduplicator.newFilter(type, expectedKeys > 0 ? expectedKeys : capacity, fpp);
+  }
+
+  /** Restores the tiers of a state at checkpoint {@code cp}. */
+  static Tiers restore(StateDirectory dir, StateStore store, Checkpoint cp, Manifest m,
+      Fingerprinter fingerprinter, boolean inMemory, long filterCapacity) throws IOException {
+    List<String> warnings = new ArrayList<>();
+    MembershipFilter filter = null;
+    boolean rebuilt = false;
+    long replayFrom = 1;
+    if (cp.snapshotSequence() > 0) {
+      try {
+        FilterSnapshot s = FilterSnapshot.map(dir.snapshot(cp.snapshotSequence()));
+        if (!s.fingerprinter().equals(fingerprinter)) {
+          throw new IOException(s.file() + ": written with " + s.fingerprinter()
+              + ", the job hashes with " + fingerprinter);
+        }
+        if (!s.filter().type().displayName().equals(m.filterType())) {
+          throw new IOException(s.file() + ": a " + s.filter().type().displayName()
+              + " filter, the job uses " + m.filterType());
+        }
+        filter = s.filter();
+        replayFrom = cp.snapshotSequence() + 1;
+      } catch (IOException e) {
+        warnings.add("filter snapshot unusable (" + e.getMessage() + "); rebuilt the filter "
+            + "from the exact store");
+      }
+    }
+    long replayed = 0;
+    if (filter == null && cp.snapshotSequence() > 0) {
+      // the journal before the snapshot is gone: every kept key is in `seen`
+      MembershipFilter fresh = newFilter(m.filterType(), filterCapacity, m.fpp(),
+          m.expectedKeys());
+      store.forEachSeen((hi, lo, key) -> fresh.put(hi, lo));
+      filter = fresh;
+      rebuilt = true;
+    } else {
+      if (filter == null) {
+        filter = newFilter(m.filterType(), filterCapacity, m.fpp(), m.expectedKeys());
+      }
+      long[] count = new long[1];
+      MembershipFilter f = filter;
+      store.forEachJournaled(replayFrom, cp.sequence(), (hi, lo, key) -> {
+        f.put(hi, lo);
+        count[0]++;
+      });
+      replayed = count[0];
+    }
+    ExactStore exact = null;
+    if (DedupMode.valueOf(m.mode()) == DedupMode.EXACT) {
+      boolean full = KeyMode.valueOf(m.keyMode()) == KeyMode.FULL_KEY;
+      if (inMemory) {
+        MemoryStore memory = MemoryStore.create(Math.max(cp.stats().kept(), 1024), full, true);
+        memory.loadFrom(store);
+        exact = memory;
+      } else {
+        exact = RocksDbStore.forCheckpoints(store, full, cp.stats().kept());
+      }
+    }
+    return new Tiers(filter, exact, replayed, rebuilt, warnings);
+  }
+
+  /** Fresh tiers for a job without state (or a new state). */
+  static Tiers fresh(MembershipFilter filter, ExactStore exact) {
+    return new Tiers(filter, exact, 0, false, List.of());
+  }
+}
