@@ -333,7 +333,8 @@ public final class DedupJob {
   private static void requireEmpty(StateDirectory dir) throws IOException {
     try (var files = Files.list(dir.path())) {
       List<String> other = files.map(f -> f.getFileName().toString())
-          .filter(n -> !n.equals("LOCK")).toList();
+          // ours: the lock, and a manifest a crash left half-written before its rename
+          .filter(n -> !n.equals("LOCK") && !n.equals("MANIFEST.json.tmp")).toList();
       if (!other.isEmpty()) {
         throw new JobException(dir.path() + " is not empty and has no MANIFEST.json, so it is "
             + "not an idem state directory; give an empty or new directory to --state");

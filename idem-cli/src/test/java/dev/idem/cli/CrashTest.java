@@ -1,0 +1,119 @@
+package dev.idem.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Invariant 4 of DESIGN.md, end to end: the real {@code idem dedup} in a child process, killed
+ * with SIGKILL at random moments (in startup, mid-batch, inside checkpoints), then rerun with the
+ * same command until it finishes. The final output must equal the reference byte for byte.
+ */
+class CrashTest {
+
+  private static final int RECORDS = 200_000;
+  private static final int KILLS = 20;
+
+  @TempDir static Path dir;
+  private static DedupInput data;
+  private static Path input;
+
+  @BeforeAll
+  static void generate() throws IOException {
+    data = DedupInput.generate(RECORDS, 20261202L);
+    input = dir.resolve("events.jsonl");
+    Files.write(input, data.input);
+  }
+
+  private static List<String> command(Path state, Path out, String... extra) {
+    List<String> args = new ArrayList<>(List.of("dedup", "--key", "id", "--state",
+        state.toString(), "-o", out.toString(), "--checkpoint-every", "1000", "--quiet"));
+    args.addAll(List.of(extra));
+    args.add(input.toString());
+    return args;
+  }
+
+  @Test
+  void killedTwentyTimesTheOutputStillEqualsTheReference() throws Exception {
+    Path reference = dir.resolve("reference.jsonl");
+    long full = runToEnd(command(dir.resolve("ref-state"), reference));
+    assertThat(Files.readAllBytes(reference)).isEqualTo(data.expected);
+    assertThat(data.distinct).isBetween((int) (RECORDS * 0.65), (int) (RECORDS * 0.75));
+    killAndResume(full, "exact", new String[0], data.expected, KILLS);
+  }
+
+  @Test
+  void aTinyFilterMakesManyFalsePositivesAndTheExactTierRescuesEveryOne() throws Exception {
+    String[] tiny = {"--expected", "2000", "--filter", "blocked", "--exact-store", "rocksdb"};
+    Path out = dir.resolve("tiny-once.jsonl");
+    long full = runToEnd(command(dir.resolve("tiny-once-state"), out, tiny));
+    assertThat(Files.readAllBytes(out)).isEqualTo(data.expected);
+    killAndResume(full, "tiny", tiny, data.expected, KILLS / 2);
+  }
+
+  @Test
+  void approximateModeResumesToTheSameOutputAsAnUninterruptedRun() throws Exception {
+    String[] approximate = {"--mode", "approximate", "--expected", "50000", "--fpp", "0.05",
+        "--filter", "blocked"};
+    Path once = dir.resolve("approx-once.jsonl");
+    long full = runToEnd(command(dir.resolve("approx-once-state"), once, approximate));
+    byte[] uninterrupted = Files.readAllBytes(once);
+    // approximate: some new keys were dropped as false positives, deterministically
+    assertThat(uninterrupted.length).isLessThan(data.expected.length);
+    killAndResume(full, "approx", approximate, uninterrupted, KILLS / 2);
+  }
+
+  /** Kills runs at random moments until {@code wanted} kills interrupted a live job. */
+  private void killAndResume(long fullMillis, String name, String[] extra, byte[] expected,
+      int wanted) throws Exception {
+    Random random = new Random(name.hashCode());
+    int kills = 0;
+    int round = 0;
+    while (kills < wanted) {
+      Path state = dir.resolve(name + "-state-" + round);
+      Path out = dir.resolve(name + "-out-" + round + ".jsonl");
+      List<String> args = command(state, out, extra);
+      boolean finished = false;
+      while (!finished) {
+        Process p = ChildProcessTest.start(args.toArray(String[]::new));
+        // spread kills from JVM startup to well into the run; each run resumes the last
+        long delay = kills >= wanted ? TimeUnit.MINUTES.toMillis(5)
+            : 30 + (long) (random.nextDouble() * fullMillis * 0.6);
+        if (p.waitFor(delay, TimeUnit.MILLISECONDS)) {
+          assertThat(p.exitValue()).as(stderr(p)).isZero();
+          finished = true;
+        } else {
+          p.destroyForcibly().waitFor();
+          kills++;
+        }
+      }
+      assertThat(Files.readAllBytes(out)).as("output after %d kills", kills)
+          .isEqualTo(expected);
+      round++;
+    }
+    System.err.printf("%s: %d kills over %d completed runs (uninterrupted run %d ms)%n", name,
+        kills, round, fullMillis);
+  }
+
+  /** Runs to the end; returns how long it took. */
+  private static long runToEnd(List<String> args) throws Exception {
+    long start = System.nanoTime();
+    Process p = ChildProcessTest.start(args.toArray(String[]::new));
+    assertThat(p.waitFor(5, TimeUnit.MINUTES)).isTrue();
+    assertThat(p.exitValue()).as(stderr(p)).isZero();
+    return (System.nanoTime() - start) / 1_000_000;
+  }
+
+  private static String stderr(Process p) throws IOException {
+    return new String(p.getErrorStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+  }
+}
