@@ -71,6 +71,11 @@ public final class LineReader implements Closeable {
     while (true) {
       int nl = indexOfNewline(start + scanned);
       if (nl >= 0) {
+        if (nl - start > maxLineBytes && maxLineBytes < MAX_LINE_BYTES) {
+          reportOverlong(nl + 1 - start);
+          start = nl + 1;
+          return true;
+        }
         emit(nl, nl + 1);
         return true;
       }
@@ -108,12 +113,16 @@ public final class LineReader implements Closeable {
         break;
       }
     }
+    reportOverlong(skipped);
+  }
+
+  private void reportOverlong(long bytes) {
     overlong = true;
-    overlongBytes = skipped;
+    overlongBytes = bytes;
     lineOffset = start;
     lineLength = 0;
     terminatorLength = 0;
-    bytesConsumed += skipped;
+    bytesConsumed += bytes;
     lineNumber++;
   }
 

@@ -60,7 +60,7 @@ final class StateDirectory implements AutoCloseable {
     if (lock == null) {
       String holder = new String(Files.readAllBytes(lockFile), StandardCharsets.UTF_8).strip();
       ch.close();
-      throw new IOException(dir + " is in use by another idem process"
+      throw new JobException(dir + " is in use by another idem process"
           + (holder.isEmpty() ? "" : " (" + holder + ")")
           + "; one job per state directory: wait for it, or use another --state");
     }

@@ -1,0 +1,140 @@
+package dev.idem.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.zip.GZIPOutputStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** idem dedup on small inputs: formats, keys, outputs, statistics. */
+class DedupCommandTest {
+
+  @TempDir Path dir;
+
+  private Path write(String name, String content) throws IOException {
+    Path p = dir.resolve(name);
+    Files.writeString(p, content);
+    return p;
+  }
+
+  private String read(Path p) throws IOException {
+    return Files.readString(p);
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"auto", "memory", "rocksdb"})
+  void keepsTheFirstRecordOfEachKeyInInputOrder(String store) throws IOException {
+    Path in = write("in.jsonl", """
+        {"id":"a","v":1}
+        {"id":"b","v":2}
+        {"id":"a","v":3}
+        {"v":4,"id":"c"}
+        {"id":"b","v":5}
+        """);
+    Cli.Result r = Cli.run("dedup", "--key", "id", "--exact-store", store, in.toString());
+    assertThat(r.status()).as(r.err()).isZero();
+    assertThat(r.out()).isEqualTo("{\"id\":\"a\",\"v\":1}\n{\"id\":\"b\",\"v\":2}\n"
+        + "{\"v\":4,\"id\":\"c\"}\n");
+    assertThat(r.err()).contains("5 records, 3 kept").contains("2 duplicates removed")
+        .contains("exact tier " + (store.equals("auto") ? "memory" : store));
+  }
+
+  @Test
+  void escapedAndRawUnicodeAreOneKeyAndNumbersAreKeysToo() throws IOException {
+    Path in = write("in.jsonl", "{\"id\":\"caf\\u00e9\"}\n{\"id\":\"café\"}\n{\"id\":7}\n"
+        + "{\"id\":7.0}\n{\"id\":7}\n{\"meta\":{\"url\":\"x\"},\"id\":0}\n");
+    Cli.Result r = Cli.run("dedup", "--key", "id", in.toString());
+    assertThat(r.out().lines()).containsExactly("{\"id\":\"caf\\u00e9\"}", "{\"id\":7}",
+        "{\"id\":7.0}", "{\"meta\":{\"url\":\"x\"},\"id\":0}");
+    Cli.Result pointer = Cli.run("dedup", "--key", "/meta/url", "--on-bad-record", "skip",
+        in.toString());
+    assertThat(pointer.out().lines()).containsExactly("{\"meta\":{\"url\":\"x\"},\"id\":0}");
+    assertThat(pointer.err()).contains("5 bad records");
+  }
+
+  @Test
+  void csvWithQuotedNewlinesHeaderAndColumnByName() throws IOException {
+    Path in = write("in.csv", "name,url\r\n\"Smith, J\",http://a\r\n\"multi\nline\",http://b\r\n"
+        + "x,http://a\r\n\"q\"\"uote\",\"http://c\"\r\n");
+    Cli.Result r = Cli.run("dedup", "--column", "url", in.toString());
+    assertThat(r.status()).as(r.err()).isZero();
+    assertThat(r.out()).isEqualTo("name,url\r\n\"Smith, J\",http://a\r\n\"multi\nline\",http://b"
+        + "\r\n\"q\"\"uote\",\"http://c\"\r\n");
+    Cli.Result byNumber = Cli.run("dedup", "--column", "2", "--header", in.toString());
+    assertThat(byNumber.out()).isEqualTo(r.out());
+  }
+
+  @Test
+  void tsvAndWholeLinesAndSeveralInputsInOrder() throws IOException {
+    Path a = write("a.tsv", "k\tv\n1\tx\n2\ty\n");
+    Path b = write("b.tsv", "k\tv\n2\tz\n3\tw\n");
+    Cli.Result tsv = Cli.run("dedup", "--column", "k", a.toString(), b.toString());
+    assertThat(tsv.out()).isEqualTo("k\tv\n1\tx\n2\ty\n3\tw\n");
+    Path lines = write("l.txt", "b\na\n\nb\n\na");
+    Cli.Result whole = Cli.run("dedup", "--whole-line", lines.toString());
+    assertThat(whole.out()).isEqualTo("b\na\n\n");
+  }
+
+  @Test
+  void gzipShardsInADirectoryAndAGlobAreReadInNameOrder() throws IOException {
+    Path shards = Files.createDirectory(dir.resolve("shards"));
+    for (int s = 2; s >= 0; s--) {
+      try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(
+          shards.resolve("part-" + s + ".jsonl.gz")))) {
+        out.write(("{\"id\":" + s + "}\n{\"id\":" + (s + 1) + "}\n")
+            .getBytes(StandardCharsets.UTF_8));
+      }
+    }
+    Cli.Result byDir = Cli.run("dedup", "--key", "id", shards.toString());
+    assertThat(byDir.out()).isEqualTo("{\"id\":0}\n{\"id\":1}\n{\"id\":2}\n{\"id\":3}\n");
+    Cli.Result byGlob = Cli.run("dedup", "--key", "id", shards + "/part-*.jsonl.gz");
+    assertThat(byGlob.out()).isEqualTo(byDir.out());
+  }
+
+  @Test
+  void droppedDuplicatesAreWrittenWithFileAndLineAndStatsAsJson() throws IOException {
+    Path in = write("in.jsonl", "{\"id\":1}\n{\"id\":1,\"again\":true}\n{\"id\":2}\n");
+    Path dropped = dir.resolve("dropped.tsv");
+    Path stats = dir.resolve("stats.json");
+    Cli.Result r = Cli.run("dedup", "--key", "id", "--dropped", dropped.toString(),
+        "--stats-json", stats.toString(), "-o", dir.resolve("out.jsonl").toString(),
+        in.toString());
+    assertThat(r.status()).isZero();
+    assertThat(read(dropped)).isEqualTo(in + "\t2\t{\"id\":1,\"again\":true}\n");
+    JsonNode s = new ObjectMapper().readTree(stats.toFile());
+    assertThat(s.get("records").asLong()).isEqualTo(3);
+    assertThat(s.get("kept").asLong()).isEqualTo(2);
+    assertThat(s.get("duplicates").asLong()).isEqualTo(1);
+    assertThat(s.get("mode").asText()).isEqualTo("exact");
+  }
+
+  @Test
+  void normalizedKeysAndFullKeyMode() throws IOException {
+    Path in = write("in.jsonl", "{\"u\":\"Example.COM \"}\n{\"u\":\"example.com\"}\n");
+    Cli.Result r = Cli.run("dedup", "--key", "u", "--normalize", "trim,lowercase",
+        "--key-mode", "full", in.toString());
+    assertThat(r.out().lines()).hasSize(1);
+  }
+
+  @Test
+  void standardInputWorksWithoutState() {
+    Cli.Result r = Cli.runWithInput("x\ny\nx\n", "dedup", "--whole-line", "-");
+    assertThat(r.out()).isEqualTo("x\ny\n");
+  }
+
+  @Test
+  void approximateModeSaysSoInTheSummary() throws IOException {
+    Path in = write("in.jsonl", "{\"id\":1}\n{\"id\":1}\n");
+    Cli.Result r = Cli.run("dedup", "--key", "id", "--mode", "approximate", in.toString());
+    assertThat(r.err()).contains("mode approximate; exact tier none");
+  }
+}
