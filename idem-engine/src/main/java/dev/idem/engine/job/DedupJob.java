@@ -94,9 +94,12 @@ public final class DedupJob {
         : InputEstimate.distinctKeysUpperBound(inputs, spec.format());
     FilterType filterType = spec.filterType() != null ? spec.filterType()
         : spec.expectedKeys() > 0 ? FilterType.BLOCKED : FilterType.SCALABLE;
+    boolean fullKeys = spec.keyMode() == KeyMode.FULL_KEY;
+    String exactStore = spec.mode() == DedupMode.APPROXIMATE ? "none"
+        : chooseMemory(capacity, fullKeys) ? "memory" : "rocksdb";
     Manifest manifest = new Manifest(Manifest.FORMAT_VERSION, Instant.now().toString(), inputs,
         spec.format().displayName(), spec.key().describe(), spec.header(),
-        spec.normalizer().spec(), spec.mode().name(), spec.keyMode().name(),
+        spec.normalizer().spec(), spec.mode().name(), spec.keyMode().name(), exactStore,
         filterType.displayName(), capacity, spec.expectedKeys(), spec.fpp(), spec.seed(),
         spec.maxRecordBytes(), spec.output() == null ? null : spec.output().toAbsolutePath()
             .toString(), spec.dropped() == null ? null : spec.dropped().toAbsolutePath()
@@ -107,8 +110,6 @@ public final class DedupJob {
     } catch (IllegalArgumentException e) {
       throw new JobException(e.getMessage());
     }
-    boolean fullKeys = spec.keyMode() == KeyMode.FULL_KEY;
-    boolean inMemory = chooseMemory(capacity, fullKeys);
 
     StateDirectory dir = null;
     StateStore store = null;
@@ -123,6 +124,9 @@ public final class DedupJob {
           requireEmpty(dir);
           dir.writeManifest(manifest);
         } else {
+          if (spec.exactStore() == DedupJobSpec.ExactStoreChoice.AUTO) {
+            manifest = manifest.withExactStore(existing.exactStore()); // auto keeps the choice
+          }
           List<String> differences = existing.differencesFrom(manifest);
           if (!differences.isEmpty()) {
             throw new JobException("this command differs from the job in " + spec.state()
@@ -140,14 +144,14 @@ public final class DedupJob {
           return result(cp, true, cp.sequence() > 0, cp.records(), "none", manifest, null, 0,
               0, started, 0, false);
         }
-        tiers = Tiers.restore(dir, store, cp, manifest, fingerprinter, inMemory, capacity);
+        tiers = Tiers.restore(dir, store, cp, manifest, fingerprinter, capacity);
         dir.deleteSnapshotsExcept(cp.snapshotSequence());
       } else {
         MembershipFilter filter = Tiers.newFilter(filterType.displayName(), capacity, spec.fpp(),
             spec.expectedKeys());
         ExactStore exact = null;
         if (spec.mode() == DedupMode.EXACT) {
-          if (inMemory) {
+          if (exactStore.equals("memory")) {
             exact = MemoryStore.create(capacity, fullKeys, false);
           } else {
             ephemeral = Files.createTempDirectory("idem-dedup-");
@@ -201,7 +205,7 @@ public final class DedupJob {
         RecordSource source = new RecordSource(inputs, new RecordSource.Settings(spec.format(),
             spec.header(), extractor, fingerprinter, spec.keyMode() == KeyMode.FULL_KEY,
             spec.maxRecordBytes()), stdin, start.fileIndex(), start.offset(), start.line())) {
-      Progress p = new Progress(start, dedup, tiers.filter, durable);
+      Progress p = new Progress(start, dedup, tiers.filter, durable, manifest.writesSeen());
       long firstRecordMillis = -1;
       long totalBytes = inputs.stream().mapToLong(f -> Math.max(0, f.size())).sum();
       long lastProgress = System.nanoTime();
@@ -370,6 +374,7 @@ public final class DedupJob {
     final Deduplicator dedup;
     final MembershipFilter filter;
     final boolean durable;
+    final boolean writesSeen;
     final PendingKeys approximateKept = new PendingKeys();
     final PendingKeys batch = new PendingKeys();
     long records;
@@ -384,7 +389,9 @@ public final class DedupJob {
     long recordsSinceCheckpoint;
     long lastCheckpointNanos = System.nanoTime();
 
-    Progress(Checkpoint start, Deduplicator dedup, MembershipFilter filter, boolean durable) {
+    Progress(Checkpoint start, Deduplicator dedup, MembershipFilter filter, boolean durable,
+        boolean writesSeen) {
+      this.writesSeen = writesSeen;
       this.start = start;
       this.dedup = dedup;
       this.filter = filter;
@@ -457,13 +464,16 @@ public final class DedupJob {
       if (snapshot) {
         FilterSnapshot.write(dir.snapshot(sequence), filter, dedup.fingerprinter());
         snapshotSequence = sequence;
-        journalSequence = -1; // the snapshot holds these keys
-        dropBefore = sequence;
         journaledSinceSnapshot = 0;
+        if (writesSeen) {
+          // `seen` holds every key and the snapshot covers the filter: the journal can go
+          journalSequence = -1;
+          dropBefore = sequence;
+        }
       }
       Checkpoint cp = snapshotOfCounts(complete, out, dropped, quarantine, quarantinePath);
-      store.commit(journalSequence, batch, List.of(new StateStore.MetaEntry("checkpoint",
-          Json.write(cp))), dropBefore, true);
+      store.commit(journalSequence, batch, writesSeen, List.of(new StateStore.MetaEntry(
+          "checkpoint", Json.write(cp))), dropBefore, true);
       if (snapshot) {
         dir.deleteSnapshotsExcept(snapshotSequence);
       }

@@ -8,7 +8,8 @@ import java.util.Objects;
  * A job's identity, written to {@code STATE/MANIFEST.json} when the state is created and checked
  * on every resume: a job may only continue with the inputs and options it started with.
  * Options that do not change which records are kept (checkpoint interval, bad-record policy,
- * progress, statistics file, exact-store placement) are not part of it.
+ * progress, statistics file) are not part of it. Where the exact tier lives is, because the
+ * state's layout follows from it (see {@link #writesSeen()}).
  */
 public record Manifest(
     int formatVersion,
@@ -20,6 +21,7 @@ public record Manifest(
     String normalizer,
     String mode,
     String keyMode,
+    String exactStore,
     String filterType,
     long filterCapacity,
     long expectedKeys,
@@ -31,6 +33,16 @@ public record Manifest(
 
   /** The version of the state layout this build writes and reads. */
   public static final int FORMAT_VERSION = 1;
+
+  /**
+   * Whether checkpoints write every kept key into RocksDB's {@code seen} column family. Needed
+   * when RocksDB is the exact tier, and for full keys (the journal holds fingerprints only).
+   * Otherwise the journal, never truncated, is the durable record of the kept keys: one packed
+   * write per checkpoint instead of one RocksDB entry per key.
+   */
+  public boolean writesSeen() {
+    return exactStore.equals("rocksdb") || keyMode.equals("FULL_KEY");
+  }
 
   /**
    * How {@code now} (this command) differs from this manifest (the state's): one line per
@@ -59,6 +71,7 @@ public record Manifest(
     compare(d, "--normalize", normalizer, now.normalizer);
     compare(d, "--mode", mode, now.mode);
     compare(d, "--key-mode", keyMode, now.keyMode);
+    compare(d, "--exact-store", exactStore, now.exactStore);
     compare(d, "--filter", filterType, now.filterType);
     compare(d, "the filter's capacity (from --expected or estimated from the inputs)",
         filterCapacity, now.filterCapacity);
@@ -71,6 +84,13 @@ public record Manifest(
     compare(d, "--dropped", dropped == null ? "(none)" : dropped,
         now.dropped == null ? "(none)" : now.dropped);
     return d;
+  }
+
+  /** This manifest with another exact-store placement. */
+  Manifest withExactStore(String store) {
+    return new Manifest(formatVersion, created, inputs, format, key, header, normalizer, mode,
+        keyMode, store, filterType, filterCapacity, expectedKeys, fpp, seed, maxRecordBytes,
+        output, dropped);
   }
 
   private static void compare(List<String> d, String option, Object was, Object is) {

@@ -4,7 +4,6 @@ import dev.idem.core.Fingerprinter;
 import dev.idem.core.filter.FilterSnapshot;
 import dev.idem.core.filter.FilterType;
 import dev.idem.core.filter.MembershipFilter;
-import dev.idem.engine.DedupMode;
 import dev.idem.engine.Deduplicator;
 import dev.idem.engine.KeyMode;
 import dev.idem.engine.store.ExactStore;
@@ -47,12 +46,15 @@ final class Tiers {
     return Deduplicator.newFilter(type, expectedKeys > 0 ? expectedKeys : capacity, fpp);
   }
 
-  /** Restores the tiers of a state at checkpoint {@code cp}. */
+  /**
+   * Restores the tiers of a state at checkpoint {@code cp}. Where the kept keys are durable
+   * depends on the manifest ({@link Manifest#writesSeen()}): in {@code seen}, or in the whole
+   * journal.
+   */
   static Tiers restore(StateDirectory dir, StateStore store, Checkpoint cp, Manifest m,
-      Fingerprinter fingerprinter, boolean inMemory, long filterCapacity) throws IOException {
+      Fingerprinter fingerprinter, long filterCapacity) throws IOException {
     List<String> warnings = new ArrayList<>();
     MembershipFilter filter = null;
-    boolean rebuilt = false;
     long replayFrom = 1;
     if (cp.snapshotSequence() > 0) {
       try {
@@ -72,38 +74,35 @@ final class Tiers {
             + "from the exact store");
       }
     }
-    long replayed = 0;
-    if (filter == null && cp.snapshotSequence() > 0) {
-      // the journal before the snapshot is gone: every kept key is in `seen`
-      MembershipFilter fresh = newFilter(m.filterType(), filterCapacity, m.fpp(),
-          m.expectedKeys());
-      store.forEachSeen((hi, lo, key) -> fresh.put(hi, lo));
-      filter = fresh;
-      rebuilt = true;
+    boolean rebuilt = filter == null && cp.snapshotSequence() > 0;
+    if (filter == null) {
+      filter = newFilter(m.filterType(), filterCapacity, m.fpp(), m.expectedKeys());
+    }
+    MembershipFilter f = filter;
+    long[] replayed = new long[1];
+    if (rebuilt && m.writesSeen()) {
+      // the journal before the snapshot is gone, but `seen` has every kept key
+      store.forEachSeen((hi, lo, key) -> f.put(hi, lo));
     } else {
-      if (filter == null) {
-        filter = newFilter(m.filterType(), filterCapacity, m.fpp(), m.expectedKeys());
-      }
-      long[] count = new long[1];
-      MembershipFilter f = filter;
       store.forEachJournaled(replayFrom, cp.sequence(), (hi, lo, key) -> {
         f.put(hi, lo);
-        count[0]++;
+        replayed[0]++;
       });
-      replayed = count[0];
     }
     ExactStore exact = null;
-    if (DedupMode.valueOf(m.mode()) == DedupMode.EXACT) {
-      boolean full = KeyMode.valueOf(m.keyMode()) == KeyMode.FULL_KEY;
-      if (inMemory) {
-        MemoryStore memory = MemoryStore.create(Math.max(cp.stats().kept(), 1024), full, true);
+    boolean full = KeyMode.valueOf(m.keyMode()) == KeyMode.FULL_KEY;
+    if (m.exactStore().equals("memory")) {
+      MemoryStore memory = MemoryStore.create(Math.max(cp.stats().kept(), 1024), full, true);
+      if (m.writesSeen()) {
         memory.loadFrom(store);
-        exact = memory;
       } else {
-        exact = RocksDbStore.forCheckpoints(store, full, cp.stats().kept());
+        store.forEachJournaled(1, cp.sequence(), memory::addNew);
       }
+      exact = memory;
+    } else if (m.exactStore().equals("rocksdb")) {
+      exact = RocksDbStore.forCheckpoints(store, full, cp.stats().kept());
     }
-    return new Tiers(filter, exact, replayed, rebuilt, warnings);
+    return new Tiers(filter, exact, replayed[0], rebuilt, warnings);
   }
 
   /** Fresh tiers for a job without state (or a new state). */

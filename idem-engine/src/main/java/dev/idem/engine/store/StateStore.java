@@ -142,41 +142,66 @@ public final class StateStore implements AutoCloseable {
   }
 
   /**
-   * Writes one checkpoint atomically and durably: the pending keys into {@code seen} and, under
-   * {@code sequence}, into {@code journal}; every meta entry; and, when {@code dropJournalBefore}
-   * is positive, deletes journal entries older than it (a snapshot now covers them).
+   * Writes one checkpoint atomically and durably: the pending keys into {@code journal} under
+   * {@code sequence} (unless it is negative) and, when {@code writeSeen}, into {@code seen}; every
+   * meta entry; and, when {@code dropJournalBefore} is positive, deletes the journal entries
+   * before it.
    *
    * @param sync whether to wait for the disk (checkpoints do; plain library flushes need not)
    */
-  public void commit(long sequence, PendingKeys pending, List<MetaEntry> metaEntries,
-      long dropJournalBefore, boolean sync) {
+  public void commit(long sequence, PendingKeys pending, boolean writeSeen,
+      List<MetaEntry> metaEntries, long dropJournalBefore, boolean sync) {
     try (WriteBatch batch = new WriteBatch()) {
-      if (pending.size() > 0) {
-        byte[] packed = new byte[16 * pending.size()];
-        for (int i = 0; i < pending.size(); i++) {
+      if (dropJournalBefore > 0) {
+        batch.deleteRange(journal, sequenceKey(0), sequenceKey(dropJournalBefore));
+      }
+      int n = pending.size();
+      if (n > 0 && sequence >= 0) {
+        byte[] packed = new byte[16 * n];
+        for (int i = 0; i < n; i++) {
           Fingerprint.write(pending.hi(i), pending.lo(i), packed, 16 * i);
-          if (fullKeys) {
-            batch.put(seen, pending.key(i), java.util.Arrays.copyOfRange(packed, 16 * i,
-                16 * i + 16));
-          } else {
-            batch.put(seen, java.util.Arrays.copyOfRange(packed, 16 * i, 16 * i + 16),
-                new byte[0]);
-          }
         }
-        if (sequence >= 0) {
-          batch.put(journal, sequenceKey(sequence), packed);
+        batch.put(journal, sequenceKey(sequence), packed);
+      }
+      if (n > 0 && writeSeen) {
+        // in key order: each insert lands next to the last in the memtable's skip list, which is
+        // several times faster than random order
+        for (int i : fingerprintOrder(pending)) {
+          byte[] fp = new byte[16];
+          Fingerprint.write(pending.hi(i), pending.lo(i), fp, 0);
+          if (fullKeys) {
+            batch.put(seen, pending.key(i), fp);
+          } else {
+            batch.put(seen, fp, EMPTY);
+          }
         }
       }
       for (MetaEntry e : metaEntries) {
         batch.put(meta, e.name().getBytes(java.nio.charset.StandardCharsets.UTF_8), e.value());
       }
-      if (dropJournalBefore > 0) {
-        batch.deleteRange(journal, sequenceKey(0), sequenceKey(dropJournalBefore));
-      }
       db.write(sync ? syncWrites : plainWrites, batch);
     } catch (RocksDBException e) {
       throw new IllegalStateException("RocksDB write failed: " + e.getMessage(), e);
     }
+  }
+
+  private static final byte[] EMPTY = new byte[0];
+
+  /** Indexes of the pending keys in unsigned fingerprint order. */
+  private static int[] fingerprintOrder(PendingKeys pending) {
+    Integer[] order = new Integer[pending.size()];
+    for (int i = 0; i < order.length; i++) {
+      order[i] = i;
+    }
+    java.util.Arrays.sort(order, (a, b) -> {
+      int c = Long.compareUnsigned(pending.hi(a), pending.hi(b));
+      return c != 0 ? c : Long.compareUnsigned(pending.lo(a), pending.lo(b));
+    });
+    int[] out = new int[order.length];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = order[i];
+    }
+    return out;
   }
 
   /** A named value in the {@code meta} column family. */
