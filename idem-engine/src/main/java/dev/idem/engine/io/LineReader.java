@@ -71,7 +71,8 @@ public final class LineReader implements Closeable {
     while (true) {
       int nl = indexOfNewline(start + scanned);
       if (nl >= 0) {
-        if (nl - start > maxLineBytes && maxLineBytes < MAX_LINE_BYTES) {
+        int content = nl - start - (nl > start && buf[nl - 1] == '\r' ? 1 : 0);
+        if (content > maxLineBytes && maxLineBytes < MAX_LINE_BYTES) {
           reportOverlong(nl + 1 - start);
           start = nl + 1;
           return true;
@@ -84,10 +85,16 @@ public final class LineReader implements Closeable {
         if (start == end) {
           return false;
         }
+        if (scanned > maxLineBytes && maxLineBytes < MAX_LINE_BYTES) {
+          reportOverlong(scanned);
+          start = end;
+          return true;
+        }
         emit(end, end); // last line without a terminator
         return true;
       }
-      if (scanned >= maxLineBytes && maxLineBytes < MAX_LINE_BYTES) {
+      // one byte of slack: a final \r may yet turn out to be part of the terminator
+      if (scanned > maxLineBytes + 1 && maxLineBytes < MAX_LINE_BYTES) {
         skipOverlongLine();
         return true;
       }

@@ -47,6 +47,32 @@ class LineReaderTest {
     assertThat(lines.get(1)).isEqualTo("y");
   }
 
+  @Property
+  void overlongLinesAreSkippedWholeAndCounted(@ForAll @IntRange(min = 1, max = 40) int max,
+      @ForAll("inputs") byte[] input, @ForAll @IntRange(min = 1, max = 7) int chunk)
+      throws IOException {
+    List<String> expected = reference(input);
+    LineReader r = new LineReader(new Trickle(input, chunk), "t");
+    r.setMaxLineBytes(max);
+    int i = 0;
+    long consumed = 0;
+    while (r.next()) {
+      String line = expected.get(i++);
+      if (line.length() > max) {
+        assertThat(r.overlong()).isTrue();
+        assertThat(r.length()).isZero();
+      } else {
+        assertThat(r.overlong()).isFalse();
+        assertThat(new String(r.bytes(), r.offset(), r.length(),
+            java.nio.charset.StandardCharsets.ISO_8859_1)).isEqualTo(line);
+      }
+      assertThat(r.lineNumber()).isEqualTo(i);
+      consumed = r.bytesConsumed();
+    }
+    assertThat(i).isEqualTo(expected.size());
+    assertThat(consumed).isEqualTo(input.length);
+  }
+
   @Test
   void countsLinesAndBytes() throws IOException {
     LineReader r = new LineReader(new ByteArrayInputStream("a\r\nbb\n\nccc".getBytes()), "t");
