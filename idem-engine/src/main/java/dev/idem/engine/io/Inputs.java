@@ -50,14 +50,23 @@ public final class Inputs {
     } catch (AccessDeniedException e) {
       throw new IOException(name + ": permission denied");
     }
-    if (name.endsWith(".gz")) {
-      try {
-        return new GZIPInputStream(raw, 1 << 16);
-      } catch (IOException e) {
-        raw.close();
-        throw new IOException(name + ": not a gzip file (" + e.getMessage() + ")");
-      }
+    return decompressed(name, raw);
+  }
+
+  /**
+   * {@code raw} itself, or a gunzipping stream over it when {@code name} ends in {@code .gz}.
+   *
+   * @throws IOException naming the input when it is not gzip after all
+   */
+  public static InputStream decompressed(String name, InputStream raw) throws IOException {
+    if (!name.endsWith(".gz")) {
+      return raw;
     }
-    return raw;
+    try {
+      return new GZIPInputStream(raw, 1 << 16);
+    } catch (IOException e) {
+      raw.close();
+      throw new IOException(name + ": not a gzip file (" + e.getMessage() + ")");
+    }
   }
 }

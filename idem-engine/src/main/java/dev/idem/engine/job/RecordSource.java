@@ -16,7 +16,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import java.util.zip.GZIPInputStream;
 
 /**
  * The reading side of a job, on its own thread: opens the inputs in order from a position,
@@ -226,15 +225,7 @@ final class RecordSource implements AutoCloseable {
         return skipped;
       }
     };
-    if (path.toString().endsWith(".gz")) {
-      try {
-        return new GZIPInputStream(raw, 1 << 16);
-      } catch (IOException e) {
-        raw.close();
-        throw new IOException(path + ": not a gzip file (" + e.getMessage() + ")");
-      }
-    }
-    return raw;
+    return Inputs.decompressed(path.toString(), raw);
   }
 
   private byte[] readFirstLine(InputFile input) throws IOException {
