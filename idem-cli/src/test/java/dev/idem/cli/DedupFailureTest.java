@@ -108,6 +108,37 @@ class DedupFailureTest {
   }
 
   @Test
+  void aJobResumesInsideAGzipShardOfADirectory() throws IOException {
+    Path shards = Files.createDirectory(dir.resolve("shards"));
+    for (int s = 0; s < 3; s++) {
+      StringBuilder sb = new StringBuilder();
+      for (int i = 0; i < 1000; i++) {
+        sb.append(s == 1 && i == 500 ? "oops\n" : "{\"id\":" + (i + s * 300) + "}\n");
+      }
+      try (var out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(
+          shards.resolve("part-" + s + ".jsonl.gz")))) {
+        out.write(sb.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      }
+    }
+    Path state = dir.resolve("state");
+    Path out = dir.resolve("out.jsonl");
+    String[] args = {"dedup", "--key", "id", "--state", state.toString(), "-o", out.toString(),
+        "--checkpoint-every", "128", "--on-bad-record", "fail", shards.toString()};
+    Cli.Result fail = Cli.run(args);
+    assertThat(fail.status()).isEqualTo(1);
+    assertThat(fail.err()).contains("part-1.jsonl.gz:501: ");
+    args[args.length - 2] = "skip";
+    Cli.Result resumed = Cli.run(args);
+    assertThat(resumed.status()).as(resumed.err()).isZero();
+    StringBuilder expected = new StringBuilder();
+    for (int k = 0; k < 1600; k++) {
+      expected.append("{\"id\":").append(k).append("}\n");
+    }
+    assertThat(Files.readString(out)).isEqualTo(expected.toString());
+    assertThat(resumed.err()).contains("3,000 records, 1,600 kept").contains("resumed at record 1,500");
+  }
+
+  @Test
   void aStateFromAnotherCommandIsRefusedNamingEachDifference() throws IOException {
     Path in = dir.resolve("in.jsonl");
     Files.writeString(in, "{\"id\":1}\n");
