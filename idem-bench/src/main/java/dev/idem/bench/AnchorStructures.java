@@ -120,7 +120,8 @@ final class AnchorStructures {
 
     @Override
     String expectedSource() {
-      return "cuckoo formula 1-(1-1/(2^f-1))^(8·load) at its load (FastFilter has none)";
+      return "CuckooFilter.falsePositiveRate(load, f) = 8·load/(2^f-1) at its real load "
+          + "(FastFilter has none)";
     }
 
     @Override
