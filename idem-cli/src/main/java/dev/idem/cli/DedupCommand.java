@@ -1,6 +1,5 @@
 package dev.idem.cli;
 
-import dev.idem.core.KeyNormalizer;
 import dev.idem.core.filter.FilterType;
 import dev.idem.engine.DedupMode;
 import dev.idem.engine.KeyMode;
@@ -18,8 +17,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -50,43 +49,7 @@ final class DedupCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  static final class KeyOptions {
-    @Option(names = "--key", paramLabel = "FIELD",
-        description = "JSON Lines: the field that identifies a record, by name (id) or JSON "
-            + "Pointer (/meta/url). Its value as text: strings unescaped, numbers as written.")
-    String jsonKey;
-
-    @Option(names = "--column", paramLabel = "NAME|N",
-        description = "CSV/TSV: the column that identifies a record, by header name or 1-based "
-            + "number.")
-    String column;
-
-    @Option(names = "--whole-line", description = "The whole line is the key.")
-    boolean wholeLine;
-
-    @Option(names = "--content", paramLabel = "FIELD",
-        description = "JSON Lines: dedup documents by the exact text of this field (name or "
-            + "pointer), by its 128-bit fingerprint.")
-    String content;
-  }
-
-  @ArgGroup(exclusive = true, multiplicity = "1", heading = "%nKey (exactly one):%n")
-  KeyOptions key;
-
-  @Option(names = "--format", paramLabel = "FORMAT",
-      description = "jsonl, csv, tsv or lines (default: jsonl for --key/--content, csv for "
-          + "--column (tsv for .tsv inputs), lines for --whole-line).")
-  String format;
-
-  @Option(names = "--header", negatable = true,
-      description = "CSV/TSV inputs start with a header line, written once to the output "
-          + "(default: yes when --column is a name, no when it is a number).")
-  Boolean header;
-
-  @Option(names = "--normalize", paramLabel = "STEPS", defaultValue = "identity",
-      description = "Key normalisation before hashing: trim, lowercase, nfc, "
-          + "collapse-whitespace, strip-prefix=PREFIX, comma-separated (default: none).")
-  String normalize;
+  @Mixin RecordOptions record;
 
   @Option(names = "--mode", paramLabel = "MODE", defaultValue = "exact",
       description = "exact: every 'maybe' is confirmed, no new record is ever dropped "
@@ -204,25 +167,16 @@ final class DedupCommand implements Callable<Integer> {
 
   private DedupJobSpec jobSpec() {
     try {
-      KeySpec keySpec = key.jsonKey != null ? KeySpec.jsonField(key.jsonKey, false)
-          : key.content != null ? KeySpec.jsonField(key.content, true)
-          : key.column != null ? KeySpec.column(key.column) : new KeySpec.WholeLine();
-      RecordFormat recordFormat = format != null ? RecordFormat.byName(format)
-          : keySpec instanceof KeySpec.JsonField ? RecordFormat.JSONL
-          : keySpec instanceof KeySpec.Column ? (looksTsv() ? RecordFormat.TSV : RecordFormat.CSV)
-          : RecordFormat.LINES;
-      boolean hasHeader = header != null ? header
-          : keySpec instanceof KeySpec.Column c && c.name() != null;
-      if (hasHeader && recordFormat != RecordFormat.CSV && recordFormat != RecordFormat.TSV) {
-        throw new IllegalArgumentException("--header applies to csv and tsv inputs");
-      }
+      KeySpec keySpec = record.keySpec();
+      RecordFormat recordFormat = record.format(keySpec, inputs);
+      boolean hasHeader = record.header(keySpec, recordFormat);
       KeyMode km = switch (keyMode) {
         case "fingerprint" -> KeyMode.FINGERPRINT;
         case "full" -> KeyMode.FULL_KEY;
         default -> throw new IllegalArgumentException(
             "--key-mode must be fingerprint or full, not '" + keyMode + "'");
       };
-      if (key.content != null && km == KeyMode.FULL_KEY) {
+      if (record.isContent() && km == KeyMode.FULL_KEY) {
         throw new IllegalArgumentException("--content keys are documents: they are compared "
             + "by fingerprint; drop --key-mode full");
       }
@@ -256,19 +210,13 @@ final class DedupCommand implements Callable<Integer> {
       if (recent < 0) {
         throw new IllegalArgumentException("--recent must be 0 (off) or a positive count");
       }
-      if (maxRecordBytes > dev.idem.engine.io.LineReader.MAX_LINE_BYTES) {
-        throw new IllegalArgumentException("--max-record-bytes can be at most 64m");
-      }
       return new DedupJobSpec(inputs, recordFormat, keySpec, hasHeader,
-          KeyNormalizer.parse(normalize), dm, km, ft, expected == null ? -1 : expected, fpp,
+          record.normalizer(), dm, km, ft, expected == null ? -1 : expected, fpp,
           seed, store, state, everyRecords, everyTime, output, dropped,
-          BadRecordPolicy.parse(onBadRecord), (int) maxRecordBytes, recent, rocksDbCache);
+          BadRecordPolicy.parse(onBadRecord), RecordOptions.maxRecordBytes(maxRecordBytes), recent,
+          rocksDbCache);
     } catch (IllegalArgumentException | picocli.CommandLine.TypeConversionException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
-  }
-
-  private boolean looksTsv() {
-    return inputs.stream().anyMatch(i -> i.endsWith(".tsv") || i.endsWith(".tsv.gz"));
   }
 }

@@ -23,10 +23,15 @@ class ChildProcessTest {
   @TempDir Path dir;
 
   static Process start(String... args) throws IOException {
+    return startWithHeap("512m", args);
+  }
+
+  /** {@link #start} with a given maximum heap ({@code -Xmx}), for memory budget tests. */
+  static Process startWithHeap(String maxHeap, String... args) throws IOException {
     // quick-starting JVMs: these children live for a second or two, often less
     List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx512m", "-Xshare:auto",
+        "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx" + maxHeap, "-Xshare:auto",
         "-cp", System.getProperty("java.class.path"), IdemCommand.class.getName()));
     command.addAll(List.of(args));
     return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.PIPE).start();

@@ -289,7 +289,8 @@ public final class DedupJob {
     }
   }
 
-  private static void writeRecord(OutputFile out, RecordBatch batch, int i) throws IOException {
+  /** Writes a record as read; also used by {@link SortDedupJob} for headers and quarantine. */
+  static void writeRecord(OutputFile out, RecordBatch batch, int i) throws IOException {
     int terminator = batch.terminatorLength[i];
     out.write(batch.arena, batch.start[i], batch.contentLength[i] + terminator);
     if (terminator == 0) {

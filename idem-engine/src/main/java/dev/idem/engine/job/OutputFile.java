@@ -35,10 +35,7 @@ final class OutputFile implements AutoCloseable {
    * @throws IOException naming the file when it is shorter than the checkpoint says
    */
   static OutputFile open(Path path, long checkpointLength) throws IOException {
-    Path dir = path.toAbsolutePath().getParent();
-    if (!Files.isDirectory(dir)) {
-      throw new IOException(path + ": cannot write: directory " + dir + " does not exist");
-    }
+    requireDirectory(path);
     FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
         StandardOpenOption.READ);
     long size = ch.size();
@@ -51,6 +48,17 @@ final class OutputFile implements AutoCloseable {
     ch.truncate(checkpointLength);
     ch.position(checkpointLength);
     return new OutputFile(path.toString(), ch, null, checkpointLength);
+  }
+
+  /**
+   * Fails, naming the file, when the directory {@code path} would go in does not exist: jobs that
+   * open their output late check this first.
+   */
+  static void requireDirectory(Path path) throws IOException {
+    Path dir = path.toAbsolutePath().getParent();
+    if (!Files.isDirectory(dir)) {
+      throw new IOException(path + ": cannot write: directory " + dir + " does not exist");
+    }
   }
 
   /** Standard output (or any stream): no truncation, and sync only flushes. */

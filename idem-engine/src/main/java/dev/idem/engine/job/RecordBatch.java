@@ -21,28 +21,56 @@ final class RecordBatch {
   /** A CSV/TSV header line to write to the output (the first input's only). */
   static final byte HEADER = 3;
 
-  byte[] arena = new byte[TARGET_BYTES + 4096];
+  /** Bytes after which the batch is full (a batch may hold one record larger than this). */
+  private final int targetBytes;
+  private final int maxRecords;
+  byte[] arena;
   int arenaSize;
   int count;
-  final int[] start = new int[MAX_RECORDS];
-  final int[] contentLength = new int[MAX_RECORDS];
-  final int[] terminatorLength = new int[MAX_RECORDS];
-  final byte[] kind = new byte[MAX_RECORDS];
-  final long[] fingerprints = new long[2 * MAX_RECORDS];
-  final byte[][] keys = new byte[MAX_RECORDS][];
-  final String[] problem = new String[MAX_RECORDS];
-  final int[] fileIndex = new int[MAX_RECORDS];
-  final long[] line = new long[MAX_RECORDS];
-  final long[] endOffset = new long[MAX_RECORDS];
+  final int[] start;
+  final int[] contentLength;
+  final int[] terminatorLength;
+  final byte[] kind;
+  final long[] fingerprints;
+  final byte[][] keys;
+  final String[] problem;
+  final int[] fileIndex;
+  final long[] line;
+  final long[] endOffset;
   /** Lines of its input consumed through the end of the record (a CSV record may span lines). */
-  final long[] endLine = new long[MAX_RECORDS];
+  final long[] endLine;
   /** Set on the last batch: every input was read to its end. */
   boolean endOfInput;
   /** Set when reading failed; the checking thread rethrows it in order. */
   Exception failure;
 
+  RecordBatch() {
+    this(TARGET_BYTES, MAX_RECORDS);
+  }
+
+  /**
+   * A batch of a given size: jobs with a memory budget (sort-dedup) use smaller ones, since the
+   * reading thread keeps several batches in flight.
+   */
+  RecordBatch(int targetBytes, int maxRecords) {
+    this.targetBytes = targetBytes;
+    this.maxRecords = maxRecords;
+    arena = new byte[targetBytes + 4096];
+    start = new int[maxRecords];
+    contentLength = new int[maxRecords];
+    terminatorLength = new int[maxRecords];
+    kind = new byte[maxRecords];
+    fingerprints = new long[2 * maxRecords];
+    keys = new byte[maxRecords][];
+    problem = new String[maxRecords];
+    fileIndex = new int[maxRecords];
+    line = new long[maxRecords];
+    endOffset = new long[maxRecords];
+    endLine = new long[maxRecords];
+  }
+
   boolean isFull() {
-    return count == MAX_RECORDS || arenaSize >= TARGET_BYTES;
+    return count == maxRecords || arenaSize >= targetBytes;
   }
 
   /** Appends a record's bytes and position; returns its index. */
@@ -76,8 +104,8 @@ final class RecordBatch {
     arenaSize = 0;
     endOfInput = false;
     failure = null;
-    if (arena.length > 4 * TARGET_BYTES) {
-      arena = new byte[TARGET_BYTES + 4096]; // one huge record should not pin memory
+    if (arena.length > 4 * targetBytes) {
+      arena = new byte[targetBytes + 4096]; // one huge record should not pin memory
     }
   }
 }

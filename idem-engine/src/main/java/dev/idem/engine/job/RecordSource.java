@@ -32,8 +32,11 @@ final class RecordSource implements AutoCloseable {
   private final List<InputFile> inputs;
   private final Settings settings;
   private final InputStream stdin;
+  /** Batches in flight: filling, queued and being checked. */
+  static final int BATCHES = 5;
+
   private final BlockingQueue<RecordBatch> ready = new ArrayBlockingQueue<>(3);
-  private final BlockingQueue<RecordBatch> free = new ArrayBlockingQueue<>(5);
+  private final BlockingQueue<RecordBatch> free = new ArrayBlockingQueue<>(BATCHES);
   private final Thread thread;
   private final int startFile;
   private final long startOffset;
@@ -43,14 +46,24 @@ final class RecordSource implements AutoCloseable {
 
   RecordSource(List<InputFile> inputs, Settings settings, InputStream stdin, int startFile,
       long startOffset, long startLine) {
+    this(inputs, settings, stdin, startFile, startOffset, startLine, RecordBatch.TARGET_BYTES,
+        RecordBatch.MAX_RECORDS);
+  }
+
+  /**
+   * A source whose batches hold about {@code batchBytes} bytes and at most {@code batchRecords}
+   * records each; {@link #BATCHES} of them exist at once.
+   */
+  RecordSource(List<InputFile> inputs, Settings settings, InputStream stdin, int startFile,
+      long startOffset, long startLine, int batchBytes, int batchRecords) {
     this.inputs = inputs;
     this.settings = settings;
     this.stdin = stdin;
     this.startFile = startFile;
     this.startOffset = startOffset;
     this.startLine = startLine;
-    for (int i = 0; i < 5; i++) {
-      free.add(new RecordBatch());
+    for (int i = 0; i < BATCHES; i++) {
+      free.add(new RecordBatch(batchBytes, batchRecords));
     }
     this.thread = new Thread(this::run, "idem-reader");
     thread.setDaemon(true);

@@ -1,0 +1,101 @@
+package dev.idem.cli;
+
+import dev.idem.core.KeyNormalizer;
+import dev.idem.engine.io.LineReader;
+import dev.idem.engine.record.KeySpec;
+import dev.idem.engine.record.RecordFormat;
+import java.util.List;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Option;
+
+/**
+ * What a record is and what its key is: the options {@code dedup} and {@code sort-dedup} share,
+ * and how the format and header are inferred when not given. A picocli mixin.
+ */
+final class RecordOptions {
+
+  static final class KeyOptions {
+    @Option(names = "--key", paramLabel = "FIELD",
+        description = "JSON Lines: the field that identifies a record, by name (id) or JSON "
+            + "Pointer (/meta/url). Its value as text: strings unescaped, numbers as written.")
+    String jsonKey;
+
+    @Option(names = "--column", paramLabel = "NAME|N",
+        description = "CSV/TSV: the column that identifies a record, by header name or 1-based "
+            + "number.")
+    String column;
+
+    @Option(names = "--whole-line", description = "The whole line is the key.")
+    boolean wholeLine;
+
+    @Option(names = "--content", paramLabel = "FIELD",
+        description = "JSON Lines: dedup documents by the exact text of this field (name or "
+            + "pointer), by its 128-bit fingerprint.")
+    String content;
+  }
+
+  @ArgGroup(exclusive = true, multiplicity = "1", heading = "%nKey (exactly one):%n")
+  KeyOptions key;
+
+  @Option(names = "--format", paramLabel = "FORMAT",
+      description = "jsonl, csv, tsv or lines (default: jsonl for --key/--content, csv for "
+          + "--column (tsv for .tsv inputs), lines for --whole-line).")
+  String format;
+
+  @Option(names = "--header", negatable = true,
+      description = "CSV/TSV inputs start with a header line, written once to the output "
+          + "(default: yes when --column is a name, no when it is a number).")
+  Boolean header;
+
+  @Option(names = "--normalize", paramLabel = "STEPS", defaultValue = "identity",
+      description = "Key normalisation before hashing: trim, lowercase, nfc, "
+          + "collapse-whitespace, strip-prefix=PREFIX, comma-separated (default: none).")
+  String normalize;
+
+  /** The key spec; {@link IllegalArgumentException} for a bad field or column. */
+  KeySpec keySpec() {
+    return key.jsonKey != null ? KeySpec.jsonField(key.jsonKey, false)
+        : key.content != null ? KeySpec.jsonField(key.content, true)
+        : key.column != null ? KeySpec.column(key.column) : new KeySpec.WholeLine();
+  }
+
+  /** Whether the key is a {@code --content} document. */
+  boolean isContent() {
+    return key.content != null;
+  }
+
+  /** The format given, or the one the key (and the input names) imply. */
+  RecordFormat format(KeySpec keySpec, List<String> inputs) {
+    return format != null ? RecordFormat.byName(format)
+        : keySpec instanceof KeySpec.JsonField ? RecordFormat.JSONL
+        : keySpec instanceof KeySpec.Column ? (looksTsv(inputs) ? RecordFormat.TSV
+            : RecordFormat.CSV)
+        : RecordFormat.LINES;
+  }
+
+  /** Whether inputs have a header line: as given, else when the column is named. */
+  boolean header(KeySpec keySpec, RecordFormat recordFormat) {
+    boolean hasHeader = header != null ? header
+        : keySpec instanceof KeySpec.Column c && c.name() != null;
+    if (hasHeader && recordFormat != RecordFormat.CSV && recordFormat != RecordFormat.TSV) {
+      throw new IllegalArgumentException("--header applies to csv and tsv inputs");
+    }
+    return hasHeader;
+  }
+
+  KeyNormalizer normalizer() {
+    return KeyNormalizer.parse(normalize);
+  }
+
+  /** {@code --max-record-bytes} as the readers take it. */
+  static int maxRecordBytes(long value) {
+    if (value > LineReader.MAX_LINE_BYTES) {
+      throw new IllegalArgumentException("--max-record-bytes can be at most 64m");
+    }
+    return (int) value;
+  }
+
+  private static boolean looksTsv(List<String> inputs) {
+    return inputs.stream().anyMatch(i -> i.endsWith(".tsv") || i.endsWith(".tsv.gz"));
+  }
+}

@@ -1,0 +1,167 @@
+package dev.idem.cli;
+
+import dev.idem.engine.job.BadRecordException;
+import dev.idem.engine.job.BadRecordPolicy;
+import dev.idem.engine.job.JobException;
+import dev.idem.engine.job.SortDedupJob;
+import dev.idem.engine.job.SortDedupResult;
+import dev.idem.engine.job.SortDedupSpec;
+import dev.idem.engine.record.KeySpec;
+import dev.idem.engine.record.RecordFormat;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code idem sort-dedup}: exact dedup of inputs larger than memory, by external sort. */
+@Command(
+    name = "sort-dedup",
+    mixinStandardHelpOptions = true,
+    versionProvider = IdemCommand.Version.class,
+    sortOptions = false,
+    description = {
+      "Exact dedup of inputs larger than memory, within a fixed memory budget: write the first "
+          + "(or last) record of each key, byte for byte as read, in input order (or grouped "
+          + "by key).",
+      "Records are read into a buffer of at most --memory, sorted by key, cleared of repeats "
+          + "and written as compressed runs to --tmp; the runs are then merged, dropping "
+          + "repeats across them, in as many passes as --memory allows. Nothing is approximate: "
+          + "keys are compared by 128-bit fingerprint, or byte for byte with --exact-key. The "
+          + "output is written only after all input is read, so -o may name an input. Not "
+          + "resumable: use 'idem dedup --state' for that, or when the keys fit in memory.",
+      ""
+    },
+    exitCodeListHeading = "%nExit status:%n",
+    exitCodeList = {
+      "0:done",
+      "1:bad input under --on-bad-record fail, an unreadable input, an unwritable output, or "
+          + "not enough room in --tmp",
+      "2:usage error"
+    })
+final class SortDedupCommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  @Mixin RecordOptions record;
+
+  @Option(names = "--exact-key",
+      description = "Compare keys byte for byte (after --normalize) instead of by 128-bit "
+          + "fingerprint; costs the key's bytes in memory and in --tmp. With --order key, the "
+          + "output is in byte order of the keys, like LC_ALL=C sort.")
+  boolean exactKey;
+
+  @Option(names = "--memory", paramLabel = "SIZE", defaultValue = "64m",
+      converter = SizeConverter.class,
+      description = "Working memory: read buffers, the sort buffer and merge buffers, all "
+          + "counted; the JVM needs about twice this plus its own baseline (default: "
+          + "${DEFAULT-VALUE}; at least 1m).")
+  long memory;
+
+  @Option(names = "--tmp", paramLabel = "DIR",
+      description = "Where the sorted runs go, in a private subdirectory removed at the end "
+          + "(also on failure and Ctrl-C; after a kill, by the next sort-dedup using DIR). "
+          + "Needs about the input's size free (default: the system temporary directory).")
+  Path tmp;
+
+  @Option(names = "--keep", paramLabel = "first|last", defaultValue = "first",
+      description = "Which record of a key survives (default: ${DEFAULT-VALUE}).")
+  String keep;
+
+  @Option(names = "--order", paramLabel = "input|key", defaultValue = "input",
+      description = "input: survivors in the order they were read (default); key: grouped by "
+          + "key, in 128-bit fingerprint order (byte order with --exact-key), one merge pass "
+          + "fewer.")
+  String order;
+
+  @Option(names = {"-o", "--output"}, paramLabel = "OUT",
+      description = "Output file (default: standard output).")
+  Path output;
+
+  @Option(names = "--on-bad-record", paramLabel = "POLICY", defaultValue = "fail",
+      description = "A record that is not valid or has no key: fail (exit 1 naming file, line "
+          + "and reason, before any output is written), skip, or quarantine=FILE (default: "
+          + "${DEFAULT-VALUE}). All are counted.")
+  String onBadRecord;
+
+  @Option(names = "--max-record-bytes", paramLabel = "SIZE", defaultValue = "16m",
+      converter = SizeConverter.class,
+      description = "Longer records are bad records (default: ${DEFAULT-VALUE}). A record "
+          + "larger than the sort buffer is a run of its own, held in memory beyond --memory "
+          + "while it is read and merged.")
+  long maxRecordBytes;
+
+  @Option(names = "--stats-json", paramLabel = "FILE",
+      description = "Write the final summary as JSON to FILE.")
+  Path statsJson;
+
+  @Option(names = {"-q", "--quiet"}, description = "No progress and no summary.")
+  boolean quiet;
+
+  @Parameters(paramLabel = "INPUT", arity = "1..*",
+      description = "Files, directories (their files in name order), globs, or - for standard "
+          + "input. .gz inputs are decompressed.")
+  List<String> inputs;
+
+  private final Io io;
+
+  SortDedupCommand(Io io) {
+    this.io = io;
+  }
+
+  @Override
+  public Integer call() throws IOException {
+    SortDedupSpec jobSpec = jobSpec();
+    SortDedupSummary summary = new SortDedupSummary(io, quiet, statsJson, tmp);
+    try {
+      SortDedupResult result = SortDedupJob.run(jobSpec, io.in(), io.out(), summary.listener());
+      summary.finish(result);
+      return 0;
+    } catch (BadRecordException e) {
+      summary.abandon();
+      throw new UserException(e.getMessage());
+    } catch (JobException e) {
+      summary.abandon();
+      io.err().println("idem sort-dedup: " + e.getMessage());
+      return IdemCommand.EXIT_USAGE;
+    } catch (IOException | RuntimeException e) {
+      summary.abandon();
+      throw e;
+    }
+  }
+
+  private SortDedupSpec jobSpec() {
+    try {
+      KeySpec keySpec = record.keySpec();
+      RecordFormat recordFormat = record.format(keySpec, inputs);
+      boolean hasHeader = record.header(keySpec, recordFormat);
+      if (record.isContent() && exactKey) {
+        throw new IllegalArgumentException("--content keys are documents: they are compared "
+            + "by fingerprint; drop --exact-key");
+      }
+      SortDedupSpec.Keep k = switch (keep) {
+        case "first" -> SortDedupSpec.Keep.FIRST;
+        case "last" -> SortDedupSpec.Keep.LAST;
+        default -> throw new IllegalArgumentException(
+            "--keep must be first or last, not '" + keep + "'");
+      };
+      SortDedupSpec.Order o = switch (order) {
+        case "input" -> SortDedupSpec.Order.INPUT;
+        case "key" -> SortDedupSpec.Order.KEY;
+        default -> throw new IllegalArgumentException(
+            "--order must be input or key, not '" + order + "'");
+      };
+      return new SortDedupSpec(inputs, recordFormat, keySpec, hasHeader, record.normalizer(), 0,
+          exactKey, memory, tmp, k, o, output, BadRecordPolicy.parse(onBadRecord),
+          RecordOptions.maxRecordBytes(maxRecordBytes));
+    } catch (IllegalArgumentException | picocli.CommandLine.TypeConversionException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
+  }
+}

@@ -1,0 +1,197 @@
+package dev.idem.engine.job;
+
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.zip.CRC32C;
+import net.jpountz.lz4.LZ4Compressor;
+import net.jpountz.lz4.LZ4Factory;
+
+/**
+ * Writes a run: entries packed into blocks; in each block the entries' fixed fields are stored as
+ * they are and their keys and records are LZ4-compressed, the whole block checksummed.
+ *
+ * <pre>
+ * file   = magic "IDEMRUN1" (8) · version (int) · kind (int) · block* · end
+ * block  = head length (int &gt; 0) · data length (int) · stored data length (int) · CRC32C of
+ *          head and stored data (int) · head · stored data (LZ4 when shorter than the data,
+ *          else the data as is)
+ * head   = per entry: [hi (long) · lo (long)] · ordinal (varlong) · [key length (varint)] ·
+ *          record length (varint)
+ * data   = per entry: [key] · record
+ * end    = -1 (int) · entries (long) · CRC32C of the entries field (int)
+ * </pre>
+ *
+ * <p>hi and lo are present in runs by key, the key in runs by exact key. In runs by position the
+ * ordinal is the difference from the block's previous entry (small), elsewhere the ordinal itself.
+ * Fingerprints are random and do not compress, so they stay out of LZ4's way; records, side by
+ * side, compress better. Fixed-width integers are big-endian. An entry never spans blocks; a block
+ * grows for one entry larger than the block size and shrinks back after it. The end record lets a
+ * reader tell a complete run from a cut one.
+ */
+final class RunWriter implements EntrySink, AutoCloseable {
+
+  static final byte[] MAGIC = "IDEMRUN1".getBytes(StandardCharsets.US_ASCII);
+  static final int VERSION = 1;
+  static final int FRAME_HEADER = 16;
+  /** Most bytes of an entry's head: two longs, a varlong, two varints. */
+  static final int MAX_HEAD = 16 + 10 + 5 + 5;
+
+  // the bounds-checked Java codec: runs are our own files, but a damaged one must fail cleanly
+  // (lz4-java's Unsafe and JNI codecs do not check bounds; see docs/SORT_DEDUP.md)
+  static final LZ4Factory LZ4 = LZ4Factory.safeInstance();
+  private static final LZ4Compressor COMPRESSOR = LZ4.fastCompressor();
+  private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class,
+      ByteOrder.BIG_ENDIAN);
+  private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class,
+      ByteOrder.BIG_ENDIAN);
+
+  private final Path path;
+  private final RunKind kind;
+  private final int blockBytes;
+  private final FileOutputStream out;
+  private final CRC32C crc = new CRC32C();
+  private final byte[] head;
+  private byte[] data;
+  private byte[] frame;
+  private int headSize;
+  private int dataSize;
+  private long previousOrdinal;
+  private long entries;
+  private long bytes;
+
+  /** Head bytes per block for data blocks of {@code blockBytes}. */
+  static int headBytes(int blockBytes) {
+    return Math.max(MAX_HEAD, blockBytes / 2);
+  }
+
+  /** Heap a writer holds for blocks of {@code blockBytes}: head, data and the stored frame. */
+  static long memoryBytes(int blockBytes) {
+    return headBytes(blockBytes) + blockBytes + FRAME_HEADER + headBytes(blockBytes)
+        + COMPRESSOR.maxCompressedLength(blockBytes) + 64;
+  }
+
+  /** Creates {@code path} (which must not exist) and writes the header. */
+  RunWriter(Path path, RunKind kind, int blockBytes) throws IOException {
+    this.path = path;
+    this.kind = kind;
+    this.blockBytes = blockBytes;
+    this.head = new byte[headBytes(blockBytes)];
+    this.data = new byte[blockBytes];
+    this.frame = new byte[frameLength(blockBytes)];
+    this.out = new FileOutputStream(path.toFile());
+    byte[] header = new byte[16];
+    System.arraycopy(MAGIC, 0, header, 0, 8);
+    INT.set(header, 8, VERSION);
+    INT.set(header, 12, kind.code);
+    write(header, header.length);
+  }
+
+  private int frameLength(int dataBytes) {
+    return FRAME_HEADER + head.length + COMPRESSOR.maxCompressedLength(dataBytes);
+  }
+
+  @Override
+  public void write(long hi, long lo, long ordinal, byte[] key, int keyOffset, int keyLength,
+      byte[] record, int recordOffset, int recordLength) throws IOException {
+    int k = kind.hasKey() ? keyLength : 0;
+    int dataBytes = k + recordLength;
+    if (head.length - headSize < MAX_HEAD || data.length - dataSize < dataBytes) {
+      if (headSize > 0) {
+        flushBlock();
+      }
+      if (dataBytes > data.length) {
+        data = new byte[dataBytes]; // one entry larger than a block: a block of its own
+        frame = new byte[frameLength(dataBytes)];
+      }
+    }
+    int p = headSize;
+    if (kind.hasFingerprint()) {
+      LONG.set(head, p, hi);
+      LONG.set(head, p + 8, lo);
+      p += 16;
+      p = putVarint(head, p, ordinal);
+    } else {
+      p = putVarint(head, p, ordinal - previousOrdinal); // ascending: a small difference
+      previousOrdinal = ordinal;
+    }
+    if (kind.hasKey()) {
+      p = putVarint(head, p, k);
+      System.arraycopy(key, keyOffset, data, dataSize, k);
+      dataSize += k;
+    }
+    headSize = putVarint(head, p, recordLength);
+    System.arraycopy(record, recordOffset, data, dataSize, recordLength);
+    dataSize += recordLength;
+    entries++;
+  }
+
+  private static int putVarint(byte[] b, int p, long v) {
+    while ((v & ~0x7FL) != 0) {
+      b[p++] = (byte) ((v & 0x7F) | 0x80);
+      v >>>= 7;
+    }
+    b[p++] = (byte) v;
+    return p;
+  }
+
+  private void flushBlock() throws IOException {
+    int at = FRAME_HEADER + headSize;
+    System.arraycopy(head, 0, frame, FRAME_HEADER, headSize);
+    int stored = dataSize == 0 ? 0
+        : COMPRESSOR.compress(data, 0, dataSize, frame, at, frame.length - at);
+    if (stored >= dataSize) { // incompressible: store it as it is
+      System.arraycopy(data, 0, frame, at, dataSize);
+      stored = dataSize;
+    }
+    crc.reset();
+    crc.update(frame, FRAME_HEADER, headSize + stored);
+    INT.set(frame, 0, headSize);
+    INT.set(frame, 4, dataSize);
+    INT.set(frame, 8, stored);
+    INT.set(frame, 12, (int) crc.getValue());
+    write(frame, at + stored);
+    headSize = 0;
+    dataSize = 0;
+    previousOrdinal = 0;
+    if (data.length > blockBytes) {
+      data = new byte[blockBytes];
+      frame = new byte[frameLength(blockBytes)];
+    }
+  }
+
+  private void write(byte[] b, int len) throws IOException {
+    try {
+      out.write(b, 0, len);
+    } catch (IOException e) {
+      throw new IOException("cannot write the sorted run " + path + " (--tmp): "
+          + e.getMessage(), e);
+    }
+    bytes += len;
+  }
+
+  /** Writes the last block and the end record, closes the file, and describes the run. */
+  RunFile finish() throws IOException {
+    if (headSize > 0) {
+      flushBlock();
+    }
+    byte[] end = new byte[16];
+    INT.set(end, 0, -1);
+    LONG.set(end, 4, entries);
+    crc.reset();
+    crc.update(end, 4, 8);
+    INT.set(end, 12, (int) crc.getValue());
+    write(end, end.length);
+    close();
+    return new RunFile(path, kind, entries, bytes);
+  }
+
+  @Override
+  public void close() throws IOException {
+    out.close();
+  }
+}

@@ -1,0 +1,317 @@
+package dev.idem.engine.job;
+
+import dev.idem.core.Fingerprinter;
+import dev.idem.engine.record.KeyExtractor;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Exact dedup of inputs larger than memory, by external sort-merge within a memory budget (see
+ * docs/SORT_DEDUP.md).
+ *
+ * <p>Phase 1 reads records in input order (the same reader as {@code dedup}: formats, gzip,
+ * directories, keys, bad records), numbers them, and fills a buffer; a full buffer is sorted by
+ * (key, position), its repeats dropped, and written as an LZ4 run. Phase 2 ({@link MergePhase})
+ * merges the runs, dropping repeats across them, into the output in key order or, with one more
+ * external sort on positions, in input order. Records carry their bytes throughout, so no input
+ * is read twice and standard input and gzip work.
+ */
+public final class SortDedupJob {
+
+  /** Hears about a running job. Called on the job's thread. */
+  public interface Listener {
+    /** Phase 1: raw input bytes read of the total (0 when unknown), records, runs written. */
+    default void reading(long rawBytesDone, long rawBytesTotal, long records, int runs) {}
+
+    /**
+     * Phase 2: merge pass {@code pass} (1-based) by {@code by} ("key" or "input position") over
+     * {@code runs} runs has read {@code entriesDone} of {@code entriesTotal} entries.
+     */
+    default void merging(int pass, String by, int runs, long entriesDone, long entriesTotal) {}
+
+    default void warning(String message) {}
+  }
+
+  private static final long PROGRESS_NANOS = 500_000_000L;
+  /** Temp bytes per gzip input byte: gzip packs text about twice as tight as LZ4 runs do. */
+  private static final int GZIP_TEMP_FACTOR = 3;
+
+  private final SortDedupSpec spec;
+  private final SortPlan plan;
+  private final Long usableSpace;
+  private final InputStream stdin;
+  private final OutputStream stdout;
+  private final Listener listener;
+  private final List<String> warnings = new ArrayList<>();
+  private final RunKind kind;
+  private final List<RunFile> runs = new ArrayList<>();
+  private RunBuffer buffer;
+  private byte[] header;
+  private long records;
+  private long blankLines;
+  private long badRecords;
+  private long ordinal;
+  private long bytesSeen;
+
+  private SortDedupJob(SortDedupSpec spec, SortPlan plan, Long usableSpace, InputStream stdin,
+      OutputStream stdout, Listener listener) {
+    this.spec = spec;
+    this.plan = plan;
+    this.usableSpace = usableSpace;
+    this.stdin = stdin;
+    this.stdout = stdout;
+    this.listener = listener;
+    this.kind = spec.exactKey() ? RunKind.EXACT_KEY : RunKind.FINGERPRINT;
+  }
+
+  /**
+   * Runs a job to the end of its inputs.
+   *
+   * @throws BadRecordException for a bad record under the fail policy
+   * @throws JobException when the job cannot start as asked (a key the header lacks, …)
+   * @throws IOException for unreadable inputs, unwritable outputs, or a {@code --tmp} without
+   *     room
+   */
+  public static SortDedupResult run(SortDedupSpec spec, InputStream stdin, OutputStream stdout,
+      Listener listener) throws IOException {
+    return run(spec, SortPlan.of(spec.memoryBytes(), spec.order()), null, stdin, stdout,
+        listener);
+  }
+
+  /** A job with a given plan and, when not null, a given free space in --tmp: for tests. */
+  static SortDedupResult run(SortDedupSpec spec, SortPlan plan, Long usableSpace,
+      InputStream stdin, OutputStream stdout, Listener listener) throws IOException {
+    return new SortDedupJob(spec, plan, usableSpace, stdin, stdout, listener).run();
+  }
+
+  private SortDedupResult run() throws IOException {
+    long started = System.nanoTime();
+    List<InputFile> inputs = InputFile.expand(spec.inputs());
+    KeyExtractor extractor;
+    try {
+      extractor = KeyExtractor.of(spec.key(), spec.format());
+    } catch (IllegalArgumentException e) {
+      throw new JobException(e.getMessage());
+    }
+    Fingerprinter fingerprinter = Fingerprinter.xxh3().withSeed(spec.seed())
+        .withNormalizer(spec.normalizer());
+    if (spec.output() != null) {
+      OutputFile.requireDirectory(spec.output()); // before the work, not after it
+    }
+    Path tmp = spec.tmp() != null ? spec.tmp() : Path.of(System.getProperty("java.io.tmpdir"));
+    try (RunDirectory dir = RunDirectory.create(tmp, this::warn)) {
+      RunDirectory.checkSpace(tmp, tempEstimate(inputs), usableSpace != null ? usableSpace
+          : Files.getFileStore(dir.path()).getUsableSpace());
+      buffer = new RunBuffer(kind, plan.bufferBytes(), keepLast(), 128);
+      read(inputs, extractor, fingerprinter, dir);
+      long readMillis = (System.nanoTime() - started) / 1_000_000;
+      long kept;
+      int passes = 0;
+      long outputBytes;
+      try (OutputFile out = spec.output() != null ? OutputFile.open(spec.output(), 0)
+          : OutputFile.stream("<stdout>", stdout)) {
+        if (header != null) {
+          write(out, header, 0, header.length);
+        }
+        EntrySink sink = (hi, lo, ord, key, keyOff, keyLen, record, off, len) ->
+            write(out, record, off, len);
+        if (runs.isEmpty()) { // it all fit in memory: no temporary files at all
+          kept = spec.order() == SortDedupSpec.Order.INPUT
+              ? buffer.drainSurvivorsInArrivalOrder(sink) : buffer.drainSorted(sink);
+        } else {
+          if (buffer.size() > 0) {
+            spill(dir);
+          }
+          buffer = null; // its memory goes to the merge
+          MergePhase merge = new MergePhase(dir, plan, keepLast(), listener);
+          int mean = (int) Math.min(1 << 20, bytesSeen / Math.max(1, ordinal));
+          kept = spec.order() == SortDedupSpec.Order.INPUT
+              ? merge.inInputOrder(List.copyOf(runs), sink, mean)
+              : merge.inKeyOrder(List.copyOf(runs), sink);
+          passes = merge.passes();
+        }
+        write(out, null, 0, 0);
+        outputBytes = out.length();
+      }
+      long ok = records - badRecords;
+      return new SortDedupResult(records, kept, ok - kept, badRecords, blankLines, runs.size(),
+          passes, plan.fanIn(), spec.memoryBytes(), dir.writtenBytes(), dir.peakBytes(),
+          outputBytes, readMillis, (System.nanoTime() - started) / 1_000_000,
+          List.copyOf(warnings));
+    }
+  }
+
+  /** Writes to the output (flushes it for {@code null}), naming it when that fails. */
+  private static void write(OutputFile out, byte[] b, int off, int len) throws IOException {
+    try {
+      if (b == null) {
+        out.flush();
+      } else {
+        out.write(b, off, len);
+      }
+    } catch (IOException e) {
+      throw new IOException(out.name() + ": cannot write: " + e.getMessage(), e);
+    }
+  }
+
+  private boolean keepLast() {
+    return spec.keep() == SortDedupSpec.Keep.LAST;
+  }
+
+  /**
+   * Bytes of runs the job may have in --tmp at once: its records LZ4-compressed plus about 24
+   * bytes each, and in input order two copies for a while; about the size of the input.
+   */
+  private static long tempEstimate(List<InputFile> inputs) {
+    long bytes = 0;
+    for (InputFile f : inputs) {
+      if (!f.isStdin()) {
+        bytes += f.path().endsWith(".gz") ? GZIP_TEMP_FACTOR * f.size() : f.size();
+      }
+    }
+    return bytes;
+  }
+
+  private void read(List<InputFile> inputs, KeyExtractor extractor, Fingerprinter fingerprinter,
+      RunDirectory dir) throws IOException {
+    Path quarantinePath = spec.onBadRecord() instanceof BadRecordPolicy.Quarantine q
+        ? q.file() : null;
+    long total = inputs.stream().mapToLong(f -> Math.max(0, f.size())).sum();
+    long lastProgress = System.nanoTime();
+    try (OutputFile quarantine = quarantinePath != null ? OutputFile.open(quarantinePath, 0)
+            : null;
+        RecordSource source = new RecordSource(inputs, new RecordSource.Settings(spec.format(),
+            spec.header(), extractor, fingerprinter, spec.exactKey(), spec.maxRecordBytes()),
+            stdin, 0, 0, 0, plan.batchBytes(), plan.batchRecords())) {
+      while (true) {
+        RecordBatch batch;
+        try {
+          batch = source.take();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new IOException("interrupted");
+        }
+        if (batch.failure != null) {
+          if (batch.failure instanceof RecordSource.HeaderException h) {
+            throw new JobException(h.getMessage());
+          }
+          throw batch.failure instanceof IOException io ? io
+              : new IOException(batch.failure.getMessage(), batch.failure);
+        }
+        for (int i = 0; i < batch.count; i++) {
+          switch (batch.kind[i]) {
+            case RecordBatch.OK -> {
+              records++;
+              add(batch, i, dir);
+            }
+            case RecordBatch.BLANK -> blankLines++;
+            case RecordBatch.HEADER -> header = recordBytes(batch, i);
+            default -> {
+              records++;
+              badRecords++;
+              bad(batch, i, inputs.get(batch.fileIndex[i]).path(), quarantine);
+            }
+          }
+        }
+        boolean end = batch.endOfInput;
+        source.recycle(batch);
+        long now = System.nanoTime();
+        if (end || now - lastProgress > PROGRESS_NANOS) {
+          listener.reading(end ? total : source.rawBytesRead(), total, records, runs.size());
+          lastProgress = now;
+        }
+        if (end) {
+          break;
+        }
+      }
+    }
+  }
+
+  private void add(RecordBatch batch, int i, RunDirectory dir) throws IOException {
+    long hi;
+    long lo;
+    byte[] key = null;
+    int keyLength = 0;
+    if (spec.exactKey()) {
+      key = batch.keys[i];
+      keyLength = key.length;
+      hi = RunBuffer.keyPrefix(key, 0, keyLength, 0);
+      lo = RunBuffer.keyPrefix(key, 0, keyLength, 8);
+    } else {
+      hi = batch.fingerprints[2 * i];
+      lo = batch.fingerprints[2 * i + 1];
+    }
+    long position = ordinal++;
+    int length = batch.contentLength[i] + batch.terminatorLength[i];
+    boolean newline = batch.terminatorLength[i] == 0; // the last line of an input without one
+    bytesSeen += length + keyLength;
+    if (buffer.add(hi, lo, position, key, 0, keyLength, batch.arena, batch.start[i], length,
+        newline)) {
+      return;
+    }
+    if (buffer.size() > 0) {
+      spill(dir);
+      if (buffer.add(hi, lo, position, key, 0, keyLength, batch.arena, batch.start[i], length,
+          newline)) {
+        return;
+      }
+    }
+    // larger than the whole buffer: a run of its own
+    byte[] record = recordBytes(batch, i);
+    RunWriter w = dir.newRun(kind, plan.blockBytes());
+    try {
+      w.write(hi, lo, position, key, 0, keyLength, record, 0, record.length);
+      runs.add(dir.finished(w.finish()));
+    } finally {
+      w.close();
+    }
+  }
+
+  private static byte[] recordBytes(RecordBatch batch, int i) {
+    int length = batch.contentLength[i] + batch.terminatorLength[i];
+    byte[] record = Arrays.copyOfRange(batch.arena, batch.start[i], batch.start[i] + length
+        + (batch.terminatorLength[i] == 0 ? 1 : 0));
+    if (batch.terminatorLength[i] == 0) {
+      record[length] = '\n';
+    }
+    return record;
+  }
+
+  private void spill(RunDirectory dir) throws IOException {
+    RunWriter w = dir.newRun(kind, plan.blockBytes());
+    try {
+      buffer.drainSorted(w);
+      runs.add(dir.finished(w.finish()));
+    } finally {
+      w.close();
+    }
+  }
+
+  /** The bad-record policies of {@code dedup}, with its messages; there is no checkpoint here. */
+  private void bad(RecordBatch batch, int i, String name, OutputFile quarantine)
+      throws IOException {
+    BadRecordPolicy policy = spec.onBadRecord();
+    if (policy instanceof BadRecordPolicy.Fail) {
+      throw new BadRecordException(name, batch.line[i], batch.problem[i], false);
+    }
+    if (policy instanceof BadRecordPolicy.Quarantine) {
+      if (batch.contentLength[i] == 0 && batch.problem[i].startsWith("record of ")) {
+        warn(name + ":" + batch.line[i] + ": " + batch.problem[i]
+            + "; too long to quarantine, counted as bad");
+      } else {
+        DedupJob.writeRecord(quarantine, batch, i);
+      }
+    }
+  }
+
+  private void warn(String message) {
+    warnings.add(message);
+    listener.warning(message);
+  }
+}
