@@ -105,8 +105,9 @@ final class StructureTable {
           .append(num(cell(s, Metric.INSERT), 1))
           .append(" | ").append(num(cell(s, Metric.POSITIVE), 1))
           .append(" | ").append(num(cell(s, Metric.NEGATIVE), 1))
-          .append(" | ").append(cell(s, Metric.DELETE) == null ? "cannot"
-              : num(cell(s, Metric.DELETE), 1));
+          .append(" | ").append(cell(s, Metric.DELETE) != null ? num(cell(s, Metric.DELETE), 1)
+              : java.util.Arrays.asList(Structure.DELETABLE).contains(s)
+                  || s.startsWith("fingerprint-set") ? "–" : "cannot");
       if (a == null) {
         sb.append(" | – | – | – | – | – ");
       } else {
