@@ -67,7 +67,8 @@ final class SortDedupCommand implements Callable<Integer> {
   @Option(names = "--tmp", paramLabel = "DIR",
       description = "Where the sorted runs go, in a private subdirectory removed at the end "
           + "(also on failure and Ctrl-C; after a kill, by the next sort-dedup using DIR). "
-          + "Needs about the input's size free (default: the system temporary directory).")
+          + "Needs about the input's size free, plus 24 bytes a record; checked first "
+          + "(default: the system temporary directory).")
   Path tmp;
 
   @Option(names = "--keep", paramLabel = "first|last", defaultValue = "first",

@@ -104,9 +104,10 @@ final class SortDedupSummary {
       io.err().printf(Locale.ROOT, "  memory %s: the input fit in memory, nothing written to "
           + "--tmp%n", ByteSize.format(r.memoryBytes()));
     } else {
-      io.err().printf(Locale.ROOT, "  memory %s: %,d sorted runs, %d merge passes (fan-in %d); "
-              + "%s of runs written to %s (at most %s at once)%n",
-          ByteSize.format(r.memoryBytes()), r.runs(), r.mergePasses(), r.fanIn(),
+      io.err().printf(Locale.ROOT, "  memory %s: %,d sorted runs, %d merge passes (%d by key; "
+              + "fan-in %d); %s of runs written to %s (at most %s at once)%n",
+          ByteSize.format(r.memoryBytes()), r.runs(), r.mergePasses(), r.keyMergePasses(),
+          r.fanIn(),
           ByteSize.format(r.tempBytesWritten()),
           tmp != null ? tmp : System.getProperty("java.io.tmpdir"),
           ByteSize.format(r.tempPeakBytes()));
@@ -125,6 +126,7 @@ final class SortDedupSummary {
     m.put("blank_lines", r.blankLines());
     m.put("runs", r.runs());
     m.put("merge_passes", r.mergePasses());
+    m.put("merge_passes_by_key", r.keyMergePasses());
     m.put("fan_in", r.fanIn());
     m.put("memory_bytes", r.memoryBytes());
     m.put("temp_bytes_written", r.tempBytesWritten());

@@ -25,7 +25,7 @@ final class IndexSort {
     int compare(int i, int j);
   }
 
-  static final int MAX_BUCKET_BITS = 16;
+  static final int MAX_BUCKET_BITS = 24;
   private static final int INSERTION_MAX = 16;
 
   private IndexSort() {}

@@ -28,6 +28,7 @@ final class MergePhase {
   private final boolean laterFirst;
   private final SortDedupJob.Listener listener;
   private int passes;
+  private int keyPasses;
   private long lastReport;
 
   MergePhase(RunDirectory dir, SortPlan plan, boolean laterFirst,
@@ -41,6 +42,11 @@ final class MergePhase {
   /** Merge passes made: each reads (part of) the data once. */
   int passes() {
     return passes;
+  }
+
+  /** Of those, the passes by key (the others are by position). */
+  int keyPasses() {
+    return keyPasses;
   }
 
   /** Merges runs by key into {@code out}, in key order; returns the entries written. */
@@ -106,6 +112,7 @@ final class MergePhase {
     List<RunFile> left = new ArrayList<>(runs);
     while (left.size() > target) {
       passes++;
+      keyPasses += dedup ? 1 : 0;
       left.sort(Comparator.comparingLong(RunFile::bytes));
       int excess = left.size() - target;
       int merged = excess <= plan.fanIn() - 1 ? excess + 1 : left.size();
@@ -142,6 +149,7 @@ final class MergePhase {
   private long finalMerge(List<RunFile> runs, boolean dedup, EntrySink sink, String by)
       throws IOException {
     passes++;
+    keyPasses += dedup ? 1 : 0;
     long total = runs.stream().mapToLong(RunFile::entries).sum();
     report(by, runs.size(), 0, total, true);
     long written = RunMerger.merge(runs, plan.blockBytes(), laterFirst, dedup, sink,

@@ -13,6 +13,8 @@ import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Comparator;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
@@ -25,6 +27,9 @@ import java.util.stream.Stream;
  * LOCK} file for its whole life, and the kernel drops the lock when the process dies, however it
  * dies. The owner writes its pid into {@code LOCK} after locking it, so an empty {@code LOCK} means
  * an owner between creating and locking it, which is left alone.
+ *
+ * <p>Runs are compressed and written by one background thread of the directory's, so that
+ * compression overlaps the sorting and merging that produce the entries.
  */
 final class RunDirectory implements AutoCloseable {
 
@@ -34,6 +39,11 @@ final class RunDirectory implements AutoCloseable {
   private final Path dir;
   private final FileChannel lockChannel;
   private final Thread hook;
+  private final ExecutorService writer = Executors.newSingleThreadExecutor(r -> {
+    Thread t = new Thread(r, "idem-run-writer");
+    t.setDaemon(true);
+    return t;
+  });
   private volatile boolean closed;
   private int nextRun;
   private long currentBytes;
@@ -87,7 +97,8 @@ final class RunDirectory implements AutoCloseable {
     if (needed > usable) {
       throw new IOException("--tmp " + tmp + " has " + ByteSize.format(usable) + " free, but "
           + "sort-dedup needs about " + ByteSize.format(needed) + " there for its sorted runs "
-          + "(about the size of the input): free some space or give --tmp a larger disk");
+          + "(about the input's size plus 24 bytes a record): free some space or give --tmp a "
+          + "larger disk");
     }
   }
 
@@ -149,7 +160,8 @@ final class RunDirectory implements AutoCloseable {
     if (closed) {
       throw new IOException("sort-dedup is stopping; no new runs");
     }
-    return new RunWriter(dir.resolve(String.format("run-%06d", ++nextRun)), kind, blockBytes);
+    return new RunWriter(dir.resolve(String.format("run-%06d", ++nextRun)), kind, blockBytes,
+        writer);
   }
 
   /** Accounts for a run just finished. */
@@ -186,6 +198,7 @@ final class RunDirectory implements AutoCloseable {
   /** Removes the directory and everything in it, and releases the lock. */
   @Override
   public void close() {
+    writer.shutdownNow(); // writers wait for their block in flight before they close
     try {
       Runtime.getRuntime().removeShutdownHook(hook);
     } catch (IllegalStateException e) {

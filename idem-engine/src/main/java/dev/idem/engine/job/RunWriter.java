@@ -7,6 +7,9 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 import java.util.zip.CRC32C;
 import net.jpountz.lz4.LZ4Compressor;
 import net.jpountz.lz4.LZ4Factory;
@@ -32,6 +35,10 @@ import net.jpountz.lz4.LZ4Factory;
  * side, compress better. Fixed-width integers are big-endian. An entry never spans blocks; a block
  * grows for one entry larger than the block size and shrinks back after it. The end record lets a
  * reader tell a complete run from a cut one.
+ *
+ * <p>Compressing and writing a block can run on a background thread while the caller fills the
+ * next one (two blocks: one filling, one in flight), so that compression overlaps sorting and
+ * merging.
  */
 final class RunWriter implements EntrySink, AutoCloseable {
 
@@ -50,16 +57,34 @@ final class RunWriter implements EntrySink, AutoCloseable {
   private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class,
       ByteOrder.BIG_ENDIAN);
 
+  /** A block's buffers: head and data as filled, and the frame they are compressed into. */
+  private static final class Block {
+    final byte[] head;
+    byte[] data;
+    byte[] frame;
+    int headSize;
+    int dataSize;
+
+    Block(int headBytes, int dataBytes) {
+      head = new byte[headBytes];
+      size(dataBytes);
+    }
+
+    void size(int dataBytes) {
+      data = new byte[dataBytes];
+      frame = new byte[FRAME_HEADER + head.length + COMPRESSOR.maxCompressedLength(dataBytes)];
+    }
+  }
+
   private final Path path;
   private final RunKind kind;
   private final int blockBytes;
+  private final ExecutorService background;
   private final FileOutputStream out;
-  private final CRC32C crc = new CRC32C();
-  private final byte[] head;
-  private byte[] data;
-  private byte[] frame;
-  private int headSize;
-  private int dataSize;
+  private Block filling;
+  private Block spare;
+  private Block sent;
+  private Future<?> inFlight;
   private long previousOrdinal;
   private long entries;
   private long bytes;
@@ -69,20 +94,25 @@ final class RunWriter implements EntrySink, AutoCloseable {
     return Math.max(MAX_HEAD, blockBytes / 2);
   }
 
-  /** Heap a writer holds for blocks of {@code blockBytes}: head, data and the stored frame. */
+  /** Heap a writer holds for blocks of {@code blockBytes}: two blocks with their frames. */
   static long memoryBytes(int blockBytes) {
-    return headBytes(blockBytes) + blockBytes + FRAME_HEADER + headBytes(blockBytes)
-        + COMPRESSOR.maxCompressedLength(blockBytes) + 64;
+    return 2 * (2L * headBytes(blockBytes) + blockBytes + FRAME_HEADER
+        + COMPRESSOR.maxCompressedLength(blockBytes) + 64);
   }
 
-  /** Creates {@code path} (which must not exist) and writes the header. */
-  RunWriter(Path path, RunKind kind, int blockBytes) throws IOException {
+  /**
+   * Creates {@code path} (which must not exist) and writes the header.
+   *
+   * @param background where blocks are compressed and written, or {@code null} for the caller's
+   *     thread
+   */
+  RunWriter(Path path, RunKind kind, int blockBytes, ExecutorService background)
+      throws IOException {
     this.path = path;
     this.kind = kind;
     this.blockBytes = blockBytes;
-    this.head = new byte[headBytes(blockBytes)];
-    this.data = new byte[blockBytes];
-    this.frame = new byte[frameLength(blockBytes)];
+    this.background = background;
+    this.filling = new Block(headBytes(blockBytes), blockBytes);
     this.out = new FileOutputStream(path.toFile());
     byte[] header = new byte[16];
     System.arraycopy(MAGIC, 0, header, 0, 8);
@@ -91,25 +121,23 @@ final class RunWriter implements EntrySink, AutoCloseable {
     write(header, header.length);
   }
 
-  private int frameLength(int dataBytes) {
-    return FRAME_HEADER + head.length + COMPRESSOR.maxCompressedLength(dataBytes);
-  }
-
   @Override
   public void write(long hi, long lo, long ordinal, byte[] key, int keyOffset, int keyLength,
       byte[] record, int recordOffset, int recordLength) throws IOException {
     int k = kind.hasKey() ? keyLength : 0;
     int dataBytes = k + recordLength;
-    if (head.length - headSize < MAX_HEAD || data.length - dataSize < dataBytes) {
-      if (headSize > 0) {
+    Block b = filling;
+    if (b.head.length - b.headSize < MAX_HEAD || b.data.length - b.dataSize < dataBytes) {
+      if (b.headSize > 0) {
         flushBlock();
+        b = filling;
       }
-      if (dataBytes > data.length) {
-        data = new byte[dataBytes]; // one entry larger than a block: a block of its own
-        frame = new byte[frameLength(dataBytes)];
+      if (dataBytes > b.data.length) {
+        b.size(dataBytes); // one entry larger than a block: a block of its own
       }
     }
-    int p = headSize;
+    byte[] head = b.head;
+    int p = b.headSize;
     if (kind.hasFingerprint()) {
       LONG.set(head, p, hi);
       LONG.set(head, p + 8, lo);
@@ -121,12 +149,12 @@ final class RunWriter implements EntrySink, AutoCloseable {
     }
     if (kind.hasKey()) {
       p = putVarint(head, p, k);
-      System.arraycopy(key, keyOffset, data, dataSize, k);
-      dataSize += k;
+      System.arraycopy(key, keyOffset, b.data, b.dataSize, k);
+      b.dataSize += k;
     }
-    headSize = putVarint(head, p, recordLength);
-    System.arraycopy(record, recordOffset, data, dataSize, recordLength);
-    dataSize += recordLength;
+    b.headSize = putVarint(head, p, recordLength);
+    System.arraycopy(record, recordOffset, b.data, b.dataSize, recordLength);
+    b.dataSize += recordLength;
     entries++;
   }
 
@@ -139,28 +167,66 @@ final class RunWriter implements EntrySink, AutoCloseable {
     return p;
   }
 
+  /** Hands the filled block over to be written and takes the other one to fill. */
   private void flushBlock() throws IOException {
-    int at = FRAME_HEADER + headSize;
-    System.arraycopy(head, 0, frame, FRAME_HEADER, headSize);
-    int stored = dataSize == 0 ? 0
-        : COMPRESSOR.compress(data, 0, dataSize, frame, at, frame.length - at);
-    if (stored >= dataSize) { // incompressible: store it as it is
-      System.arraycopy(data, 0, frame, at, dataSize);
-      stored = dataSize;
+    Block full = filling;
+    awaitInFlight();
+    previousOrdinal = 0;
+    if (background == null) {
+      compressAndWrite(full);
+      filling = full;
+      return;
     }
-    crc.reset();
-    crc.update(frame, FRAME_HEADER, headSize + stored);
-    INT.set(frame, 0, headSize);
-    INT.set(frame, 4, dataSize);
+    sent = full;
+    inFlight = background.submit(() -> {
+      compressAndWrite(full);
+      return null;
+    });
+    filling = spare != null ? spare : new Block(headBytes(blockBytes), blockBytes);
+    spare = null;
+  }
+
+  /** Waits for the block in flight, if any; it becomes the spare. */
+  private void awaitInFlight() throws IOException {
+    if (inFlight == null) {
+      return;
+    }
+    try {
+      inFlight.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while writing " + path);
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof IOException io ? io
+          : new IOException(e.getCause().getMessage(), e.getCause());
+    } finally {
+      inFlight = null;
+    }
+    spare = sent;
+    sent = null;
+  }
+
+  private void compressAndWrite(Block b) throws IOException {
+    byte[] frame = b.frame;
+    int at = FRAME_HEADER + b.headSize;
+    System.arraycopy(b.head, 0, frame, FRAME_HEADER, b.headSize);
+    int stored = b.dataSize == 0 ? 0
+        : COMPRESSOR.compress(b.data, 0, b.dataSize, frame, at, frame.length - at);
+    if (stored >= b.dataSize) { // incompressible: store it as it is
+      System.arraycopy(b.data, 0, frame, at, b.dataSize);
+      stored = b.dataSize;
+    }
+    CRC32C crc = new CRC32C();
+    crc.update(frame, FRAME_HEADER, b.headSize + stored);
+    INT.set(frame, 0, b.headSize);
+    INT.set(frame, 4, b.dataSize);
     INT.set(frame, 8, stored);
     INT.set(frame, 12, (int) crc.getValue());
     write(frame, at + stored);
-    headSize = 0;
-    dataSize = 0;
-    previousOrdinal = 0;
-    if (data.length > blockBytes) {
-      data = new byte[blockBytes];
-      frame = new byte[frameLength(blockBytes)];
+    b.headSize = 0;
+    b.dataSize = 0;
+    if (b.data.length > blockBytes) {
+      b.size(blockBytes); // back down after one large entry
     }
   }
 
@@ -176,13 +242,14 @@ final class RunWriter implements EntrySink, AutoCloseable {
 
   /** Writes the last block and the end record, closes the file, and describes the run. */
   RunFile finish() throws IOException {
-    if (headSize > 0) {
+    if (filling.headSize > 0) {
       flushBlock();
     }
+    awaitInFlight();
     byte[] end = new byte[16];
     INT.set(end, 0, -1);
     LONG.set(end, 4, entries);
-    crc.reset();
+    CRC32C crc = new CRC32C();
     crc.update(end, 4, 8);
     INT.set(end, 12, (int) crc.getValue());
     write(end, end.length);
@@ -190,8 +257,15 @@ final class RunWriter implements EntrySink, AutoCloseable {
     return new RunFile(path, kind, entries, bytes);
   }
 
+  /** Closes the file, after the block in flight (whose failure, if any, was or is reported). */
   @Override
   public void close() throws IOException {
-    out.close();
+    try {
+      awaitInFlight();
+    } catch (IOException e) {
+      // the caller is already failing, or learns of it from finish()
+    } finally {
+      out.close();
+    }
   }
 }

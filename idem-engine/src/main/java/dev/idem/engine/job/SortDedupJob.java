@@ -1,6 +1,7 @@
 package dev.idem.engine.job;
 
 import dev.idem.core.Fingerprinter;
+import dev.idem.engine.io.Inputs;
 import dev.idem.engine.record.KeyExtractor;
 import java.io.IOException;
 import java.io.InputStream;
@@ -39,8 +40,12 @@ public final class SortDedupJob {
   }
 
   private static final long PROGRESS_NANOS = 500_000_000L;
-  /** Temp bytes per gzip input byte: gzip packs text about twice as tight as LZ4 runs do. */
-  private static final int GZIP_TEMP_FACTOR = 3;
+  /** Decompressed bytes per gzip input byte (text), as dedup's input estimate takes it. */
+  private static final int GZIP_RATIO = 5;
+  /** Run bytes per entry besides its record: fingerprint, position and length, uncompressed. */
+  private static final int ENTRY_OVERHEAD = 24;
+  /** A guess of the mean record size when there is nothing to measure (standard input). */
+  private static final int DEFAULT_RECORD_BYTES = 128;
 
   private final SortDedupSpec spec;
   private final SortPlan plan;
@@ -106,13 +111,23 @@ public final class SortDedupJob {
     }
     Path tmp = spec.tmp() != null ? spec.tmp() : Path.of(System.getProperty("java.io.tmpdir"));
     try (RunDirectory dir = RunDirectory.create(tmp, this::warn)) {
-      RunDirectory.checkSpace(tmp, tempEstimate(inputs), usableSpace != null ? usableSpace
-          : Files.getFileStore(dir.path()).getUsableSpace());
-      buffer = new RunBuffer(kind, plan.bufferBytes(), keepLast(), 128);
+      List<InputFile> files = inputs.stream().filter(f -> !f.isStdin()).toList();
+      long bytes = files.stream().mapToLong(f -> f.path().endsWith(".gz")
+          ? GZIP_RATIO * f.size() : f.size()).sum();
+      long recordsGuess = files.isEmpty() ? 0 : bytes / meanLineBytes(files.get(0)) + 1;
+      // LZ4 about halves text, and in input order the runs by key and by position coexist for
+      // a while: about the input's size, plus what does not compress
+      RunDirectory.checkSpace(tmp, bytes + ENTRY_OVERHEAD * recordsGuess, usableSpace != null
+          ? usableSpace : Files.getFileStore(dir.path()).getUsableSpace());
+      // the sort buffer's first split between record bytes and index, by the sampled mean
+      int mean = recordsGuess == 0 ? DEFAULT_RECORD_BYTES
+          : (int) Math.max(8, Math.min(1 << 20, bytes / recordsGuess));
+      buffer = new RunBuffer(kind, plan.bufferBytes(), keepLast(), mean);
       read(inputs, extractor, fingerprinter, dir);
       long readMillis = (System.nanoTime() - started) / 1_000_000;
       long kept;
       int passes = 0;
+      int keyPasses = 0;
       long outputBytes;
       try (OutputFile out = spec.output() != null ? OutputFile.open(spec.output(), 0)
           : OutputFile.stream("<stdout>", stdout)) {
@@ -130,18 +145,19 @@ public final class SortDedupJob {
           }
           buffer = null; // its memory goes to the merge
           MergePhase merge = new MergePhase(dir, plan, keepLast(), listener);
-          int mean = (int) Math.min(1 << 20, bytesSeen / Math.max(1, ordinal));
+          int seen = (int) Math.min(1 << 20, bytesSeen / Math.max(1, ordinal));
           kept = spec.order() == SortDedupSpec.Order.INPUT
-              ? merge.inInputOrder(List.copyOf(runs), sink, mean)
+              ? merge.inInputOrder(List.copyOf(runs), sink, seen)
               : merge.inKeyOrder(List.copyOf(runs), sink);
           passes = merge.passes();
+          keyPasses = merge.keyPasses();
         }
         write(out, null, 0, 0);
         outputBytes = out.length();
       }
       long ok = records - badRecords;
       return new SortDedupResult(records, kept, ok - kept, badRecords, blankLines, runs.size(),
-          passes, plan.fanIn(), spec.memoryBytes(), dir.writtenBytes(), dir.peakBytes(),
+          passes, keyPasses, plan.fanIn(), spec.memoryBytes(), dir.writtenBytes(), dir.peakBytes(),
           outputBytes, readMillis, (System.nanoTime() - started) / 1_000_000,
           List.copyOf(warnings));
     }
@@ -164,18 +180,16 @@ public final class SortDedupJob {
     return spec.keep() == SortDedupSpec.Keep.LAST;
   }
 
-  /**
-   * Bytes of runs the job may have in --tmp at once: its records LZ4-compressed plus about 24
-   * bytes each, and in input order two copies for a while; about the size of the input.
-   */
-  private static long tempEstimate(List<InputFile> inputs) {
-    long bytes = 0;
-    for (InputFile f : inputs) {
-      if (!f.isStdin()) {
-        bytes += f.path().endsWith(".gz") ? GZIP_TEMP_FACTOR * f.size() : f.size();
+  /** The mean line length of the first 64 KiB of {@code file}: a guess at record sizes. */
+  private static long meanLineBytes(InputFile file) throws IOException {
+    try (InputStream in = Inputs.open(file.path(), InputStream.nullInputStream())) {
+      byte[] sample = in.readNBytes(64 << 10);
+      long lines = sample.length > 0 && sample[sample.length - 1] != '\n' ? 1 : 0;
+      for (byte b : sample) {
+        lines += b == '\n' ? 1 : 0;
       }
+      return Math.max(1, sample.length / Math.max(1, lines));
     }
-    return bytes;
   }
 
   private void read(List<InputFile> inputs, KeyExtractor extractor, Fingerprinter fingerprinter,

@@ -12,6 +12,7 @@ import java.util.List;
  * @param blankLines blank lines of JSON Lines inputs, which are not records
  * @param runs sorted runs written while reading (0: the input fit in memory)
  * @param mergePasses merges that read (part of) the data once: by key, then by position
+ * @param keyMergePasses of those, the merges by key
  * @param fanIn runs merged at once
  * @param memoryBytes the memory budget
  * @param tempBytesWritten bytes of runs written to {@code --tmp} over the job
@@ -22,6 +23,6 @@ import java.util.List;
  * @param warnings things the user should know (leftovers removed, records too long to quarantine)
  */
 public record SortDedupResult(long records, long kept, long duplicates, long badRecords,
-    long blankLines, int runs, int mergePasses, int fanIn, long memoryBytes,
+    long blankLines, int runs, int mergePasses, int keyMergePasses, int fanIn, long memoryBytes,
     long tempBytesWritten, long tempPeakBytes, long outputBytes, long readMillis,
     long elapsedMillis, List<String> warnings) {}

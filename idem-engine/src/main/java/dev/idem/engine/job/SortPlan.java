@@ -25,7 +25,7 @@ record SortPlan(int batchBytes, int batchRecords, long bufferBytes, int blockByt
     int finalFanIn, long spoolBytes) {
 
   /** A record slot of a reader batch: offsets, lengths, kind, fingerprint, refs, positions. */
-  static final int BATCH_SLOT_BYTES = 80;
+  static final int BATCH_SLOT_BYTES = 96;
   /** The line reader's buffer and a gzip stream's buffer and window, while reading. */
   static final int READER_FIXED_BYTES = 160 << 10;
   /** An {@link OutputFile}'s buffer. */

@@ -12,6 +12,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -21,6 +24,13 @@ import org.junit.jupiter.params.provider.EnumSource;
 class RunFileTest {
 
   @TempDir Path dir;
+
+  private final ExecutorService background = Executors.newSingleThreadExecutor();
+
+  @AfterEach
+  void stop() {
+    background.shutdownNow();
+  }
 
   record Entry(long hi, long lo, long ordinal, byte[] key, byte[] record) {}
 
@@ -44,7 +54,8 @@ class RunFileTest {
   }
 
   private RunFile write(RunKind kind, List<Entry> list) throws IOException {
-    try (RunWriter w = new RunWriter(dir.resolve("run-" + kind), kind, 4096)) {
+    try (RunWriter w = new RunWriter(dir.resolve("run-" + kind), kind, 4096,
+        list.size() % 2 == 0 ? background : null)) {
       for (Entry e : list) {
         w.write(e.hi, e.lo, e.ordinal, e.key, 0, e.key.length, e.record, 0, e.record.length);
       }
@@ -55,7 +66,7 @@ class RunFileTest {
   @ParameterizedTest
   @EnumSource(RunKind.class)
   void entriesComeBackAsWritten(RunKind kind) throws IOException {
-    for (int n : new int[] {0, 1, 3000}) {
+    for (int n : new int[] {0, 1, 2, 3000, 3001}) { // even sizes: compressed in the background
       List<Entry> list = entries(kind, n, n);
       RunFile run = write(kind, list);
       assertThat(run.entries()).isEqualTo(n);

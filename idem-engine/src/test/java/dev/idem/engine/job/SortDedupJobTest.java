@@ -100,7 +100,8 @@ class SortDedupJobTest {
         byte[] record = ("record " + i + "\n").getBytes(StandardCharsets.UTF_8);
         assertThat(b.add(0, 0, i, k, 0, k.length, record, 0, record.length, false)).isTrue();
       }
-      try (RunWriter w = new RunWriter(tmp().resolve("run" + half), RunKind.EXACT_KEY, 256)) {
+      try (RunWriter w = new RunWriter(tmp().resolve("run" + half), RunKind.EXACT_KEY, 256,
+          null)) {
         b.drainSorted(w);
         runs.add(w.finish());
       }
@@ -169,7 +170,7 @@ class SortDedupJobTest {
         .isInstanceOf(IOException.class)
         .hasMessageContaining("--tmp " + tmp())
         .hasMessageContaining("4.9 KiB free")
-        .hasMessageContaining("needs about 9.8 KiB");
+        .hasMessageContaining("needs about 33.2 KiB"); // 10,000 bytes, 1,000 records of 10
     assertThat(out.size()).isZero();
     assertTmpEmpty();
   }
