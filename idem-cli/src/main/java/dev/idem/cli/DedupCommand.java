@@ -9,14 +9,18 @@ import dev.idem.engine.job.DedupJob;
 import dev.idem.engine.job.DedupJobSpec;
 import dev.idem.engine.job.JobException;
 import dev.idem.engine.job.JobResult;
+import dev.idem.engine.job.WindowSpec;
 import dev.idem.engine.record.KeySpec;
 import dev.idem.engine.record.RecordFormat;
+import dev.idem.engine.window.EventTime;
+import dev.idem.engine.window.WindowKind;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -138,6 +142,47 @@ final class DedupCommand implements Callable<Integer> {
           + "input (not resumable). .gz inputs are decompressed.")
   List<String> inputs;
 
+  static final class WindowOptions {
+    @Option(names = "--window", paramLabel = "DURATION", required = true,
+        converter = DurationConverter.class,
+        description = "Dedup within time windows instead of over all time: a key is a "
+            + "duplicate only if seen in the same window (tumbling, aligned to the epoch) or, "
+            + "with --sliding, within DURATION of a kept event of it.")
+    Duration window;
+
+    @Option(names = "--sliding", description = "Sliding (TTL) windows instead of tumbling.")
+    boolean sliding;
+
+    @Option(names = "--time-field", paramLabel = "FIELD",
+        description = "Where the event time is: JSON field or pointer, or CSV/TSV column "
+            + "(default: processing time, which a resumed job cannot reproduce).")
+    String timeField;
+
+    @Option(names = "--time-format", paramLabel = "FMT", defaultValue = "millis",
+        description = "millis, seconds or iso (default: ${DEFAULT-VALUE}).")
+    String timeFormat;
+
+    @Option(names = "--max-delay", paramLabel = "DURATION", defaultValue = "0s",
+        converter = LenientDurationConverter.class,
+        description = "How far out of order events may arrive: the watermark trails the newest "
+            + "event time by this (default: ${DEFAULT-VALUE}).")
+    Duration maxDelay;
+
+    @Option(names = "--allowed-lateness", paramLabel = "DURATION", defaultValue = "0s",
+        converter = LenientDurationConverter.class,
+        description = "How long a window's state outlives the watermark (default: "
+            + "${DEFAULT-VALUE}).")
+    Duration allowedLateness;
+
+    @Option(names = "--late", paramLabel = "POLICY", defaultValue = "drop",
+        description = "Events older than the watermark allows: drop (counted), emit (written "
+            + "to the output, counted), or side-output=FILE (default: ${DEFAULT-VALUE}).")
+    String late;
+  }
+
+  @ArgGroup(exclusive = false, heading = "%nTime windows (\"seen in the last W\"):%n")
+  WindowOptions windowOptions;
+
   private final Io io;
 
   DedupCommand(Io io) {
@@ -163,6 +208,25 @@ final class DedupCommand implements Callable<Integer> {
       summary.abandon();
       throw e;
     }
+  }
+
+  private WindowSpec windowSpec(RecordFormat format) {
+    WindowOptions w = windowOptions;
+    if (w == null) {
+      return null;
+    }
+    EventTime timeFormat = switch (w.timeFormat) {
+      case "millis" -> EventTime.MILLIS;
+      case "seconds" -> EventTime.SECONDS;
+      case "iso" -> EventTime.ISO;
+      default -> throw new IllegalArgumentException(
+          "--time-format must be millis, seconds or iso, not '" + w.timeFormat + "'");
+    };
+    KeySpec time = w.timeField == null ? null
+        : format == RecordFormat.CSV || format == RecordFormat.TSV
+            ? KeySpec.column(w.timeField) : KeySpec.jsonField(w.timeField, false);
+    return new WindowSpec(w.sliding ? WindowKind.SLIDING : WindowKind.TUMBLING, w.window, time,
+        timeFormat, w.maxDelay, w.allowedLateness, WindowSpec.latePolicy(w.late));
   }
 
   private DedupJobSpec jobSpec() {
@@ -214,7 +278,7 @@ final class DedupCommand implements Callable<Integer> {
           record.normalizer(), dm, km, ft, expected == null ? -1 : expected, fpp,
           seed, store, state, everyRecords, everyTime, output, dropped,
           BadRecordPolicy.parse(onBadRecord), RecordOptions.maxRecordBytes(maxRecordBytes), recent,
-          rocksDbCache);
+          rocksDbCache, windowSpec(recordFormat));
     } catch (IllegalArgumentException | picocli.CommandLine.TypeConversionException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }

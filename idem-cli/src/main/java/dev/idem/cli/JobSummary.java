@@ -6,6 +6,7 @@ import dev.idem.engine.DedupStats;
 import dev.idem.engine.job.Checkpoint;
 import dev.idem.engine.job.DedupJob;
 import dev.idem.engine.job.JobResult;
+import dev.idem.engine.window.WindowStats;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -91,14 +92,16 @@ final class JobSummary {
     if (r.alreadyComplete()) {
       return;
     }
-    io.err().printf(Locale.ROOT, "  mode %s; exact tier %s; filter %s%n", r.mode(),
-        r.exactStore(), r.filter());
-    io.err().printf(Locale.ROOT, "  exact-tier lookups %,d: %,d for new keys (%s of new keys), "
-            + "%,d confirmed duplicates%s%n",
-        d.exactLookups(), d.falsePositivesRescued(), Percent.of(d.lookupsPerNewKey()),
-        d.exactLookups() - d.falsePositivesRescued(),
-        d.recentHits() > 0 ? String.format(Locale.ROOT, "; %,d duplicates settled by the "
-            + "recent cache", d.recentHits()) : "");
+    if (r.window() != null) {
+      WindowStats w = r.window();
+      io.err().printf(Locale.ROOT, "  windows: %,d late events; %,d fingerprints held now, %,d "
+              + "at most, in %d open window buckets%n", w.late(), w.held(), w.peakHeld(),
+          w.openBuckets());
+    } else {
+      io.err().printf(Locale.ROOT, "  mode %s; exact tier %s; filter %s%n", r.mode(),
+          r.exactStore(), r.filter());
+      printLookups(d);
+    }
     if (r.resumed()) {
       io.err().printf(Locale.ROOT, "  resumed at record %,d; tiers restored in %.2f s (%,d "
               + "journaled keys replayed%s)%n", r.resumedAtRecord(), r.restoreMillis() / 1000.0,
@@ -107,6 +110,15 @@ final class JobSummary {
     double seconds = r.elapsedMillis() / 1000.0;
     io.err().printf(Locale.ROOT, "  %.1f s, %,.0f records/s%n", seconds,
         (c.records() - r.resumedAtRecord()) / Math.max(seconds, 1e-3));
+  }
+
+  private void printLookups(DedupStats d) {
+    io.err().printf(Locale.ROOT, "  exact-tier lookups %,d: %,d for new keys (%s of new keys), "
+            + "%,d confirmed duplicates%s%n",
+        d.exactLookups(), d.falsePositivesRescued(), Percent.of(d.lookupsPerNewKey()),
+        d.exactLookups() - d.falsePositivesRescued(),
+        d.recentHits() > 0 ? String.format(Locale.ROOT, "; %,d duplicates settled by the "
+            + "recent cache", d.recentHits()) : "");
   }
 
   private static Map<String, Object> asMap(JobResult r) {
@@ -137,6 +149,12 @@ final class JobSummary {
     m.put("filter_rebuilt", r.filterRebuilt());
     m.put("output_bytes", c.outputBytes());
     m.put("warnings", r.warnings());
+    if (r.window() != null) {
+      m.put("late", r.window().late());
+      m.put("fingerprints_held", r.window().held());
+      m.put("fingerprints_held_peak", r.window().peakHeld());
+      m.put("watermark", r.window().watermark());
+    }
     return m;
   }
 }

@@ -72,6 +72,60 @@ class CrashTest {
     killAndResume(full, "approx", approximate, uninterrupted, KILLS / 2);
   }
 
+  @Test
+  void windowedDedupResumesToTheSameOutputAndLateFileAsAnUninterruptedRun() throws Exception {
+    // events at 1 per ms of event time ("ts" in the input), out of order by up to 2 s, so with
+    // a 1 s delay and 5 s windows some are late: both outputs must come out identical
+    StringBuilder events = new StringBuilder();
+    java.util.Random r = new java.util.Random(9);
+    for (int i = 0; i < 100_000; i++) {
+      long ts = 1_764_669_600_000L + i - r.nextInt(2000);
+      events.append("{\"u\":\"user").append(r.nextInt(3000)).append("\",\"ts\":").append(ts)
+          .append("}\n");
+    }
+    Path windowed = dir.resolve("clicks.jsonl");
+    Files.writeString(windowed, events.toString());
+    String[] extra = {"--window", "5s", "--sliding", "--time-field", "ts", "--max-delay", "1s",
+        "--late", "side-output=" + dir.resolve("late-%s.jsonl")};
+    Path once = dir.resolve("window-once.jsonl");
+    long full = runToEnd(windowCommand(dir.resolve("window-once-state"), once, extra, "once",
+        windowed));
+    byte[] uninterrupted = Files.readAllBytes(once);
+    byte[] lateOnce = Files.readAllBytes(dir.resolve("late-once.jsonl"));
+    assertThat(lateOnce.length).as("some events are late").isPositive();
+    Random random = new Random(77);
+    int kills = 0;
+    Path out = dir.resolve("window-out.jsonl");
+    List<String> args = windowCommand(dir.resolve("window-state"), out, extra, "resumed",
+        windowed);
+    boolean finished = false;
+    while (!finished) {
+      Process p = ChildProcessTest.start(args.toArray(String[]::new));
+      long delay = kills >= KILLS / 2 ? TimeUnit.MINUTES.toMillis(5)
+          : 30 + (long) (random.nextDouble() * full * 0.6);
+      if (p.waitFor(delay, TimeUnit.MILLISECONDS)) {
+        assertThat(p.exitValue()).as(stderr(p)).isZero();
+        finished = true;
+      } else {
+        p.destroyForcibly().waitFor();
+        kills++;
+      }
+    }
+    assertThat(Files.readAllBytes(out)).isEqualTo(uninterrupted);
+    assertThat(Files.readAllBytes(dir.resolve("late-resumed.jsonl"))).isEqualTo(lateOnce);
+  }
+
+  private static List<String> windowCommand(Path state, Path out, String[] extra, String tag,
+      Path input) {
+    List<String> args = new ArrayList<>(List.of("dedup", "--key", "u", "--state",
+        state.toString(), "-o", out.toString(), "--checkpoint-every", "1000", "--quiet"));
+    for (String e : extra) {
+      args.add(e.replace("%s", tag));
+    }
+    args.add(input.toString());
+    return args;
+  }
+
   /** Kills runs at random moments until {@code wanted} kills interrupted a live job. */
   private void killAndResume(long fullMillis, String name, String[] extra, byte[] expected,
       int wanted) throws Exception {

@@ -21,14 +21,15 @@ import dev.idem.engine.DedupStats;
  * @param blankLines blank JSON Lines lines skipped
  * @param badRecords records without a usable key (failed, skipped or quarantined)
  * @param stats the deduplicator's counts
+ * @param window a windowed job's clock and counts, or {@code null}
  * @param complete whether every input was read to its end
  */
 public record Checkpoint(long sequence, int fileIndex, long offset, long line,
     long outputBytes, long droppedBytes, String quarantine, long quarantineBytes,
     long snapshotSequence, long records, long blankLines, long badRecords, DedupStats stats,
-    boolean complete) {
+    WindowCheckpoint window, boolean complete) {
 
   /** The state before anything was read. */
   public static final Checkpoint START =
-      new Checkpoint(0, 0, 0, 0, 0, 0, null, 0, 0, 0, 0, 0, DedupStats.ZERO, false);
+      new Checkpoint(0, 0, 0, 0, 0, 0, null, 0, 0, 0, 0, 0, DedupStats.ZERO, null, false);
 }

@@ -3,7 +3,6 @@ package dev.idem.engine.job;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.idem.core.ByteSize;
 import dev.idem.core.Fingerprinter;
-import dev.idem.core.filter.FilterSnapshot;
 import dev.idem.core.filter.FilterType;
 import dev.idem.core.filter.MembershipFilter;
 import dev.idem.engine.DedupMode;
@@ -11,12 +10,14 @@ import dev.idem.engine.DedupStats;
 import dev.idem.engine.Deduplicator;
 import dev.idem.engine.KeyMode;
 import dev.idem.engine.record.KeyExtractor;
-import dev.idem.engine.record.KeySpec;
 import dev.idem.engine.store.ExactStore;
 import dev.idem.engine.store.MemoryStore;
-import dev.idem.engine.store.PendingKeys;
 import dev.idem.engine.store.RocksDbStore;
 import dev.idem.engine.store.StateStore;
+import dev.idem.engine.window.Verdict;
+import dev.idem.engine.window.WindowKind;
+import dev.idem.engine.window.WindowStats;
+import dev.idem.engine.window.WindowedDeduplicator;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -28,24 +29,22 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The dedup job: reads records in input order, writes the first occurrence of each key, and, with
- * a state directory, survives any crash with exactly-once output.
+ * The dedup job: reads records in input order, writes the first occurrence of each key (or of
+ * each key in its time window), and, with a state directory, survives any crash with
+ * exactly-once output.
  *
  * <p>Checkpoint {@code c} (DESIGN.md): (1) flush and fsync the outputs and note their lengths;
- * (2) note the input position; (3) now and then, write a filter snapshot for {@code c}; (4) in one
- * synced RocksDB batch, write the keys kept since the last checkpoint into {@code seen} and (if no
- * snapshot was taken) {@code journal}, and the checkpoint record. Resume reads the checkpoint,
- * cuts the outputs back to their noted lengths, restores the filter (snapshot + journal) and the
- * exact tier, and reads on from the noted position: records after the checkpoint are processed
- * again, against tiers that hold exactly the keys kept before it, so they are kept or dropped as
- * they were — output equals that of an uninterrupted run.
+ * (2) note the input position; (3) let the {@link Judge} add its changes (kept keys, a filter
+ * snapshot now and then, window buckets); (4) write all of it and the checkpoint record in one
+ * synced RocksDB batch. Resume reads the checkpoint, cuts the outputs back to their noted
+ * lengths, restores the judge's state and reads on from the noted position: records after the
+ * checkpoint meet the state they met the first time, so they are kept or dropped as they were —
+ * the output equals that of an uninterrupted run.
  */
 public final class DedupJob {
 
   /** Hears about a running job (progress, warnings). Called on the job's thread. */
   public interface Listener {
-    default void started(JobResult restored) {}
-
     default void progress(long rawBytesDone, long rawBytesTotal, long records, long kept) {}
 
     default void warning(String message) {}
@@ -78,6 +77,10 @@ public final class DedupJob {
     return new DedupJob(spec, stdin, stdout, listener).run();
   }
 
+  /** What {@link #run} assembled before reading: the judge and how it came to be. */
+  private record Setup(Judge judge, Manifest manifest, String exactStore, MembershipFilter filter,
+      long journalReplayed, boolean filterRebuilt) {}
+
   private JobResult run() throws IOException {
     long started = System.nanoTime();
     if (spec.state() != null && spec.output() == null) {
@@ -90,82 +93,67 @@ public final class DedupJob {
     }
     Fingerprinter fingerprinter = Fingerprinter.xxh3().withSeed(spec.seed())
         .withNormalizer(spec.normalizer());
-    long capacity = spec.expectedKeys() > 0 ? spec.expectedKeys()
+    boolean windowed = spec.window() != null;
+    long capacity = windowed ? 0 : spec.expectedKeys() > 0 ? spec.expectedKeys()
         : InputEstimate.distinctKeysUpperBound(inputs, spec.format());
     FilterType filterType = spec.filterType() != null ? spec.filterType()
         : spec.expectedKeys() > 0 ? FilterType.BLOCKED : FilterType.SCALABLE;
     boolean fullKeys = spec.keyMode() == KeyMode.FULL_KEY;
-    String exactStore = spec.mode() == DedupMode.APPROXIMATE ? "none"
+    String exactStore = windowed || spec.mode() == DedupMode.APPROXIMATE ? "none"
         : chooseMemory(capacity, fullKeys) ? "memory" : "rocksdb";
     Manifest manifest = new Manifest(Manifest.FORMAT_VERSION, Instant.now().toString(), inputs,
         spec.format().displayName(), spec.key().describe(), spec.header(),
         spec.normalizer().spec(), spec.mode().name(), spec.keyMode().name(), exactStore,
         filterType.displayName(), capacity, spec.expectedKeys(), spec.fpp(), spec.seed(),
-        spec.maxRecordBytes(), spec.output() == null ? null : spec.output().toAbsolutePath()
-            .toString(), spec.dropped() == null ? null : spec.dropped().toAbsolutePath()
-            .toString());
-    KeyExtractor extractor;
-    try {
-      extractor = KeyExtractor.of(spec.key(), spec.format());
-    } catch (IllegalArgumentException e) {
-      throw new JobException(e.getMessage());
-    }
+        spec.maxRecordBytes(), absolute(spec.output()), absolute(spec.dropped()),
+        windowed ? spec.window().describe() : null);
+    RecordSource.Settings settings = settings(fingerprinter);
 
     StateDirectory dir = null;
     StateStore store = null;
     Path ephemeral = null;
     Checkpoint cp = Checkpoint.START;
-    Tiers tiers;
+    Setup setup = null;
     try {
       if (spec.state() != null) {
         dir = StateDirectory.open(spec.state());
-        Manifest existing = dir.readManifest();
-        if (existing == null) {
-          requireEmpty(dir);
-          dir.writeManifest(manifest);
-        } else {
-          if (spec.exactStore() == DedupJobSpec.ExactStoreChoice.AUTO) {
-            manifest = manifest.withExactStore(existing.exactStore()); // auto keeps the choice
-          }
-          List<String> differences = existing.differencesFrom(manifest);
-          if (!differences.isEmpty()) {
-            throw new JobException("this command differs from the job in " + spec.state()
-                + ":\n  " + String.join("\n  ", differences)
-                + "\nrun the original command to resume it, or use a new --state directory");
-          }
-          manifest = existing;
-        }
+        manifest = checkManifest(dir, manifest);
         store = StateStore.open(dir.storeDirectory(), spec.rocksDbCacheBytes(), fullKeys);
         byte[] saved = store.meta("checkpoint");
         if (saved != null) {
           cp = Json.read(saved, Checkpoint.class);
         }
         if (cp.complete()) {
-          return result(cp, true, cp.sequence() > 0, cp.records(), "none", manifest, null, 0,
-              0, started, 0, false);
+          return result(cp, cp, true, new Setup(null, manifest, manifest.exactStore(), null, 0,
+              false), 0, started, 0);
         }
-        tiers = Tiers.restore(dir, store, cp, manifest, fingerprinter, capacity);
+      }
+      if (windowed) {
+        setup = windowSetup(manifest, store, cp, fingerprinter);
+      } else if (dir != null) {
+        Tiers tiers = Tiers.restore(dir, store, cp, manifest, fingerprinter, capacity);
         dir.deleteSnapshotsExcept(cp.snapshotSequence());
+        warnings.addAll(tiers.warnings);
+        tiers.warnings.forEach(listener::warning);
+        setup = tieredSetup(manifest, tiers, dir, fingerprinter, cp.snapshotSequence());
       } else {
         MembershipFilter filter = Tiers.newFilter(filterType.displayName(), capacity, spec.fpp(),
             spec.expectedKeys());
         ExactStore exact = null;
-        if (spec.mode() == DedupMode.EXACT) {
-          if (exactStore.equals("memory")) {
-            exact = MemoryStore.create(capacity, fullKeys, false);
-          } else {
-            ephemeral = Files.createTempDirectory("idem-dedup-");
-            store = StateStore.open(ephemeral, spec.rocksDbCacheBytes(), fullKeys);
-            exact = RocksDbStore.selfFlushing(store, fullKeys, 100_000);
-          }
+        if (exactStore.equals("memory")) {
+          exact = MemoryStore.create(capacity, fullKeys, false);
+        } else if (exactStore.equals("rocksdb")) {
+          ephemeral = Files.createTempDirectory("idem-dedup-");
+          store = StateStore.open(ephemeral, spec.rocksDbCacheBytes(), fullKeys);
+          exact = RocksDbStore.selfFlushing(store, fullKeys, 100_000);
         }
-        tiers = Tiers.fresh(filter, exact);
+        setup = tieredSetup(manifest, Tiers.fresh(filter, exact), null, fingerprinter, 0);
       }
-      warnings.addAll(tiers.warnings);
-      tiers.warnings.forEach(listener::warning);
-      return process(inputs, manifest, fingerprinter, extractor, dir, store, cp, tiers,
-          started);
+      return process(inputs, settings, setup, dir, store, cp, started);
     } finally {
+      if (setup != null) {
+        setup.judge().close();
+      }
       if (store != null) {
         store.close();
       }
@@ -178,34 +166,91 @@ public final class DedupJob {
     }
   }
 
-  private JobResult process(List<InputFile> inputs, Manifest manifest,
-      Fingerprinter fingerprinter, KeyExtractor extractor, StateDirectory dir, StateStore store,
-      Checkpoint start, Tiers tiers, long started) throws IOException {
-    boolean durable = dir != null;
+  private RecordSource.Settings settings(Fingerprinter fingerprinter) throws JobException {
+    try {
+      KeyExtractor extractor = KeyExtractor.of(spec.key(), spec.format());
+      WindowSpec w = spec.window();
+      RecordSource.TimeField time = w == null || w.timeField() == null ? null
+          : new RecordSource.TimeField(KeyExtractor.of(w.timeField(), spec.format()),
+              w.timeFormat());
+      return new RecordSource.Settings(spec.format(), spec.header(), extractor, fingerprinter,
+          spec.keyMode() == KeyMode.FULL_KEY, spec.maxRecordBytes(), time);
+    } catch (IllegalArgumentException e) {
+      throw new JobException(e.getMessage());
+    }
+  }
+
+  /** Checks a resumed job's manifest against this command's; writes it for a new state. */
+  private Manifest checkManifest(StateDirectory dir, Manifest now) throws IOException {
+    Manifest existing = dir.readManifest();
+    if (existing == null) {
+      requireEmpty(dir);
+      dir.writeManifest(now);
+      return now;
+    }
+    if (spec.exactStore() == DedupJobSpec.ExactStoreChoice.AUTO) {
+      now = now.withExactStore(existing.exactStore()); // auto keeps the choice it made
+    }
+    List<String> differences = existing.differencesFrom(now);
+    if (!differences.isEmpty()) {
+      throw new JobException("this command differs from the job in " + spec.state() + ":\n  "
+          + String.join("\n  ", differences)
+          + "\nrun the original command to resume it, or use a new --state directory");
+    }
+    return existing;
+  }
+
+  private Setup tieredSetup(Manifest manifest, Tiers tiers, StateDirectory dir,
+      Fingerprinter fingerprinter, long snapshotSequence) {
     Deduplicator dedup = new Deduplicator(tiers.filter, tiers.exact, fingerprinter, spec.mode(),
         spec.keyMode(), spec.recentCacheSize() > 0
             ? Caffeine.newBuilder().maximumSize(spec.recentCacheSize())
                 .<dev.idem.core.Fingerprint, Boolean>build() : null, null);
+    Judge judge = new TieredJudge(dedup, dir, manifest.writesSeen(), snapshotSequence);
+    return new Setup(judge, manifest, tiers.exact == null ? "none" : tiers.exact.kind(),
+        tiers.filter, tiers.journalReplayed, tiers.filterRebuilt);
+  }
+
+  private Setup windowSetup(Manifest manifest, StateStore store, Checkpoint cp,
+      Fingerprinter fingerprinter) {
+    WindowSpec w = spec.window();
+    WindowedDeduplicator.Builder b = WindowedDeduplicator.builder().fingerprinter(fingerprinter)
+        .maxDelay(w.maxDelay()).allowedLateness(w.allowedLateness());
+    b = w.kind() == WindowKind.TUMBLING ? b.tumbling(w.size()) : b.sliding(w.size());
+    if (store != null) {
+      b.trackChanges();
+    }
+    WindowedDeduplicator windows = b.build();
+    if (store != null) {
+      WindowJudge.restore(windows, store, cp.window());
+    }
+    Judge judge = new WindowJudge(windows, w.timeField() == null,
+        cp.window() == null ? null : cp.window().stats());
+    return new Setup(judge, manifest, "none", null, 0, false);
+  }
+
+  private JobResult process(List<InputFile> inputs, RecordSource.Settings settings, Setup setup,
+      StateDirectory dir, StateStore store, Checkpoint start, long started) throws IOException {
+    Judge judge = setup.judge();
+    boolean durable = dir != null;
     Path quarantinePath = spec.onBadRecord() instanceof BadRecordPolicy.Quarantine q
         ? q.file() : null;
-    long quarantineStart = quarantinePath != null && start.quarantine() != null
-        && Path.of(start.quarantine()).equals(quarantinePath.toAbsolutePath())
-        ? start.quarantineBytes() : 0;
+    Path latePath = spec.window() != null
+        && spec.window().late() instanceof WindowSpec.LatePolicy.SideOutput s ? s.file() : null;
     long restoreMillis = (System.nanoTime() - started) / 1_000_000;
-    String exactKind = tiers.exact == null ? "none" : tiers.exact.kind();
-    listener.started(result(start, false, start.sequence() > 0, start.records(), exactKind,
-        manifest, tiers.filter, tiers.journalReplayed, restoreMillis, started, 0,
-        tiers.filterRebuilt));
     try (OutputFile out = spec.output() != null ? OutputFile.open(spec.output(),
             start.outputBytes()) : OutputFile.stream("<stdout>", stdout);
         OutputFile dropped = spec.dropped() != null
             ? OutputFile.open(spec.dropped(), start.droppedBytes()) : null;
-        OutputFile quarantine = quarantinePath != null
-            ? OutputFile.open(quarantinePath, quarantineStart) : null;
-        RecordSource source = new RecordSource(inputs, new RecordSource.Settings(spec.format(),
-            spec.header(), extractor, fingerprinter, spec.keyMode() == KeyMode.FULL_KEY,
-            spec.maxRecordBytes()), stdin, start.fileIndex(), start.offset(), start.line())) {
-      Progress p = new Progress(start, dedup, tiers.filter, durable, manifest.writesSeen());
+        OutputFile quarantine = quarantinePath != null ? OutputFile.open(quarantinePath,
+            sameFile(start.quarantine(), quarantinePath) ? start.quarantineBytes() : 0) : null;
+        OutputFile late = latePath != null ? OutputFile.open(latePath, start.window() != null
+            && sameFile(start.window().lateFile(), latePath) ? start.window().lateBytes() : 0)
+            : null;
+        RecordSource source = new RecordSource(inputs, settings, stdin, start.fileIndex(),
+            start.offset(), start.line())) {
+      Progress p = new Progress(start, judge, new Outputs(out, dropped, quarantine, late,
+          quarantinePath, latePath));
       long firstRecordMillis = -1;
       long totalBytes = inputs.stream().mapToLong(f -> Math.max(0, f.size())).sum();
       long lastProgress = System.nanoTime();
@@ -232,32 +277,19 @@ public final class DedupJob {
           switch (batch.kind[i]) {
             case RecordBatch.OK -> {
               p.records++;
-              long hi = batch.fingerprints[2 * i];
-              long lo = batch.fingerprints[2 * i + 1];
-              if (dedup.firstSeen(hi, lo, batch.keys[i])) {
-                writeRecord(out, batch, i);
-                if (tiers.exact == null && durable) {
-                  p.approximateKept.add(hi, lo, null);
-                }
-              } else if (dropped != null) {
-                dropped.write(name.getBytes(StandardCharsets.UTF_8), 0, name.length());
-                byte[] where = ("\t" + batch.line[i] + "\t").getBytes(StandardCharsets.US_ASCII);
-                dropped.write(where, 0, where.length);
-                dropped.write(batch.arena, batch.start[i], batch.contentLength[i]);
-                dropped.write((byte) '\n');
-              }
+              handle(judge.judge(batch, i), batch, i, name, p.outputs);
             }
             case RecordBatch.BLANK -> p.blankLines++;
             case RecordBatch.HEADER -> writeRecord(out, batch, i);
             default -> {
               p.records++;
               p.badRecords++;
-              handleBad(batch, i, name, quarantine, p, out, dropped, store, dir);
+              handleBad(batch, i, name, p, store, dir);
             }
           }
           p.position(batch.fileIndex[i], batch.endOffset[i], batch.endLine[i]);
           if (durable && p.checkpointDue(spec)) {
-            p.checkpoint(false, out, dropped, quarantine, quarantinePath, store, dir);
+            p.checkpoint(false, store);
           }
         }
         boolean end = batch.endOfInput;
@@ -273,18 +305,40 @@ public final class DedupJob {
       }
       Checkpoint last;
       if (durable) {
-        last = p.checkpoint(true, out, dropped, quarantine, quarantinePath, store, dir);
+        last = p.checkpoint(true, store);
       } else {
         out.flush();
-        last = p.snapshotOfCounts(true, out, dropped, quarantine, quarantinePath);
+        last = p.counts(true);
       }
       listener.progress(totalBytes, totalBytes, p.records, p.kept());
-      return result(last, false, start.sequence() > 0, start.records(), exactKind, manifest,
-          tiers.filter, tiers.journalReplayed, restoreMillis, started, firstRecordMillis,
-          tiers.filterRebuilt);
-    } finally {
-      if (tiers.exact != null) {
-        tiers.exact.close();
+      return result(last, start, false, setup, restoreMillis, started, firstRecordMillis);
+    }
+  }
+
+  /** The outputs of a running job. */
+  private record Outputs(OutputFile out, OutputFile dropped, OutputFile quarantine,
+      OutputFile late, Path quarantinePath, Path latePath) {}
+
+  private void handle(Verdict verdict, RecordBatch batch, int i, String name, Outputs o)
+      throws IOException {
+    switch (verdict) {
+      case KEPT -> writeRecord(o.out(), batch, i);
+      case DUPLICATE -> {
+        if (o.dropped() != null) {
+          o.dropped().write(name.getBytes(StandardCharsets.UTF_8), 0, name.length());
+          byte[] where = ("\t" + batch.line[i] + "\t").getBytes(StandardCharsets.US_ASCII);
+          o.dropped().write(where, 0, where.length);
+          o.dropped().write(batch.arena, batch.start[i], batch.contentLength[i]);
+          o.dropped().write((byte) '\n');
+        }
+      }
+      case LATE -> {
+        WindowSpec.LatePolicy policy = spec.window().late();
+        if (policy instanceof WindowSpec.LatePolicy.Emit) {
+          writeRecord(o.out(), batch, i);
+        } else if (policy instanceof WindowSpec.LatePolicy.SideOutput) {
+          writeRecord(o.late(), batch, i);
+        }
       }
     }
   }
@@ -298,17 +352,16 @@ public final class DedupJob {
     }
   }
 
-  private void handleBad(RecordBatch batch, int i, String name, OutputFile quarantine,
-      Progress p, OutputFile out, OutputFile dropped, StateStore store, StateDirectory dir)
-      throws IOException {
+  private void handleBad(RecordBatch batch, int i, String name, Progress p, StateStore store,
+      StateDirectory dir) throws IOException {
     BadRecordPolicy policy = spec.onBadRecord();
     if (policy instanceof BadRecordPolicy.Fail) {
       p.badRecords--; // not handled: a rerun will meet it again
       p.records--;
       if (dir != null) {
-        p.checkpoint(false, out, dropped, quarantine, null, store, dir);
+        p.checkpoint(false, store);
       } else {
-        out.flush();
+        p.outputs.out().flush();
       }
       throw new BadRecordException(name, batch.line[i], batch.problem[i], dir != null);
     }
@@ -319,7 +372,7 @@ public final class DedupJob {
         warnings.add(w);
         listener.warning(w);
       } else {
-        writeRecord(quarantine, batch, i);
+        writeRecord(p.outputs.quarantine(), batch, i);
       }
     }
   }
@@ -347,18 +400,35 @@ public final class DedupJob {
     }
   }
 
-  private JobResult result(Checkpoint cp, boolean complete, boolean resumed, long resumedAt,
-      String exactKind, Manifest m, MembershipFilter filter, long replayed, long restoreMillis,
-      long started, long firstRecordMillis, boolean rebuilt) {
-    String filterText = filter == null ? m.filterType() : filter.type().displayName() + ", "
-        + ByteSize.format((filter.bitSize() + 7) / 8) + ", "
-        + String.format(java.util.Locale.ROOT, "%.2f", (double) filter.bitSize()
-            / Math.max(1, filter.capacity())) + " bits/key at capacity "
-        + filter.capacity();
-    return new JobResult(cp, complete, resumed, resumedAt, m.mode().toLowerCase(
-        java.util.Locale.ROOT), exactKind, filterText, filter == null ? 0 : filter.bitSize(),
-        restoreMillis, firstRecordMillis, (System.nanoTime() - started) / 1_000_000, replayed,
-        rebuilt, List.copyOf(warnings));
+  private static String absolute(Path p) {
+    return p == null ? null : p.toAbsolutePath().toString();
+  }
+
+  private static boolean sameFile(String recorded, Path path) {
+    return recorded != null && Path.of(recorded).equals(path.toAbsolutePath());
+  }
+
+  /**
+   * @param cp the last checkpoint
+   * @param start the checkpoint this run started from
+   * @param complete whether the state was already complete (nothing was run)
+   */
+  private JobResult result(Checkpoint cp, Checkpoint start, boolean complete, Setup setup,
+      long restoreMillis, long started, long firstRecordMillis) {
+    Manifest m = setup.manifest();
+    MembershipFilter filter = setup.filter();
+    String filterText = filter == null ? (m.window() != null ? "none (windows)" : m.filterType())
+        : filter.type().displayName() + ", " + ByteSize.format((filter.bitSize() + 7) / 8) + ", "
+            + String.format(java.util.Locale.ROOT, "%.2f", (double) filter.bitSize()
+                / Math.max(1, filter.capacity())) + " bits/key at capacity "
+            + filter.capacity();
+    WindowStats window = setup.judge() instanceof WindowJudge w ? w.windowStats()
+        : cp.window() == null ? null : cp.window().stats();
+    return new JobResult(cp, complete, start.sequence() > 0, start.records(),
+        m.mode().toLowerCase(java.util.Locale.ROOT),
+        setup.exactStore(), filterText, filter == null ? 0 : filter.bitSize(), restoreMillis,
+        firstRecordMillis, (System.nanoTime() - started) / 1_000_000, setup.journalReplayed(),
+        setup.filterRebuilt(), List.copyOf(warnings), window);
   }
 
   private static void deleteRecursively(Path dir) {
@@ -372,12 +442,8 @@ public final class DedupJob {
   /** Counts and position of the running job, and the checkpoint procedure. */
   private static final class Progress {
     final Checkpoint start;
-    final Deduplicator dedup;
-    final MembershipFilter filter;
-    final boolean durable;
-    final boolean writesSeen;
-    final PendingKeys approximateKept = new PendingKeys();
-    final PendingKeys batch = new PendingKeys();
+    final Judge judge;
+    final Outputs outputs;
     long records;
     long blankLines;
     long badRecords;
@@ -385,18 +451,13 @@ public final class DedupJob {
     long offset;
     long line;
     long sequence;
-    long snapshotSequence;
-    long journaledSinceSnapshot;
     long recordsSinceCheckpoint;
     long lastCheckpointNanos = System.nanoTime();
 
-    Progress(Checkpoint start, Deduplicator dedup, MembershipFilter filter, boolean durable,
-        boolean writesSeen) {
-      this.writesSeen = writesSeen;
+    Progress(Checkpoint start, Judge judge, Outputs outputs) {
       this.start = start;
-      this.dedup = dedup;
-      this.filter = filter;
-      this.durable = durable;
+      this.judge = judge;
+      this.outputs = outputs;
       this.records = start.records();
       this.blankLines = start.blankLines();
       this.badRecords = start.badRecords();
@@ -404,11 +465,10 @@ public final class DedupJob {
       this.offset = start.offset();
       this.line = start.line();
       this.sequence = start.sequence();
-      this.snapshotSequence = start.snapshotSequence();
     }
 
     long kept() {
-      return start.stats().kept() + dedup.stats().kept();
+      return start.stats().kept() + judge.stats().kept();
     }
 
     void position(int file, long endOffset, long endLine) {
@@ -426,58 +486,34 @@ public final class DedupJob {
           && System.nanoTime() - lastCheckpointNanos >= spec.checkpointInterval().toNanos();
     }
 
-    Checkpoint snapshotOfCounts(boolean complete, OutputFile out, OutputFile dropped,
-        OutputFile quarantine, Path quarantinePath) {
-      return new Checkpoint(sequence, fileIndex, offset, line, out.length(),
-          dropped == null ? 0 : dropped.length(),
-          quarantinePath == null ? start.quarantine()
-              : quarantinePath.toAbsolutePath().toString(),
-          quarantine == null ? 0 : quarantine.length(), snapshotSequence, records, blankLines,
-          badRecords, start.stats().plus(dedup.stats()), complete);
+    Checkpoint counts(boolean complete) {
+      Outputs o = outputs;
+      DedupStats stats = start.stats().plus(judge.stats());
+      return new Checkpoint(sequence, fileIndex, offset, line, o.out().length(),
+          o.dropped() == null ? 0 : o.dropped().length(),
+          o.quarantinePath() == null ? start.quarantine() : absolute(o.quarantinePath()),
+          o.quarantine() == null ? 0 : o.quarantine().length(), judge.snapshotSequence(),
+          records, blankLines, badRecords, stats,
+          judge.window(absolute(o.latePath()), o.late() == null ? 0 : o.late().length()),
+          complete);
     }
 
-    /** Steps 1–4 of the protocol; returns the checkpoint written. */
-    Checkpoint checkpoint(boolean complete, OutputFile out, OutputFile dropped,
-        OutputFile quarantine, Path quarantinePath, StateStore store, StateDirectory dir)
-        throws IOException {
-      out.sync();
-      if (dropped != null) {
-        dropped.sync();
-      }
-      if (quarantine != null) {
-        quarantine.sync();
-      }
-      sequence++;
-      batch.clear();
-      ExactStore exact = dedup.exactStore();
-      if (exact != null) {
-        exact.drainPending(batch);
-      } else {
-        batch.addAll(approximateKept);
-        approximateKept.clear();
-      }
-      journaledSinceSnapshot += batch.size();
-      long journalSequence = sequence;
-      long dropBefore = 0;
-      // a snapshot costs the filter's size; replaying the journal costs 16 bytes a key: write
-      // one when the journal since the last reaches a quarter of the filter
-      boolean snapshot = journaledSinceSnapshot * 16 * 4 >= filter.bitSize() / 8;
-      if (snapshot) {
-        FilterSnapshot.write(dir.snapshot(sequence), filter, dedup.fingerprinter());
-        snapshotSequence = sequence;
-        journaledSinceSnapshot = 0;
-        if (writesSeen) {
-          // `seen` holds every key and the snapshot covers the filter: the journal can go
-          journalSequence = -1;
-          dropBefore = sequence;
+    /** The checkpoint procedure; returns the checkpoint written. */
+    Checkpoint checkpoint(boolean complete, StateStore store) throws IOException {
+      for (OutputFile f : new OutputFile[] {outputs.out(), outputs.dropped(),
+          outputs.quarantine(), outputs.late()}) {
+        if (f != null) {
+          f.sync();
         }
       }
-      Checkpoint cp = snapshotOfCounts(complete, out, dropped, quarantine, quarantinePath);
-      store.commit(journalSequence, batch, writesSeen, List.of(new StateStore.MetaEntry(
-          "checkpoint", Json.write(cp))), dropBefore, true);
-      if (snapshot) {
-        dir.deleteSnapshotsExcept(snapshotSequence);
+      sequence++;
+      Checkpoint cp;
+      try (StateStore.Commit commit = store.commit()) {
+        judge.checkpoint(sequence, commit);
+        cp = counts(complete);
+        commit.meta("checkpoint", Json.write(cp)).write(true);
       }
+      judge.committed();
       recordsSinceCheckpoint = 0;
       lastCheckpointNanos = System.nanoTime();
       return cp;

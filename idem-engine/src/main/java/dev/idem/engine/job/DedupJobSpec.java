@@ -35,6 +35,7 @@ import java.util.List;
  * @param maxRecordBytes longer records are bad records
  * @param recentCacheSize fingerprints in the recent tier (0: none)
  * @param rocksDbCacheBytes RocksDB block cache
+ * @param window the windowed form ("seen in the last W"), or {@code null} for "ever seen"
  */
 public record DedupJobSpec(
     List<String> inputs,
@@ -57,7 +58,8 @@ public record DedupJobSpec(
     BadRecordPolicy onBadRecord,
     int maxRecordBytes,
     long recentCacheSize,
-    long rocksDbCacheBytes) {
+    long rocksDbCacheBytes,
+    WindowSpec window) {
 
   /** Where the exact tier lives. */
   public enum ExactStoreChoice {

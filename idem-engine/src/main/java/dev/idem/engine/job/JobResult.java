@@ -1,5 +1,6 @@
 package dev.idem.engine.job;
 
+import dev.idem.engine.window.WindowStats;
 import java.util.List;
 
 /**
@@ -20,8 +21,9 @@ import java.util.List;
  * @param journalReplayed keys replayed from the journal into a filter snapshot
  * @param filterRebuilt whether the filter had to be rebuilt from the exact store
  * @param warnings things the user should know (a damaged snapshot that was repaired, …)
+ * @param window a windowed job's counts (events, late, fingerprints held), or {@code null}
  */
 public record JobResult(Checkpoint last, boolean alreadyComplete, boolean resumed,
     long resumedAtRecord, String mode, String exactStore, String filter, long filterBits,
     long restoreMillis, long firstRecordMillis, long elapsedMillis, long journalReplayed,
-    boolean filterRebuilt, List<String> warnings) {}
+    boolean filterRebuilt, List<String> warnings, WindowStats window) {}

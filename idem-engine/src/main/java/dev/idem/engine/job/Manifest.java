@@ -29,7 +29,8 @@ public record Manifest(
     long seed,
     int maxRecordBytes,
     String output,
-    String dropped) {
+    String dropped,
+    String window) {
 
   /** The version of the state layout this build writes and reads. */
   public static final int FORMAT_VERSION = 1;
@@ -83,6 +84,8 @@ public record Manifest(
     compare(d, "-o", output, now.output);
     compare(d, "--dropped", dropped == null ? "(none)" : dropped,
         now.dropped == null ? "(none)" : now.dropped);
+    compare(d, "the window (--window, --sliding, --time-field, --max-delay, --allowed-lateness)",
+        window == null ? "(none)" : window, now.window == null ? "(none)" : now.window);
     return d;
   }
 
@@ -90,7 +93,7 @@ public record Manifest(
   Manifest withExactStore(String store) {
     return new Manifest(formatVersion, created, inputs, format, key, header, normalizer, mode,
         keyMode, store, filterType, filterCapacity, expectedKeys, fpp, seed, maxRecordBytes,
-        output, dropped);
+        output, dropped, window);
   }
 
   private static void compare(List<String> d, String option, Object was, Object is) {

@@ -39,6 +39,8 @@ final class RecordBatch {
   final long[] endOffset;
   /** Lines of its input consumed through the end of the record (a CSV record may span lines). */
   final long[] endLine;
+  /** Event time in epoch milliseconds, for windowed jobs. */
+  final long[] eventTime;
   /** Set on the last batch: every input was read to its end. */
   boolean endOfInput;
   /** Set when reading failed; the checking thread rethrows it in order. */
@@ -67,6 +69,7 @@ final class RecordBatch {
     line = new long[maxRecords];
     endOffset = new long[maxRecords];
     endLine = new long[maxRecords];
+    eventTime = new long[maxRecords];
   }
 
   boolean isFull() {

@@ -7,6 +7,7 @@ import dev.idem.engine.record.KeyBuffer;
 import dev.idem.engine.record.KeyExtractor;
 import dev.idem.engine.record.RecordFormat;
 import dev.idem.engine.record.RecordReader;
+import dev.idem.engine.window.EventTime;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -25,9 +26,22 @@ import java.util.concurrent.BlockingQueue;
  */
 final class RecordSource implements AutoCloseable {
 
-  /** Everything that decides how records are read. */
+  /**
+   * Everything that decides how records are read.
+   *
+   * @param time where each record's event time is, or {@code null} (no event times)
+   */
   record Settings(RecordFormat format, boolean header, KeyExtractor extractor,
-      Fingerprinter fingerprinter, boolean fullKeys, int maxRecordBytes) {}
+      Fingerprinter fingerprinter, boolean fullKeys, int maxRecordBytes, TimeField time) {
+
+    Settings(RecordFormat format, boolean header, KeyExtractor extractor,
+        Fingerprinter fingerprinter, boolean fullKeys, int maxRecordBytes) {
+      this(format, header, extractor, fingerprinter, fullKeys, maxRecordBytes, null);
+    }
+  }
+
+  /** The field or column that holds a record's event time, and how it is written. */
+  record TimeField(KeyExtractor extractor, EventTime format) {}
 
   private final List<InputFile> inputs;
   private final Settings settings;
@@ -144,6 +158,9 @@ final class RecordSource implements AutoCloseable {
 
   private void configureHeader(byte[] header, String path) throws IOException {
     String problem = settings.extractor.header(header, 0, header.length);
+    if (problem == null && settings.time != null) {
+      problem = settings.time.extractor().header(header, 0, header.length);
+    }
     if (problem != null) {
       throw new HeaderException(path + ": " + problem);
     }
@@ -187,9 +204,29 @@ final class RecordSource implements AutoCloseable {
         problem = e.getMessage();
       }
     }
+    if (problem == null && settings.time != null) {
+      problem = readTime(records, i, batch);
+    }
     if (problem != null) {
       batch.kind[i] = RecordBatch.BAD;
       batch.problem[i] = problem;
+    }
+  }
+
+  private final KeyBuffer timeText = new KeyBuffer();
+
+  /** Puts record {@code i}'s event time into the batch; null, or why it has none. */
+  private String readTime(RecordReader records, int i, RecordBatch batch) {
+    String problem = settings.time.extractor().extract(records.bytes(), records.offset(),
+        records.length(), timeText);
+    if (problem != null) {
+      return "event time: " + problem;
+    }
+    try {
+      batch.eventTime[i] = settings.time.format().parse(timeText.bytes(), 0, timeText.length());
+      return null;
+    } catch (IllegalArgumentException e) {
+      return e.getMessage();
     }
   }
 

@@ -67,7 +67,9 @@ public final class RocksDbStore implements ExactStore {
     pending.add(hi, lo, key);
     size++;
     if (flushEvery > 0 && pending.size() >= flushEvery) {
-      state.commit(-1, pending, true, java.util.List.of(), 0, false);
+      try (StateStore.Commit c = state.commit()) {
+        c.seen(pending).write(false);
+      }
       clearPending();
     }
   }
@@ -105,7 +107,9 @@ public final class RocksDbStore implements ExactStore {
   @Override
   public void close() {
     if (flushEvery > 0 && pending.size() > 0) {
-      state.commit(-1, pending, true, java.util.List.of(), 0, false);
+      try (StateStore.Commit c = state.commit()) {
+        c.seen(pending).write(false);
+      }
       clearPending();
     }
   }

@@ -31,10 +31,12 @@ import org.rocksdb.WriteOptions;
  *   <li>{@code journal}: per checkpoint sequence number (8 bytes, big-endian), the fingerprints
  *       kept in it, packed; what must be replayed into a filter snapshot taken earlier.
  *   <li>{@code meta}: named small values, such as the last checkpoint.
+ *   <li>{@code windows}: a windowed job's open time buckets: (bucket, fingerprint) → event time.
  * </ul>
  *
- * <p>{@link #commit} writes the keys of one checkpoint, its journal entry and its metadata in a
- * single synced write batch: after a crash, either all of it is there or none. Tuned for point
+ * <p>A {@link #commit()} writes the keys of one checkpoint, its journal entry, its window
+ * changes and its metadata in a single synced write batch: after a crash, either all of it is
+ * there or none. Tuned for point
  * lookups: a Bloom filter per table file, whole-key filtering, and an LRU block cache sized by the
  * caller.
  */
@@ -48,6 +50,8 @@ public final class StateStore implements AutoCloseable {
   private static final byte[] JOURNAL =
       "journal".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
   private static final byte[] META = "meta".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+  private static final byte[] WINDOWS =
+      "windows".getBytes(java.nio.charset.StandardCharsets.US_ASCII);
 
   private final RocksDB db;
   private final DBOptions dbOptions;
@@ -59,6 +63,7 @@ public final class StateStore implements AutoCloseable {
   private final ColumnFamilyHandle seen;
   private final ColumnFamilyHandle journal;
   private final ColumnFamilyHandle meta;
+  private final ColumnFamilyHandle windows;
   private final WriteOptions syncWrites = new WriteOptions().setSync(true);
   private final WriteOptions plainWrites = new WriteOptions();
   private final ReadOptions reads = new ReadOptions();
@@ -94,13 +99,15 @@ public final class StateStore implements AutoCloseable {
           new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, otherOptions),
           new ColumnFamilyDescriptor(SEEN, seenOptions),
           new ColumnFamilyDescriptor(JOURNAL, otherOptions),
-          new ColumnFamilyDescriptor(META, otherOptions));
+          new ColumnFamilyDescriptor(META, otherOptions),
+          new ColumnFamilyDescriptor(WINDOWS, otherOptions));
       handles = new ArrayList<>();
       db = readOnly ? RocksDB.openReadOnly(dbOptions, dir.toString(), descriptors, handles)
           : RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
       seen = handles.get(1);
       journal = handles.get(2);
       meta = handles.get(3);
+      windows = handles.get(4);
     } catch (RocksDBException e) {
       throw new IOException(dir + ": cannot open the RocksDB state: " + e.getMessage(), e);
     }
@@ -141,48 +148,128 @@ public final class StateStore implements AutoCloseable {
     return fingerprintBuffer;
   }
 
+  /** A new, empty write batch: the changes of one checkpoint, written atomically. */
+  public Commit commit() {
+    return new Commit();
+  }
+
   /**
-   * Writes one checkpoint atomically and durably: the pending keys into {@code journal} under
-   * {@code sequence} (unless it is negative) and, when {@code writeSeen}, into {@code seen}; every
-   * meta entry; and, when {@code dropJournalBefore} is positive, deletes the journal entries
-   * before it.
-   *
-   * @param sync whether to wait for the disk (checkpoints do; plain library flushes need not)
+   * The changes of one checkpoint, applied together by {@link #write}: after a crash, either all
+   * of them are in the store or none.
    */
-  public void commit(long sequence, PendingKeys pending, boolean writeSeen,
-      List<MetaEntry> metaEntries, long dropJournalBefore, boolean sync) {
-    try (WriteBatch batch = new WriteBatch()) {
-      if (dropJournalBefore > 0) {
-        batch.deleteRange(journal, sequenceKey(0), sequenceKey(dropJournalBefore));
+  public final class Commit implements AutoCloseable {
+    private final WriteBatch batch = new WriteBatch();
+
+    private Commit() {}
+
+    /** Deletes the journal entries before {@code sequence} (a snapshot covers them now). */
+    public Commit dropJournalBefore(long sequence) {
+      try {
+        batch.deleteRange(journal, sequenceKey(0), sequenceKey(sequence));
+      } catch (RocksDBException e) {
+        throw failed("write", e);
       }
-      int n = pending.size();
-      if (n > 0 && sequence >= 0) {
-        byte[] packed = new byte[16 * n];
-        for (int i = 0; i < n; i++) {
-          Fingerprint.write(pending.hi(i), pending.lo(i), packed, 16 * i);
-        }
-        batch.put(journal, sequenceKey(sequence), packed);
-      }
-      if (n > 0 && writeSeen) {
-        // in key order: each insert lands next to the last in the memtable's skip list, which is
-        // several times faster than random order
-        for (int i : fingerprintOrder(pending)) {
-          byte[] fp = new byte[16];
-          Fingerprint.write(pending.hi(i), pending.lo(i), fp, 0);
-          if (fullKeys) {
-            batch.put(seen, pending.key(i), fp);
-          } else {
-            batch.put(seen, fp, EMPTY);
-          }
-        }
-      }
-      for (MetaEntry e : metaEntries) {
-        batch.put(meta, e.name().getBytes(java.nio.charset.StandardCharsets.UTF_8), e.value());
-      }
-      db.write(sync ? syncWrites : plainWrites, batch);
-    } catch (RocksDBException e) {
-      throw new IllegalStateException("RocksDB write failed: " + e.getMessage(), e);
+      return this;
     }
+
+    /** Journals {@code keys}' fingerprints, packed, under checkpoint {@code sequence}. */
+    public Commit journal(long sequence, PendingKeys keys) {
+      if (keys.size() == 0) {
+        return this;
+      }
+      byte[] packed = new byte[16 * keys.size()];
+      for (int i = 0; i < keys.size(); i++) {
+        Fingerprint.write(keys.hi(i), keys.lo(i), packed, 16 * i);
+      }
+      return put(journal, sequenceKey(sequence), packed);
+    }
+
+    /** Adds {@code keys} to {@code seen}. */
+    public Commit seen(PendingKeys keys) {
+      // in key order: each insert lands next to the last in the memtable's skip list, which is
+      // several times faster than random order
+      for (int i : fingerprintOrder(keys)) {
+        byte[] fp = new byte[16];
+        Fingerprint.write(keys.hi(i), keys.lo(i), fp, 0);
+        if (fullKeys) {
+          put(seen, keys.key(i), fp);
+        } else {
+          put(seen, fp, EMPTY);
+        }
+      }
+      return this;
+    }
+
+    /** Sets meta value {@code name}. */
+    public Commit meta(String name, byte[] value) {
+      return put(meta, name.getBytes(java.nio.charset.StandardCharsets.UTF_8), value);
+    }
+
+    /** Records a key kept in time bucket {@code bucket} of a windowed job. */
+    public Commit windowKept(long bucket, long hi, long lo, long time) {
+      byte[] key = ByteBuffer.allocate(24).putLong(bucket ^ Long.MIN_VALUE).putLong(hi)
+          .putLong(lo).array();
+      return put(windows, key, ByteBuffer.allocate(8).putLong(time).array());
+    }
+
+    /** Forgets every key of time bucket {@code bucket}. */
+    public Commit windowDropped(long bucket) {
+      try {
+        batch.deleteRange(windows, bucketKey(bucket), bucketKey(bucket + 1));
+      } catch (RocksDBException e) {
+        throw failed("write", e);
+      }
+      return this;
+    }
+
+    private Commit put(ColumnFamilyHandle cf, byte[] key, byte[] value) {
+      try {
+        batch.put(cf, key, value);
+      } catch (RocksDBException e) {
+        throw failed("write", e);
+      }
+      return this;
+    }
+
+    /** Applies every change at once; {@code sync} waits for the disk (checkpoints do). */
+    public void write(boolean sync) {
+      try {
+        db.write(sync ? syncWrites : plainWrites, batch);
+      } catch (RocksDBException e) {
+        throw failed("write", e);
+      }
+    }
+
+    @Override
+    public void close() {
+      batch.close();
+    }
+  }
+
+  /** The first key of a bucket: buckets sort by time, negative ones first. */
+  private static byte[] bucketKey(long bucket) {
+    return ByteBuffer.allocate(8).putLong(bucket ^ Long.MIN_VALUE).array();
+  }
+
+  /** Receives the entries of a windowed job's open buckets. */
+  @FunctionalInterface
+  public interface WindowEntryConsumer {
+    void accept(long bucket, long hi, long lo, long time);
+  }
+
+  /** Calls {@code action} with every kept key of every open time bucket, in bucket order. */
+  public void forEachWindowEntry(WindowEntryConsumer action) {
+    try (RocksIterator it = db.newIterator(windows)) {
+      for (it.seekToFirst(); it.isValid(); it.next()) {
+        ByteBuffer k = ByteBuffer.wrap(it.key());
+        long bucket = k.getLong() ^ Long.MIN_VALUE;
+        action.accept(bucket, k.getLong(), k.getLong(), ByteBuffer.wrap(it.value()).getLong());
+      }
+    }
+  }
+
+  private static IllegalStateException failed(String what, RocksDBException e) {
+    return new IllegalStateException("RocksDB " + what + " failed: " + e.getMessage(), e);
   }
 
   private static final byte[] EMPTY = new byte[0];
@@ -203,9 +290,6 @@ public final class StateStore implements AutoCloseable {
     }
     return out;
   }
-
-  /** A named value in the {@code meta} column family. */
-  public record MetaEntry(String name, byte[] value) {}
 
   /** The meta value named {@code name}, or {@code null}. */
   public byte[] meta(String name) {

@@ -1,0 +1,38 @@
+package dev.idem.engine.job;
+
+import dev.idem.engine.DedupStats;
+import dev.idem.engine.store.StateStore;
+import dev.idem.engine.window.Verdict;
+import java.io.IOException;
+
+/**
+ * Decides each record's fate, and makes the state behind those decisions part of each
+ * checkpoint: the tiers of "ever seen" dedup ({@link TieredJudge}) or the windows of "seen in
+ * the last W" ({@link WindowJudge}).
+ */
+interface Judge extends AutoCloseable {
+
+  /** The verdict on record {@code i} of {@code batch} (a usable record). */
+  Verdict judge(RecordBatch batch, int i);
+
+  /**
+   * Adds what changed since the last checkpoint to {@code commit}, the batch of checkpoint
+   * {@code sequence}; may write files (a filter snapshot) that the commit will point at.
+   */
+  void checkpoint(long sequence, StateStore.Commit commit) throws IOException;
+
+  /** Called after the commit of a checkpoint was written: clean what it made obsolete. */
+  void committed() throws IOException;
+
+  /** This run's counts. */
+  DedupStats stats();
+
+  /** The filter snapshot in effect (0: none). */
+  long snapshotSequence();
+
+  /** The window state to record in the checkpoint, or {@code null}. */
+  WindowCheckpoint window(String lateFile, long lateBytes);
+
+  @Override
+  void close();
+}

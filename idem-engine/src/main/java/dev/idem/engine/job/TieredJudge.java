@@ -1,0 +1,111 @@
+package dev.idem.engine.job;
+
+import dev.idem.core.filter.FilterSnapshot;
+import dev.idem.core.filter.MembershipFilter;
+import dev.idem.engine.DedupStats;
+import dev.idem.engine.Deduplicator;
+import dev.idem.engine.store.ExactStore;
+import dev.idem.engine.store.PendingKeys;
+import dev.idem.engine.store.StateStore;
+import dev.idem.engine.window.Verdict;
+import java.io.IOException;
+
+/**
+ * "Ever seen" dedup: the {@link Deduplicator}'s tiers decide; checkpoints journal the kept keys
+ * (and write them into {@code seen} when the manifest says so) and now and then snapshot the
+ * filter. See DESIGN.md, "The exactly-once protocol".
+ */
+final class TieredJudge implements Judge {
+
+  private final Deduplicator dedup;
+  private final MembershipFilter filter;
+  private final StateDirectory dir;
+  private final boolean writesSeen;
+  private final PendingKeys approximateKept = new PendingKeys();
+  private final PendingKeys batch = new PendingKeys();
+  private long snapshotSequence;
+  private long journaledSinceSnapshot;
+  private boolean snapshotWritten;
+
+  /**
+   * @param dir the state directory, or {@code null} for a job without checkpoints
+   */
+  TieredJudge(Deduplicator dedup, StateDirectory dir, boolean writesSeen,
+      long snapshotSequence) {
+    this.dedup = dedup;
+    this.filter = dedup.filter();
+    this.dir = dir;
+    this.writesSeen = writesSeen;
+    this.snapshotSequence = snapshotSequence;
+  }
+
+  @Override
+  public Verdict judge(RecordBatch b, int i) {
+    long hi = b.fingerprints[2 * i];
+    long lo = b.fingerprints[2 * i + 1];
+    if (!dedup.firstSeen(hi, lo, b.keys[i])) {
+      return Verdict.DUPLICATE;
+    }
+    if (dedup.exactStore() == null && dir != null) {
+      approximateKept.add(hi, lo, null); // approximate mode: the journal is the only record
+    }
+    return Verdict.KEPT;
+  }
+
+  @Override
+  public void checkpoint(long sequence, StateStore.Commit commit) throws IOException {
+    batch.clear();
+    ExactStore exact = dedup.exactStore();
+    if (exact != null) {
+      exact.drainPending(batch);
+    } else {
+      batch.addAll(approximateKept);
+      approximateKept.clear();
+    }
+    journaledSinceSnapshot += batch.size();
+    // a snapshot costs the filter's size; replaying the journal costs 16 bytes a key: write
+    // one when the journal since the last reaches a quarter of the filter
+    snapshotWritten = journaledSinceSnapshot * 16 * 4 >= filter.bitSize() / 8;
+    if (snapshotWritten) {
+      FilterSnapshot.write(dir.snapshot(sequence), filter, dedup.fingerprinter());
+      snapshotSequence = sequence;
+      journaledSinceSnapshot = 0;
+    }
+    if (writesSeen) {
+      commit.seen(batch);
+    }
+    if (snapshotWritten && writesSeen) {
+      // `seen` holds every key and the snapshot covers the filter: the journal can go
+      commit.dropJournalBefore(sequence);
+    } else {
+      commit.journal(sequence, batch);
+    }
+  }
+
+  @Override
+  public void committed() throws IOException {
+    if (snapshotWritten) {
+      dir.deleteSnapshotsExcept(snapshotSequence);
+    }
+  }
+
+  @Override
+  public DedupStats stats() {
+    return dedup.stats();
+  }
+
+  @Override
+  public long snapshotSequence() {
+    return snapshotSequence;
+  }
+
+  @Override
+  public WindowCheckpoint window(String lateFile, long lateBytes) {
+    return null;
+  }
+
+  @Override
+  public void close() {
+    dedup.close();
+  }
+}
