@@ -102,7 +102,7 @@ final class DedupCommand implements Callable<Integer> {
   List<String> checkpointEvery = new ArrayList<>();
 
   @Option(names = {"-o", "--output"}, paramLabel = "OUT",
-      description = "Output file (default: standard output).")
+      description = "Output file, or - for standard output (the default).")
   Path output;
 
   @Option(names = "--dropped", paramLabel = "FILE",
@@ -210,6 +210,11 @@ final class DedupCommand implements Callable<Integer> {
     }
   }
 
+  /** {@code -o -} means standard output, as for most Unix tools. */
+  static Path fileOrStdout(Path output) {
+    return output == null || output.toString().equals("-") ? null : output;
+  }
+
   private WindowSpec windowSpec(RecordFormat format) {
     WindowOptions w = windowOptions;
     if (w == null) {
@@ -276,7 +281,7 @@ final class DedupCommand implements Callable<Integer> {
       }
       return new DedupJobSpec(inputs, recordFormat, keySpec, hasHeader,
           record.normalizer(), dm, km, ft, expected == null ? -1 : expected, fpp,
-          seed, store, state, everyRecords, everyTime, output, dropped,
+          seed, store, state, everyRecords, everyTime, fileOrStdout(output), dropped,
           BadRecordPolicy.parse(onBadRecord), RecordOptions.maxRecordBytes(maxRecordBytes), recent,
           rocksDbCache, windowSpec(recordFormat));
     } catch (IllegalArgumentException | picocli.CommandLine.TypeConversionException e) {

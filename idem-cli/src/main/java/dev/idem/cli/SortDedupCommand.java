@@ -82,7 +82,7 @@ final class SortDedupCommand implements Callable<Integer> {
   String order;
 
   @Option(names = {"-o", "--output"}, paramLabel = "OUT",
-      description = "Output file (default: standard output).")
+      description = "Output file, or - for standard output (the default).")
   Path output;
 
   @Option(names = "--on-bad-record", paramLabel = "POLICY", defaultValue = "fail",
@@ -159,7 +159,7 @@ final class SortDedupCommand implements Callable<Integer> {
             "--order must be input or key, not '" + order + "'");
       };
       return new SortDedupSpec(inputs, recordFormat, keySpec, hasHeader, record.normalizer(), 0,
-          exactKey, memory, tmp, k, o, output, BadRecordPolicy.parse(onBadRecord),
+          exactKey, memory, tmp, k, o, DedupCommand.fileOrStdout(output), BadRecordPolicy.parse(onBadRecord),
           RecordOptions.maxRecordBytes(maxRecordBytes));
     } catch (IllegalArgumentException | picocli.CommandLine.TypeConversionException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());

@@ -62,6 +62,16 @@ class DedupCommandTest {
   }
 
   @Test
+  void dashAsOutputIsStandardOutputForBothJobs() throws IOException {
+    Path in = write("in.txt", "b\na\nb\n");
+    for (String job : new String[] {"dedup", "sort-dedup"}) {
+      Cli.Result r = Cli.run(job, "--whole-line", "-o", "-", in.toString());
+      assertThat(r.status()).as(r.err()).isZero();
+      assertThat(r.out()).as(job).isEqualTo("b\na\n");
+    }
+  }
+
+  @Test
   void csvWithQuotedNewlinesHeaderAndColumnByName() throws IOException {
     Path in = write("in.csv", "name,url\r\n\"Smith, J\",http://a\r\n\"multi\nline\",http://b\r\n"
         + "x,http://a\r\n\"q\"\"uote\",\"http://c\"\r\n");
