@@ -15,11 +15,16 @@ import java.util.List;
 public final class BenchMain {
 
   private static final String USAGE = "usage: idem-bench filters [--quick] [--sizes N,N,...]"
-      + " [--no-snapshot] [--out DIR]\n       idem-bench structures [--quick] [--out DIR]";
+      + " [--no-snapshot] [--out DIR]\n       idem-bench structures [--quick] [--out DIR]"
+      + "\n       " + E2eRun.USAGE;
 
   private BenchMain() {}
 
   public static void main(String[] args) throws Exception {
+    if (args.length > 0 && args[0].equals("e2e")) {
+      E2eRun.main(args);
+      return;
+    }
     if (args.length == 0 || !(args[0].equals("filters") || args[0].equals("structures"))) {
       usage(null);
     }

@@ -1,0 +1,115 @@
+package dev.idem.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One child process of the end-to-end benchmark, watched from outside the same way for every
+ * contender: the time from spawning it until its output file first grows beyond a given size (the
+ * bytes already there when the previous process died, so "the first new record is out"), its wall
+ * time, and its peak RSS as {@code /usr/bin/time -f %M} reports it. It can also be killed with
+ * SIGKILL as soon as its output reaches a size.
+ */
+final class ChildRun {
+
+  /** What one process did, as seen from outside. */
+  record Outcome(int exitCode, double wallSeconds, double firstNewOutputSeconds, long peakRssKiB,
+      boolean killed) {}
+
+  private final List<String> command;
+  private final Path output;
+  private final Path log;
+  private Path stdout;
+  private Map<String, String> env = Map.of();
+
+  ChildRun(List<String> command, Path output, Path log) {
+    this.command = command;
+    this.output = output;
+    this.log = log;
+  }
+
+  /** Sends the child's standard output to {@code file} (for tools that only write there). */
+  ChildRun stdoutTo(Path file) {
+    this.stdout = file;
+    return this;
+  }
+
+  ChildRun env(Map<String, String> vars) {
+    this.env = vars;
+    return this;
+  }
+
+  /**
+   * Runs to the end, or until the output reaches {@code killAtBytes} (&gt; 0), when the process
+   * gets SIGKILL. {@code baseBytes}: output size that does not count as new output.
+   */
+  Outcome run(long baseBytes, long killAtBytes) throws IOException, InterruptedException {
+    Path rss = Files.createTempFile(log.getParent(), "rss", ".txt");
+    List<String> cmd = new ArrayList<>();
+    boolean measured = killAtBytes <= 0;
+    if (measured) {
+      // time only the runs that finish: /usr/bin/time reports nothing for a child killed under it
+      cmd.addAll(List.of("/usr/bin/time", "-f", "%M", "-o", rss.toString()));
+    }
+    cmd.addAll(command);
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(log.toFile());
+    pb.environment().putAll(env);
+    if (stdout != null) {
+      pb.redirectOutput(stdout.toFile());
+    } else {
+      pb.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+    }
+    long t0 = System.nanoTime();
+    Process p = pb.start();
+    long firstNew = -1;
+    boolean killed = false;
+    while (p.isAlive()) {
+      long size = size();
+      if (firstNew < 0 && size > baseBytes) {
+        firstNew = System.nanoTime() - t0;
+      }
+      if (killAtBytes > 0 && size >= killAtBytes) {
+        p.destroyForcibly(); // SIGKILL on Linux: no shutdown hooks, no flush
+        killed = true;
+        break;
+      }
+      if (firstNew < 0) {
+        Thread.onSpinWait(); // resolution matters only until the first new byte
+      } else {
+        Thread.sleep(2);
+      }
+    }
+    p.waitFor(10, TimeUnit.MINUTES);
+    long wall = System.nanoTime() - t0;
+    if (firstNew < 0 && size() > baseBytes) {
+      firstNew = wall; // it all came out in the final flush
+    }
+    long peak = -1;
+    if (measured) {
+      List<String> lines = Files.readAllLines(rss);
+      if (!lines.isEmpty()) {
+        try {
+          peak = Long.parseLong(lines.get(lines.size() - 1).trim());
+        } catch (NumberFormatException e) {
+          peak = -1;
+        }
+      }
+    }
+    Files.deleteIfExists(rss);
+    return new Outcome(p.exitValue(), wall / 1e9, firstNew < 0 ? -1 : firstNew / 1e9, peak,
+        killed);
+  }
+
+  private long size() {
+    try {
+      return Files.size(output);
+    } catch (IOException e) {
+      return 0; // not created yet
+    }
+  }
+}

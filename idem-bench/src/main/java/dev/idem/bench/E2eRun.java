@@ -1,0 +1,279 @@
+package dev.idem.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Stream;
+
+/**
+ * {@code idem-bench e2e}: issue #4's end-to-end benchmark. Generates the inputs into a scratch
+ * directory, runs Part A (resume after kills at 35 % and 70 %) and Part B (whole-line throughput)
+ * with every contender a child process, and writes {@code report.md}.
+ *
+ * <p>JVM memory: every child JVM gets a fixed heap ({@code -Xms} = {@code -Xmx}, so the heap is
+ * never resized mid-run) but no {@code -XX:+AlwaysPreTouch}: pre-touching would make every RSS
+ * equal to the heap and add the touch time to every cold start, the two things measured here.
+ */
+final class E2eRun {
+
+  /** Sizes and heaps of one run. */
+  record Plan(long records, long lines, String baselineHeap, String hashSetHeap, String idemHeap,
+      String idemLinesHeap, String idemLinesMemoryHeap, boolean partA, boolean partB) {
+
+    static Plan full(long records) {
+      return new Plan(records, records, "1g", "3g", "1g", "512m", "1g", true, true);
+    }
+
+    static Plan quick() {
+      return new Plan(400_000, 400_000, "256m", "256m", "256m", "256m", "256m", true, true);
+    }
+  }
+
+  static final String USAGE = "idem-bench e2e [--records N] [--lines N] [--quick] [--only a|b]"
+      + " [--idem-jar JAR] [--work DIR] [--out DIR]";
+
+  /** {@code e2e [options]}: {@code args[0]} is "e2e". */
+  static void main(String[] args) throws Exception {
+    boolean quick = false;
+    Long records = null;
+    Long lines = null;
+    String only = null;
+    Path idemJar = Path.of("idem-cli/target/idem.jar");
+    Path out = Path.of("bench-results");
+    Path work = null;
+    try {
+      for (int i = 1; i < args.length; i++) {
+        switch (args[i]) {
+          case "--quick" -> quick = true;
+          case "--records" -> records = Long.parseLong(args[++i].replace("_", ""));
+          case "--lines" -> lines = Long.parseLong(args[++i].replace("_", ""));
+          case "--only" -> only = args[++i];
+          case "--idem-jar" -> idemJar = Path.of(args[++i]);
+          case "--work" -> work = Path.of(args[++i]);
+          case "--out" -> out = Path.of(args[++i]);
+          default -> throw new IllegalArgumentException("unknown option " + args[i]);
+        }
+      }
+    } catch (RuntimeException e) {
+      System.err.println("e2e: " + e.getMessage() + "\nusage: " + USAGE);
+      System.exit(2);
+    }
+    Plan plan = quick ? Plan.quick() : Plan.full(20_000_000);
+    long r = records != null ? records : plan.records();
+    long l = lines != null ? lines : records != null ? records : plan.lines();
+    plan = new Plan(r, l, plan.baselineHeap(), plan.hashSetHeap(), plan.idemHeap(),
+        plan.idemLinesHeap(), plan.idemLinesMemoryHeap(), only == null || only.equals("a"),
+        only == null || only.equals("b"));
+    if (!Files.isRegularFile(idemJar)) {
+      System.err.println("e2e: no " + idemJar + "; build first (./mvnw -q install -DskipTests)");
+      System.exit(2);
+    }
+    String stamp = LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"));
+    Path dir = Files.createDirectories(out.resolve("e2e-" + stamp));
+    if (work == null) {
+      work = Files.createTempDirectory("idem-e2e-");
+    }
+    new E2eRun(plan, dir, work, idemJar).run(String.join(" ", args));
+  }
+
+  private final Plan plan;
+  private final Path outDir;
+  private final Path work;
+  private final Path idemJar;
+  private final String benchClassPath;
+  private final String java;
+
+  E2eRun(Plan plan, Path outDir, Path work, Path idemJarSource) throws IOException {
+    this.plan = plan;
+    this.outDir = outDir;
+    this.work = Files.createDirectories(work);
+    // a private copy, so that a rebuild meanwhile cannot swap the CLI under a run
+    this.idemJar = work.resolve("idem.jar");
+    Files.copy(idemJarSource, idemJar, StandardCopyOption.REPLACE_EXISTING);
+    // the baselines run from the same (private) jar as this harness
+    this.benchClassPath = System.getProperty("java.class.path");
+    this.java = ProcessHandle.current().info().command().orElse("java");
+  }
+
+  void run(String command) throws Exception {
+    long t0 = System.nanoTime();
+    String started = LocalDateTime.now().withNano(0).toString();
+    String loadBefore = MachineInfo.loadAverage();
+    List<String> report = new ArrayList<>();
+    report.add("# idem-bench " + command);
+    report.add("");
+    report.add("- Machine: " + MachineInfo.summary());
+    report.add("- Started " + started + ", load average before " + loadBefore);
+    if (plan.partA()) {
+      report.addAll(partA());
+    }
+    if (plan.partB()) {
+      report.addAll(partB());
+    }
+    report.add("");
+    report.add(String.format(Locale.ROOT, "- Wall time %.1f min; load average after %s",
+        (System.nanoTime() - t0) / 6e10, MachineInfo.loadAverage()));
+    Files.write(outDir.resolve("report.md"), report);
+    deleteTree(work);
+    report.forEach(System.out::println);
+  }
+
+  private List<String> partA() throws Exception {
+    Path input = work.resolve("records.jsonl");
+    ForkRunner.log("Part A: generating " + plan.records() + " JSONL records");
+    E2eData.Facts f = E2eData.generate(E2eData.Shape.JSONL, plan.records(), input, 0.35, 0.70);
+    ForkRunner.log(String.format(Locale.ROOT, "  %,d records, %,d distinct, %,d bytes",
+        f.records(), f.distinct(), f.inputBytes()));
+    ResumeBenchmark bench = new ResumeBenchmark(f, input, work.resolve("a"));
+    List<ResumeBenchmark.Contender> contenders = List.of(
+        baseline("rescan output → FingerprintSet (\"scan all\")", "rescan", plan.baselineHeap()),
+        baseline("rescan output → HashSet<String>", "hashset", plan.hashSetHeap()),
+        baseline("RocksDB alone (no filter)", "rocksdb", plan.baselineHeap()),
+        idem("idem two-tier (default: --exact-store auto)", List.of(), input),
+        idem("idem two-tier --exact-store memory", List.of("--exact-store", "memory"), input));
+    List<ResumeBenchmark.Row> rows = new ArrayList<>();
+    for (ResumeBenchmark.Contender c : contenders) {
+      ForkRunner.log("Part A: " + c.name());
+      rows.add(bench.run(c));
+    }
+    List<String> out = new ArrayList<>();
+    out.add("");
+    out.add(String.format(Locale.ROOT, "## Part A: resume after kills at 35 %% and 70 %% "
+        + "(%,d JSONL records, %,d distinct, %.0f MiB)", f.records(), f.distinct(),
+        f.inputBytes() / 1048576.0));
+    out.add("");
+    out.addAll(ResumeBenchmark.table(rows));
+    out.add("");
+    for (ResumeBenchmark.Row r : rows) {
+      var s = r.stats();
+      out.add(String.format(Locale.ROOT, "- %s: own timers of the 70 %% restart: restore %s ms, "
+          + "first record %s ms, elapsed %s ms%s%s", r.contender().name(),
+          s.get("restore_millis"), s.get("first_record_millis"), s.get("elapsed_millis"),
+          s.containsKey("exact_store") ? "; exact store " + s.get("exact_store")
+              + ", filter " + s.get("filter") + ", journal replayed "
+              + s.get("journal_replayed") : "",
+          s.containsKey("rebuilt") ? "; records re-read from the output " + s.get("rebuilt")
+              : ""));
+    }
+    deleteTree(work.resolve("a"));
+    Files.deleteIfExists(input);
+    return out;
+  }
+
+  private ResumeBenchmark.Contender baseline(String name, String strategy, String heap) {
+    return new ResumeBenchmark.Contender(name, heap, new ResumeBenchmark.Launcher() {
+      @Override
+      public List<String> command(Path out, Path state, Path stats, long haltAt) {
+        return List.of(java, "-Xms" + heap, "-Xmx" + heap, "-cp", benchClassPath,
+            BaselineDedup.class.getName(), strategy, work.resolve("records.jsonl").toString(),
+            out.toString(), state.toString(), Long.toString(haltAt), stats.toString());
+      }
+
+      @Override
+      public boolean killedFromOutside() {
+        return false;
+      }
+    });
+  }
+
+  private ResumeBenchmark.Contender idem(String name, List<String> extra, Path input) {
+    String heap = plan.idemHeap();
+    return new ResumeBenchmark.Contender(name, heap, new ResumeBenchmark.Launcher() {
+      @Override
+      public List<String> command(Path out, Path state, Path stats, long haltAt) {
+        List<String> cmd = new ArrayList<>(List.of(java, "-Xms" + heap, "-Xmx" + heap, "-jar",
+            idemJar.toString(), "dedup", "-q", "--key", "id", "--state", state.toString(),
+            "--stats-json", stats.toString(), "-o", out.toString()));
+        cmd.addAll(extra);
+        cmd.add(input.toString());
+        return cmd;
+      }
+
+      @Override
+      public boolean killedFromOutside() {
+        return true;
+      }
+    });
+  }
+
+  private List<String> partB() throws Exception {
+    Path input = work.resolve("lines.txt");
+    ForkRunner.log("Part B: generating " + plan.lines() + " lines");
+    E2eData.Facts f = E2eData.generate(E2eData.Shape.URL_LINES, plan.lines(), input);
+    ForkRunner.log(String.format(Locale.ROOT, "  %,d lines, %,d distinct, %,d bytes",
+        f.records(), f.distinct(), f.inputBytes()));
+    Path sortTmp = Files.createDirectories(work.resolve("sort-tmp"));
+    String h = plan.idemLinesHeap();
+    String hm = plan.idemLinesMemoryHeap();
+    List<ThroughputBenchmark.Contender> contenders = List.of(
+        new ThroughputBenchmark.Contender("`mawk '!seen[$0]++'`", "mawk 1.3.4; order-preserving",
+            (in, out, st, s) -> List.of("mawk", "!seen[$0]++", in.toString()), true),
+        new ThroughputBenchmark.Contender("`LC_ALL=C sort -u -S 64M`",
+            "GNU sort, 2 threads; not order-preserving, not resumable",
+            (in, out, st, s) -> List.of("sort", "-u", "-S", "64M", "-T", sortTmp.toString(),
+                "-o", out.toString(), in.toString()), false),
+        idemLines("`idem dedup --whole-line --state`", "exact, resumable; -Xmx" + h
+            + ", default exact store (auto)", h, true, List.of()),
+        idemLines("`idem dedup --whole-line --state --exact-store memory`",
+            "exact, resumable; -Xmx" + hm, hm, true, List.of("--exact-store", "memory")),
+        idemLines("`idem dedup --whole-line` (no --state)", "exact, **not resumable**; -Xmx" + h,
+            h, false, List.of()));
+    ThroughputBenchmark bench = new ThroughputBenchmark(f, input, work);
+    List<ThroughputBenchmark.Row> rows = new ArrayList<>();
+    for (ThroughputBenchmark.Contender c : contenders) {
+      ForkRunner.log("Part B: " + c.name());
+      rows.add(bench.run(c));
+    }
+    List<String> out = new ArrayList<>();
+    out.add("");
+    out.add(String.format(Locale.ROOT, "## Part B: whole-line throughput (%,d lines, %,d "
+        + "distinct, %.0f MiB)", f.records(), f.distinct(), f.inputBytes() / 1048576.0));
+    out.add("");
+    out.addAll(ThroughputBenchmark.table(rows, f.records()));
+    out.add("");
+    for (ThroughputBenchmark.Row r : rows) {
+      if (!r.stats().isEmpty()) {
+        out.add(String.format(Locale.ROOT, "- %s: exact store %s; filter %s; restore %s ms; "
+            + "checkpoints %s", r.contender().name(), r.stats().get("exact_store"),
+            r.stats().get("filter"), r.stats().get("restore_millis"),
+            r.stats().get("checkpoints")));
+      }
+    }
+    Files.deleteIfExists(input);
+    return out;
+  }
+
+  private ThroughputBenchmark.Contender idemLines(String name, String notes, String heap,
+      boolean state, List<String> extra) {
+    return new ThroughputBenchmark.Contender(name, notes, (in, out, st, s) -> {
+      List<String> cmd = new ArrayList<>(List.of(java, "-Xms" + heap, "-Xmx" + heap, "-jar",
+          idemJar.toString(), "dedup", "-q", "--whole-line", "--stats-json", s.toString(), "-o",
+          out.toString()));
+      if (state) {
+        cmd.addAll(List.of("--state", st.toString()));
+      }
+      cmd.addAll(extra);
+      cmd.add(in.toString());
+      return cmd;
+    }, false);
+  }
+
+  static void deleteTree(Path dir) throws IOException {
+    if (!Files.exists(dir)) {
+      return;
+    }
+    try (Stream<Path> s = Files.walk(dir)) {
+      for (Path p : s.sorted(Comparator.reverseOrder()).toList()) {
+        Files.deleteIfExists(p);
+      }
+    }
+  }
+
+}
