@@ -10,7 +10,7 @@ import picocli.CommandLine.TypeConversionException;
  * 1,000,000}, {@code 1e6}, or with a decimal suffix {@code 10k}, {@code 100M}, {@code 2G}, {@code
  * 1T}. Must be a positive whole number.
  */
-final class CountConverter implements ITypeConverter<Long> {
+class CountConverter implements ITypeConverter<Long> {
 
   @Override
   public Long convert(String value) {

@@ -67,10 +67,21 @@ final class DedupCommand implements Callable<Integer> {
           + "${DEFAULT-VALUE}.")
   String keyMode;
 
-  @Option(names = {"-n", "--expected"}, paramLabel = "N", converter = CountConverter.class,
-      description = "Distinct keys expected. Sizes the filter; unknown: a scalable filter "
-          + "grows from an estimate made from the input sizes.")
+  @Option(names = {"-n", "--expected"}, paramLabel = "N|auto",
+      converter = ExpectedKeysConverter.class,
+      description = "Distinct keys expected: sizes the filter. auto: read the input files once "
+          + "first and count them (UltraLogLog; sized for the upper end of its 99 %% interval). "
+          + "Not given: a scalable filter grows from a guess made from the input sizes.")
   Long expected;
+
+  /** {@code auto}, or a count. */
+  static final class ExpectedKeysConverter extends CountConverter {
+    @Override
+    public Long convert(String value) {
+      return value.strip().equalsIgnoreCase("auto") ? DedupJobSpec.AUTO_EXPECTED
+          : super.convert(value);
+    }
+  }
 
   @Option(names = {"-p", "--fpp"}, paramLabel = "P", defaultValue = "0.001",
       converter = RateConverter.class,

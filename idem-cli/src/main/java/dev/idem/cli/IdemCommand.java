@@ -24,7 +24,8 @@ import picocli.CommandLine.Spec;
       "Deduplicate very large record streams with little memory; resume killed jobs exactly once.",
       ""
     },
-    subcommands = {DedupCommand.class, SortDedupCommand.class, InspectCommand.class,
+    subcommands = {DedupCommand.class, SortDedupCommand.class, PlanCommand.class,
+        InspectCommand.class,
         FilterCommand.class, CommandLine.HelpCommand.class},
     exitCodeListHeading = "%nExit status:%n",
     exitCodeList = {

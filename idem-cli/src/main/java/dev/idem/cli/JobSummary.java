@@ -57,6 +57,13 @@ final class JobSummary {
       public void warning(String message) {
         io.err().println("idem dedup: warning: " + message);
       }
+
+      @Override
+      public void note(String message) {
+        if (!quiet) {
+          io.err().println("idem dedup: " + message);
+        }
+      }
     };
   }
 

@@ -88,9 +88,23 @@ public final class CuckooFilter implements DeletableFilter, SnapshotSupport {
 
   /** A filter for {@code expectedKeys} keys whose rate at capacity is at most {@code fpp}. */
   public static CuckooFilter create(long expectedKeys, double fpp) {
+    return create(expectedKeys, fingerprintBitsFor(fpp), fpp);
+  }
+
+  /** The fingerprint width {@link #create(long, double)} chooses: ⌈log2(2b / fpp)⌉, 4 to 32. */
+  public static int fingerprintBitsFor(double fpp) {
     FilterMath.checkFpp(fpp);
     int bits = (int) Math.ceil(Math.log(2.0 * SLOTS / fpp) / Math.log(2));
-    return create(expectedKeys, Math.max(MIN_BITS, Math.min(MAX_BITS, bits)), fpp);
+    return Math.max(MIN_BITS, Math.min(MAX_BITS, bits));
+  }
+
+  /** The bits of a filter for {@code expectedKeys} keys with {@code fingerprintBits} each. */
+  public static long bitSizeFor(long expectedKeys, int fingerprintBits) {
+    return buckets(expectedKeys) * SLOTS * fingerprintBits;
+  }
+
+  private static long buckets(long expectedKeys) {
+    return (long) Math.ceil(expectedKeys / (SLOTS * DESIGN_LOAD));
   }
 
   /** A filter for {@code expectedKeys} keys with {@code fingerprintBits}-bit fingerprints. */
@@ -101,7 +115,7 @@ public final class CuckooFilter implements DeletableFilter, SnapshotSupport {
 
   private static CuckooFilter create(long expectedKeys, int bits, double targetFpp) {
     FilterMath.checkKeys(expectedKeys);
-    long buckets = (long) Math.ceil(expectedKeys / (SLOTS * DESIGN_LOAD));
+    long buckets = buckets(expectedKeys);
     if (bits < MIN_BITS || bits > MAX_BITS) {
       throw new IllegalArgumentException(
           "fingerprints must be " + MIN_BITS + " to " + MAX_BITS + " bits, got " + bits);

@@ -64,13 +64,25 @@ public final class FingerprintSet implements MembershipFilter, SnapshotSupport {
     if (expectedKeys < 0) {
       throw new IllegalArgumentException("expected keys must be >= 0, got " + expectedKeys);
     }
-    double slots = Math.ceil(Math.max(expectedKeys, 1) / loadFactor) + 1;
+    double slots = slotsFor(expectedKeys, loadFactor);
     if (slots > MAX_SLOTS) {
       throw new IllegalArgumentException("an in-memory fingerprint set holds at most "
           + (long) (MAX_SLOTS * loadFactor) + " keys at load " + loadFactor + ", not "
           + expectedKeys + "; use an on-disk exact store (RocksDB) for more");
     }
     return new FingerprintSet((int) slots, loadFactor);
+  }
+
+  /**
+   * The table bytes of {@link #withExpectedSize(long)} for {@code expectedKeys} keys (16 bytes a
+   * slot); the object headers add a few dozen bytes. May exceed what one set can hold.
+   */
+  public static long bytesFor(long expectedKeys) {
+    return 16L * (long) slotsFor(Math.max(0, expectedKeys), DEFAULT_LOAD_FACTOR);
+  }
+
+  private static double slotsFor(long expectedKeys, double loadFactor) {
+    return Math.ceil(Math.max(expectedKeys, 1) / loadFactor) + 1;
   }
 
   private void allocate(int slotCount) {

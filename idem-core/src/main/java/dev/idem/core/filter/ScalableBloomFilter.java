@@ -206,6 +206,25 @@ public final class ScalableBloomFilter implements MembershipFilter, SnapshotSupp
     }
 
     /**
+     * The bits of all layers once {@code keys} keys are in a growing filter of these settings
+     * (layers are added until their capacities add up to at least {@code keys}).
+     */
+    public long bitSizeFor(long keys) {
+      if (initialCapacity == 0 || mode != Mode.GROWTH) {
+        throw new IllegalArgumentException("bitSizeFor needs growth layers and initialCapacity");
+      }
+      long bits = 0;
+      long held = 0;
+      for (long i = 0; held < Math.max(1, keys); i++) {
+        long capacity = layerCapacity(mode, initialCapacity, growth, i);
+        bits += FilterMath.blockedLayout(capacity, layerFpp(mode, 0, fpp, tightening, i))
+            .bitSize();
+        held += capacity;
+      }
+      return bits;
+    }
+
+    /**
      * The filter, with its first layer.
      *
      * @throws IllegalArgumentException when the initial capacity is missing, or max layers is
@@ -231,6 +250,10 @@ public final class ScalableBloomFilter implements MembershipFilter, SnapshotSupp
 
   /** Capacity of the layer created as number {@code index} (0-based, dropped ones counted). */
   private long layerCapacity(long index) {
+    return layerCapacity(mode, initialCapacity, growth, index);
+  }
+
+  private static long layerCapacity(Mode mode, long initialCapacity, double growth, long index) {
     if (mode != Mode.GROWTH) {
       return initialCapacity;
     }
@@ -239,6 +262,11 @@ public final class ScalableBloomFilter implements MembershipFilter, SnapshotSupp
 
   /** Error of the layer created as number {@code index}; the errors sum to at most fpp. */
   private double layerFpp(long index) {
+    return layerFpp(mode, maxLayers, fpp, tightening, index);
+  }
+
+  private static double layerFpp(Mode mode, int maxLayers, double fpp, double tightening,
+      long index) {
     if (mode != Mode.GROWTH && maxLayers > 0) {
       return fpp / maxLayers;
     }

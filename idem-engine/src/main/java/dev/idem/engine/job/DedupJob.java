@@ -48,6 +48,9 @@ public final class DedupJob {
     default void progress(long rawBytesDone, long rawBytesTotal, long records, long kept) {}
 
     default void warning(String message) {}
+
+    /** Something the user should know that is not a problem (e.g. a size chosen for them). */
+    default void note(String message) {}
   }
 
   private static final long PROGRESS_MILLIS = 500;
@@ -94,19 +97,7 @@ public final class DedupJob {
     Fingerprinter fingerprinter = Fingerprinter.xxh3().withSeed(spec.seed())
         .withNormalizer(spec.normalizer());
     boolean windowed = spec.window() != null;
-    long capacity = windowed ? 0 : spec.expectedKeys() > 0 ? spec.expectedKeys()
-        : InputEstimate.distinctKeysUpperBound(inputs, spec.format());
-    FilterType filterType = spec.filterType() != null ? spec.filterType()
-        : spec.expectedKeys() > 0 ? FilterType.BLOCKED : FilterType.SCALABLE;
     boolean fullKeys = spec.keyMode() == KeyMode.FULL_KEY;
-    String exactStore = windowed || spec.mode() == DedupMode.APPROXIMATE ? "none"
-        : chooseMemory(capacity, fullKeys) ? "memory" : "rocksdb";
-    Manifest manifest = new Manifest(Manifest.FORMAT_VERSION, Instant.now().toString(), inputs,
-        spec.format().displayName(), spec.key().describe(), spec.header(),
-        spec.normalizer().spec(), spec.mode().name(), spec.keyMode().name(), exactStore,
-        filterType.displayName(), capacity, spec.expectedKeys(), spec.fpp(), spec.seed(),
-        spec.maxRecordBytes(), absolute(spec.output()), absolute(spec.dropped()),
-        windowed ? spec.window().describe() : null);
     RecordSource.Settings settings = settings(fingerprinter);
 
     StateDirectory dir = null;
@@ -117,6 +108,21 @@ public final class DedupJob {
     try {
       if (spec.state() != null) {
         dir = StateDirectory.open(spec.state());
+      }
+      long expected = windowed ? -1 : expectedKeys(dir, inputs);
+      long capacity = windowed ? 0 : expected > 0 ? expected
+          : InputEstimate.distinctKeysUpperBound(inputs, spec.format());
+      FilterType filterType = spec.filterType() != null ? spec.filterType()
+          : expected > 0 ? FilterType.BLOCKED : FilterType.SCALABLE;
+      String exactStore = windowed || spec.mode() == DedupMode.APPROXIMATE ? "none"
+          : chooseMemory(capacity, fullKeys) ? "memory" : "rocksdb";
+      Manifest manifest = new Manifest(Manifest.FORMAT_VERSION, Instant.now().toString(),
+          inputs, spec.format().displayName(), spec.key().describe(), spec.header(),
+          spec.normalizer().spec(), spec.mode().name(), spec.keyMode().name(), exactStore,
+          filterType.displayName(), capacity, expected, spec.fpp(), spec.seed(),
+          spec.maxRecordBytes(), absolute(spec.output()), absolute(spec.dropped()),
+          windowed ? spec.window().describe() : null);
+      if (dir != null) {
         manifest = checkManifest(dir, manifest);
         store = StateStore.open(dir.storeDirectory(), spec.rocksDbCacheBytes(), fullKeys);
         byte[] saved = store.meta("checkpoint");
@@ -138,7 +144,7 @@ public final class DedupJob {
         setup = tieredSetup(manifest, tiers, dir, fingerprinter, cp.snapshotSequence());
       } else {
         MembershipFilter filter = Tiers.newFilter(filterType.displayName(), capacity, spec.fpp(),
-            spec.expectedKeys());
+            expected);
         ExactStore exact = null;
         if (exactStore.equals("memory")) {
           exact = MemoryStore.create(capacity, fullKeys, false);
@@ -181,6 +187,28 @@ public final class DedupJob {
   }
 
   /** Checks a resumed job's manifest against this command's; writes it for a new state. */
+  /**
+   * The distinct keys to size for: as given; for {@code --expected auto} the upper end of an
+   * estimate from reading the inputs once (or, when resuming, the number the job started with,
+   * so a resume does not read everything again); {@code -1} when not given.
+   */
+  private long expectedKeys(StateDirectory dir, List<InputFile> inputs) throws IOException {
+    if (spec.expectedKeys() != DedupJobSpec.AUTO_EXPECTED) {
+      return spec.expectedKeys();
+    }
+    Manifest existing = dir == null ? null : dir.readManifest();
+    if (existing != null && existing.expectedKeys() > 0) {
+      return existing.expectedKeys();
+    }
+    InputSurvey.Result survey = InputSurvey.run(spec.inputs(), spec.format(), spec.key(),
+        spec.header(), spec.normalizer(), spec.maxRecordBytes(), Long.MAX_VALUE);
+    long upper = Math.max(1, (long) Math.ceil(survey.whole().high()));
+    listener.note(String.format(java.util.Locale.ROOT, "--expected auto: %,d records read, "
+        + "about %,.0f distinct keys (99 %% interval up to %,d); the filter is sized for %,d",
+        survey.records(), survey.whole().estimate(), upper, upper));
+    return upper;
+  }
+
   private Manifest checkManifest(StateDirectory dir, Manifest now) throws IOException {
     Manifest existing = dir.readManifest();
     if (existing == null) {

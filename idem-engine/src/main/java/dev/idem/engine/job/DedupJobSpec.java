@@ -22,7 +22,9 @@ import java.util.List;
  * @param keyMode what the exact tier stores
  * @param filterType the filter, or {@code null} for the default (blocked, or scalable when the
  *     key count is not given)
- * @param expectedKeys distinct keys expected, or {@code -1} when unknown (estimated from input)
+ * @param expectedKeys distinct keys expected, {@code -1} when unknown (a scalable filter, sized
+ *     from a guess of the records), or {@link #AUTO_EXPECTED} (estimated by reading the inputs
+ *     once before the job)
  * @param fpp the filter's false-positive rate
  * @param seed hash seed
  * @param exactStore where the exact tier lives
@@ -62,6 +64,9 @@ public record DedupJobSpec(
     WindowSpec window) {
 
   /** Where the exact tier lives. */
+  /** {@link #expectedKeys} that asks for an estimate from the inputs ({@code --expected auto}). */
+  public static final long AUTO_EXPECTED = -2;
+
   public enum ExactStoreChoice {
     /** In memory when the keys fit the heap comfortably, else RocksDB. */
     AUTO,

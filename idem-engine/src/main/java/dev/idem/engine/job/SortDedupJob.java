@@ -47,6 +47,41 @@ public final class SortDedupJob {
   /** A guess of the mean record size when there is nothing to measure (standard input). */
   private static final int DEFAULT_RECORD_BYTES = 128;
 
+  /**
+   * What a job needs for an input, before it runs: the sorted runs it writes, its merge passes
+   * and the free space it asks of {@code --tmp}; what {@code idem plan} quotes.
+   *
+   * @param runs sorted runs written while reading
+   * @param mergePasses passes over the data after reading (by key, and by position for input
+   *     order)
+   * @param tempBytes free space required in {@code --tmp}
+   */
+  public record Footprint(long runs, int mergePasses, long tempBytes) {}
+
+  /** The footprint for {@code records} records of {@code inputBytes} (uncompressed) in all. */
+  public static Footprint footprint(long memory, long inputBytes, long records,
+      SortDedupSpec.Order order) {
+    SortPlan plan = SortPlan.of(memory, order);
+    long perRun = Math.max(1, plan.bufferBytes());
+    long runs = Math.max(1, (inputBytes + records * (long) RunBuffer.indexBytes(
+        RunKind.FINGERPRINT) + perRun - 1) / perRun);
+    int passes = 1;
+    for (long left = runs; left > plan.finalFanIn(); left = (left + plan.fanIn() - 1)
+        / plan.fanIn()) {
+      passes++;
+    }
+    if (order == SortDedupSpec.Order.INPUT) {
+      passes++;
+    }
+    return new Footprint(runs, passes, tempBytesFor(inputBytes, records));
+  }
+
+  private static long tempBytesFor(long inputBytes, long records) {
+    // LZ4 about halves text, and in input order the runs by key and by position coexist for
+    // a while: about the input's size, plus what does not compress
+    return inputBytes + ENTRY_OVERHEAD * records;
+  }
+
   private final SortDedupSpec spec;
   private final SortPlan plan;
   private final Long usableSpace;
@@ -115,9 +150,7 @@ public final class SortDedupJob {
       long bytes = files.stream().mapToLong(f -> f.path().endsWith(".gz")
           ? GZIP_RATIO * f.size() : f.size()).sum();
       long recordsGuess = files.isEmpty() ? 0 : bytes / meanLineBytes(files.get(0)) + 1;
-      // LZ4 about halves text, and in input order the runs by key and by position coexist for
-      // a while: about the input's size, plus what does not compress
-      RunDirectory.checkSpace(tmp, bytes + ENTRY_OVERHEAD * recordsGuess, usableSpace != null
+      RunDirectory.checkSpace(tmp, tempBytesFor(bytes, recordsGuess), usableSpace != null
           ? usableSpace : Files.getFileStore(dir.path()).getUsableSpace());
       // the sort buffer's first split between record bytes and index, by the sampled mean
       int mean = recordsGuess == 0 ? DEFAULT_RECORD_BYTES

@@ -39,6 +39,18 @@ final class TimedFingerprints {
     return ABSENT;
   }
 
+  /** Slot bytes: two fingerprint halves, the time, the used flag. */
+  private static final int SLOT_BYTES = 3 * Long.BYTES + 1;
+
+  /** The array bytes of a bucket holding {@code keys} keys (it doubles from 64 slots). */
+  static long bytesFor(long keys) {
+    long slots = 64;
+    while (keys > slots * LOAD) {
+      slots *= 2;
+    }
+    return slots * SLOT_BYTES;
+  }
+
   /** Records a key not yet in this bucket. */
   void put(long hi, long lo, long time) {
     if (size + 1 > used.length * LOAD) {

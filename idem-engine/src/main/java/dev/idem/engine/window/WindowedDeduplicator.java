@@ -65,6 +65,14 @@ public final class WindowedDeduplicator {
     this.trackChanges = b.trackChanges;
   }
 
+  /**
+   * The bytes of the state that holds {@code keysPerWindow} keys in each of {@code buckets} open
+   * buckets (one window width each): what {@code idem plan} quotes for a windowed job.
+   */
+  public static long stateBytesFor(long keysPerWindow, int buckets) {
+    return buckets * TimedFingerprints.bytesFor(keysPerWindow);
+  }
+
   /** A builder; the window (tumbling or sliding) is required. */
   public static Builder builder() {
     return new Builder();

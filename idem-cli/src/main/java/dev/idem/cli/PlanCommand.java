@@ -1,0 +1,249 @@
+package dev.idem.cli;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.idem.engine.job.InputSurvey;
+import dev.idem.engine.job.JobException;
+import dev.idem.engine.plan.MethodEstimate;
+import dev.idem.engine.plan.Planner;
+import dev.idem.engine.plan.Planner.Recommendation;
+import dev.idem.engine.plan.Workload;
+import dev.idem.engine.record.KeySpec;
+import dev.idem.engine.record.RecordFormat;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import picocli.CommandLine.ArgGroup;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code idem plan}: which method, how big, and the command that runs it. */
+@Command(
+    name = "plan",
+    mixinStandardHelpOptions = true,
+    versionProvider = IdemCommand.Version.class,
+    sortOptions = false,
+    description = {"Choose a dedup method and size it: from the records, distinct keys, memory "
+        + "and error you give (or from a sample of the input), a table of every method idem "
+        + "offers with its memory, disk, false-positive rate and exact-tier lookups, a "
+        + "recommendation with its reason, and the command line that runs it.", ""},
+    exitCodeListHeading = "%nExit status:%n",
+    exitCodeList = {"0:a plan was printed", "1:an input could not be read",
+        "2:usage error (missing or impossible numbers)"})
+final class PlanCommand implements Callable<Integer> {
+
+  @Option(names = "--records", paramLabel = "N", converter = CountConverter.class,
+      description = "Records in the input (default: the distinct keys, or from --sample).")
+  Long records;
+
+  @Option(names = "--distinct", paramLabel = "N", converter = CountConverter.class,
+      description = "Distinct keys: what filters are sized for (default: estimated by "
+          + "--sample; without it, --records, as if every record were new).")
+  Long distinct;
+
+  @Option(names = "--memory", paramLabel = "SIZE", converter = SizeConverter.class,
+      description = "The memory budget, e.g. 512m or 4g (default: none: everything fits).")
+  Long memory;
+
+  static final class Error {
+    @Option(names = "--fpp", paramLabel = "P", converter = RateConverter.class,
+        description = "Accept losing a new key with probability P (approximate methods).")
+    Double fpp;
+
+    @Option(names = "--exact", description = "No new key may be lost (the default).")
+    boolean exact;
+  }
+
+  @ArgGroup(exclusive = true, multiplicity = "0..1")
+  Error error;
+
+  @Option(names = "--stream", description = "An endless stream: dedup within --window.")
+  boolean stream;
+
+  @Option(names = "--window", paramLabel = "DURATION", converter = DurationConverter.class,
+      description = "The stream's dedup window (10m, 1h, ...).")
+  Duration window;
+
+  @Option(names = "--keys-per-window", paramLabel = "N", converter = CountConverter.class,
+      description = "Distinct keys in one window, to size a windowed job.")
+  Long keysPerWindow;
+
+  @Option(names = "--deletes", description = "Keys must be removable later.")
+  boolean deletes;
+
+  @Option(names = "--shared-state", paramLabel = "redis|none", defaultValue = "none",
+      description = "Whether workers must share one state (default: ${DEFAULT-VALUE}).")
+  String sharedState;
+
+  static final class Sample {
+    @Option(names = "--sample", paramLabel = "INPUT", arity = "1..*", required = true,
+        description = "Read these inputs (files, directories, globs) to count records and "
+            + "estimate distinct keys.")
+    List<String> inputs;
+
+    @Option(names = "--sample-bytes", paramLabel = "SIZE", converter = SizeConverter.class,
+        description = "Read only about this much of the inputs (as stored) and extrapolate "
+            + "(default: all).")
+    Long sampleBytes;
+
+    @ArgGroup(exclusive = true, multiplicity = "1", heading = "%nKey of the sample:%n")
+    RecordOptions.KeyOptions key;
+
+    @Option(names = "--format", paramLabel = "FORMAT", description = "As for idem dedup.")
+    String format;
+
+    @Option(names = "--header", negatable = true, description = "As for idem dedup.")
+    Boolean header;
+
+    @Option(names = "--normalize", paramLabel = "STEPS", defaultValue = "identity",
+        description = "As for idem dedup.")
+    String normalize;
+
+    RecordOptions asRecordOptions() {
+      RecordOptions r = new RecordOptions();
+      r.key = key;
+      r.format = format;
+      r.header = header;
+      r.normalize = normalize;
+      return r;
+    }
+  }
+
+  @ArgGroup(exclusive = false, multiplicity = "0..1",
+      heading = "%nSample (estimate the numbers from the input):%n")
+  Sample sample;
+
+  @Option(names = "--json", description = "Print one JSON object instead of the table.")
+  boolean json;
+
+  @Spec CommandSpec spec;
+
+  private final Io io;
+
+  PlanCommand(Io io) {
+    this.io = io;
+  }
+
+  @Override
+  public Integer call() throws IOException {
+    InputSurvey.Result survey = sample == null ? null : survey();
+    Workload w = workload(survey);
+    List<MethodEstimate> rows = Planner.methods(w);
+    Recommendation rec = Planner.recommend(w, rows, keyOptions(), inputs(), output());
+    if (json) {
+      io.out().println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+          .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+          .writeValueAsString(Map.of("workload", w, "sample", survey == null ? Map.of() : survey,
+              "methods", rows, "recommendation", rec)));
+    } else {
+      PlanReport.print(io.out(), w, survey, sample == null ? null : sample.inputs, rows, rec);
+    }
+    return 0;
+  }
+
+  private InputSurvey.Result survey() throws IOException {
+    RecordOptions r = sample.asRecordOptions();
+    try {
+      KeySpec keySpec = r.keySpec();
+      RecordFormat format = r.format(keySpec, sample.inputs);
+      return InputSurvey.run(sample.inputs, format, keySpec, r.header(keySpec, format),
+          r.normalizer(), RecordOptions.maxRecordBytes(16 << 20),
+          sample.sampleBytes == null ? Long.MAX_VALUE : sample.sampleBytes);
+    } catch (JobException e) {
+      throw new UserException(e.getMessage());
+    } catch (IllegalArgumentException e) {
+      throw usage(e.getMessage());
+    }
+  }
+
+  private Workload workload(InputSurvey.Result survey) {
+    if (window != null && window.isZero()) {
+      throw usage("--window must be longer than 0");
+    }
+    if (stream && window == null) {
+      throw usage("--stream needs --window DURATION: the time within which a key repeats");
+    }
+    if (keysPerWindow != null && window == null) {
+      throw usage("--keys-per-window needs --window");
+    }
+    if (!sharedState.equals("redis") && !sharedState.equals("none")) {
+      throw usage("--shared-state must be redis or none, not '" + sharedState + "'");
+    }
+    long n;
+    long recordCount;
+    if (distinct != null) {
+      n = distinct;
+    } else if (survey != null) {
+      n = Math.max(1, (long) Math.ceil(survey.whole().high()));
+    } else if (records != null) {
+      n = records;
+    } else if (window != null && keysPerWindow != null) {
+      n = keysPerWindow;
+    } else {
+      throw usage("give the distinct keys (--distinct N), the records (--records N), or an "
+          + "input to estimate them from (--sample INPUT... with --key/--column/--whole-line)");
+    }
+    recordCount = records != null ? records : survey != null ? survey.recordsInWhole() : n;
+    if (recordCount < n) {
+      throw usage("--records (" + recordCount + ") cannot be fewer than the distinct keys ("
+          + n + ")");
+    }
+    double keyBytes = survey != null && survey.meanKeyBytes() > 0 ? survey.meanKeyBytes() : 36;
+    long inputBytes = survey != null ? survey.recordBytesInWhole() : 0;
+    double fpp = error != null && error.fpp != null ? error.fpp : 0;
+    try {
+      return new Workload(recordCount, n, memory == null ? 0 : memory, fpp, window,
+          keysPerWindow == null ? 0 : keysPerWindow, deletes, sharedState.equals("redis"),
+          keyBytes, inputBytes);
+    } catch (IllegalArgumentException e) {
+      throw usage(e.getMessage());
+    }
+  }
+
+  /** The sample's key options as a command line takes them, or a placeholder. */
+  private String keyOptions() {
+    if (sample == null) {
+      return "--key FIELD";
+    }
+    RecordOptions.KeyOptions k = sample.key;
+    String key = k.jsonKey != null ? "--key " + quote(k.jsonKey)
+        : k.column != null ? "--column " + quote(k.column)
+        : k.content != null ? "--content " + quote(k.content) : "--whole-line";
+    return key + (sample.format != null ? " --format " + sample.format : "")
+        + (sample.header != null ? (sample.header ? " --header" : " --no-header") : "")
+        + (sample.normalize.equals("identity") ? "" : " --normalize " + quote(sample.normalize));
+  }
+
+  private String inputs() {
+    return sample == null ? "INPUT..."
+        : sample.inputs.stream().map(PlanCommand::quote).collect(Collectors.joining(" "));
+  }
+
+  /** An output name in the sample's format: deduped.jsonl, deduped.csv, ... */
+  private String output() {
+    if (sample == null) {
+      return "OUT";
+    }
+    String first = sample.inputs.get(0).replaceFirst("\\.gz$", "");
+    int dot = first.lastIndexOf('.');
+    String ext = dot > first.lastIndexOf('/') && dot >= 0 ? first.substring(dot) : "";
+    return "deduped" + (ext.matches("\\.[A-Za-z0-9]{1,5}") ? ext : "");
+  }
+
+  /** Quotes a shell word when it needs it. */
+  static String quote(String word) {
+    return word.matches("[A-Za-z0-9_./=:,@%+-]+") ? word
+        : "'" + word.replace("'", "'\\''") + "'";
+  }
+
+  private ParameterException usage(String message) {
+    return new ParameterException(spec.commandLine(), message);
+  }
+}

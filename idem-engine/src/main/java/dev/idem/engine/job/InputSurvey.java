@@ -1,0 +1,162 @@
+package dev.idem.engine.job;
+
+import dev.idem.core.Fingerprinter;
+import dev.idem.core.KeyNormalizer;
+import dev.idem.engine.plan.DistinctKeyCounter;
+import dev.idem.engine.plan.DistinctKeyCounter.DistinctEstimate;
+import dev.idem.engine.record.KeyExtractor;
+import dev.idem.engine.record.KeySpec;
+import dev.idem.engine.record.RecordFormat;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.List;
+
+/**
+ * Reads inputs (all of them, or their first bytes) the way a dedup job would, and measures what
+ * sizing needs: records, distinct keys (a {@link DistinctKeyCounter}), mean key and record size.
+ * Keys are extracted and normalised exactly as {@code idem dedup} does, so the distinct count is
+ * the one the job will see.
+ */
+public final class InputSurvey {
+
+  /**
+   * What a survey found.
+   *
+   * @param records records read (bad ones included)
+   * @param badRecords records without a usable key
+   * @param bytesRead bytes of the files as stored that were read (compressed bytes for gzip)
+   * @param totalBytes bytes of all the files as stored
+   * @param recordBytes record bytes read, uncompressed
+   * @param keyBytes key bytes of the good records read
+   * @param sampled distinct keys among the records read
+   * @param whole distinct keys of the whole input: {@code sampled} when all of it was read, else
+   *     extrapolated by bytes
+   */
+  public record Result(long records, long badRecords, long bytesRead, long totalBytes,
+      long recordBytes, long keyBytes, DistinctEstimate sampled, DistinctEstimate whole) {
+
+    /** True when every input was read to its end. */
+    public boolean complete() {
+      return bytesRead >= totalBytes;
+    }
+
+    /** Records of the whole input: counted, or extrapolated by bytes. */
+    public long recordsInWhole() {
+      return complete() || bytesRead == 0 ? records
+          : (long) Math.ceil(records * ((double) totalBytes / bytesRead));
+    }
+
+    /** Uncompressed bytes of the whole input: counted, or extrapolated. */
+    public long recordBytesInWhole() {
+      return complete() || bytesRead == 0 ? recordBytes
+          : (long) Math.ceil(recordBytes * ((double) totalBytes / bytesRead));
+    }
+
+    public double meanKeyBytes() {
+      long good = records - badRecords;
+      return good == 0 ? 0 : (double) keyBytes / good;
+    }
+
+    public double meanRecordBytes() {
+      return records == 0 ? 0 : (double) recordBytes / records;
+    }
+  }
+
+  private InputSurvey() {}
+
+  /**
+   * Surveys {@code inputs} (files, directories or globs; not standard input), reading at most
+   * about {@code sampleBytes} of them as stored ({@code Long.MAX_VALUE}: all).
+   *
+   * @throws JobException for standard input, or a key or header the format cannot have
+   * @throws IOException when an input cannot be read
+   */
+  public static Result run(List<String> inputs, RecordFormat format, KeySpec key, boolean header,
+      KeyNormalizer normalizer, int maxRecordBytes, long sampleBytes) throws IOException {
+    List<InputFile> files = InputFile.expand(inputs);
+    if (files.stream().anyMatch(InputFile::isStdin)) {
+      throw new JobException("estimating distinct keys reads the inputs before the job does, "
+          + "which standard input cannot do twice: give files, or give the count (--expected N)");
+    }
+    RecordSource.Settings settings;
+    try {
+      settings = new RecordSource.Settings(format, header, KeyExtractor.of(key, format),
+          Fingerprinter.xxh3().withNormalizer(normalizer), true, maxRecordBytes);
+    } catch (IllegalArgumentException e) {
+      throw new JobException(e.getMessage());
+    }
+    long total = files.stream().mapToLong(InputFile::size).sum();
+    DistinctKeyCounter counter = new DistinctKeyCounter();
+    long records = 0;
+    long bad = 0;
+    long recordBytes = 0;
+    long keyBytes = 0;
+    long read;
+    try (RecordSource source = new RecordSource(files, settings, InputStream.nullInputStream(),
+        0, 0, 0)) {
+      while (true) {
+        RecordBatch batch = take(source);
+        for (int i = 0; i < batch.count; i++) {
+          byte kind = batch.kind[i];
+          if (kind == RecordBatch.OK || kind == RecordBatch.BAD) {
+            records++;
+            recordBytes += batch.contentLength[i] + batch.terminatorLength[i];
+          }
+          if (kind == RecordBatch.OK) {
+            counter.add(batch.fingerprints[2 * i]);
+            keyBytes += batch.keys[i].length;
+          } else if (kind == RecordBatch.BAD) {
+            bad++;
+          }
+        }
+        boolean end = batch.endOfInput;
+        read = end ? total : batch.count == 0 ? source.rawBytesRead()
+            : consumed(files, batch.fileIndex[batch.count - 1], batch.endOffset[batch.count - 1],
+                source.rawBytesRead());
+        source.recycle(batch);
+        if (end || read >= sampleBytes) {
+          break;
+        }
+      }
+    }
+    DistinctEstimate sampled = counter.estimate();
+    long recordsInWhole = read >= total || read == 0 ? records
+        : (long) Math.ceil(records * ((double) total / read));
+    DistinctEstimate whole = read >= total || read == 0 ? sampled
+        : sampled.extrapolate((double) read / total, recordsInWhole);
+    return new Result(records, bad, read, total, recordBytes, keyBytes, sampled, whole);
+  }
+
+  /**
+   * Stored bytes of the inputs up to a record's end: exact for plain files; for gzip, where
+   * the offset is into the uncompressed text, the reader's count, which runs a few batches ahead.
+   */
+  private static long consumed(List<InputFile> files, int file, long endOffset, long rawRead) {
+    long before = 0;
+    for (int f = 0; f < file; f++) {
+      before += files.get(f).size();
+    }
+    InputFile current = files.get(file);
+    long within = current.path().endsWith(".gz")
+        ? Math.max(0, Math.min(current.size(), rawRead - before)) : endOffset;
+    return before + within;
+  }
+
+  private static RecordBatch take(RecordSource source) throws IOException {
+    RecordBatch batch;
+    try {
+      batch = source.take();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted");
+    }
+    if (batch.failure != null) {
+      if (batch.failure instanceof RecordSource.HeaderException h) {
+        throw new JobException(h.getMessage());
+      }
+      throw batch.failure instanceof IOException io ? io
+          : new IOException(batch.failure.getMessage(), batch.failure);
+    }
+    return batch;
+  }
+}
