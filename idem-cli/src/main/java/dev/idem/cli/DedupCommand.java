@@ -191,6 +191,14 @@ final class DedupCommand implements Callable<Integer> {
     String late;
   }
 
+  @Option(names = "--shard", paramLabel = "I/N",
+      description = "Only the keys shard I of N owns (0-based; by consistent hashing of the "
+          + "key's fingerprint): N workers reading the same input with I = 0..N-1 together "
+          + "dedup it exactly once. With --ring-nodes: the node's name or index.")
+  String shard;
+
+  @Mixin ShardOptions shards;
+
   @ArgGroup(exclusive = false, heading = "%nTime windows (\"seen in the last W\"):%n")
   WindowOptions windowOptions;
 
@@ -245,7 +253,7 @@ final class DedupCommand implements Callable<Integer> {
         timeFormat, w.maxDelay, w.allowedLateness, WindowSpec.latePolicy(w.late));
   }
 
-  private DedupJobSpec jobSpec() {
+  private DedupJobSpec jobSpec() throws IOException {
     try {
       KeySpec keySpec = record.keySpec();
       RecordFormat recordFormat = record.format(keySpec, inputs);
@@ -294,7 +302,7 @@ final class DedupCommand implements Callable<Integer> {
           record.normalizer(), dm, km, ft, expected == null ? -1 : expected, fpp,
           seed, store, state, everyRecords, everyTime, fileOrStdout(output), dropped,
           BadRecordPolicy.parse(onBadRecord), RecordOptions.maxRecordBytes(maxRecordBytes), recent,
-          rocksDbCache, windowSpec(recordFormat));
+          rocksDbCache, windowSpec(recordFormat), shards.shard(shard));
     } catch (IllegalArgumentException | picocli.CommandLine.TypeConversionException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }

@@ -24,7 +24,7 @@ import picocli.CommandLine.Spec;
       "Deduplicate very large record streams with little memory; resume killed jobs exactly once.",
       ""
     },
-    subcommands = {DedupCommand.class, SortDedupCommand.class, PlanCommand.class,
+    subcommands = {DedupCommand.class, SortDedupCommand.class, PlanCommand.class, SplitCommand.class,
         InspectCommand.class,
         FilterCommand.class, CommandLine.HelpCommand.class},
     exitCodeListHeading = "%nExit status:%n",

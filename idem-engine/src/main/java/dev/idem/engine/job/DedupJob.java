@@ -10,6 +10,7 @@ import dev.idem.engine.DedupStats;
 import dev.idem.engine.Deduplicator;
 import dev.idem.engine.KeyMode;
 import dev.idem.engine.record.KeyExtractor;
+import dev.idem.engine.shard.ShardSpec;
 import dev.idem.engine.store.ExactStore;
 import dev.idem.engine.store.MemoryStore;
 import dev.idem.engine.store.RocksDbStore;
@@ -121,7 +122,8 @@ public final class DedupJob {
           spec.normalizer().spec(), spec.mode().name(), spec.keyMode().name(), exactStore,
           filterType.displayName(), capacity, expected, spec.fpp(), spec.seed(),
           spec.maxRecordBytes(), absolute(spec.output()), absolute(spec.dropped()),
-          windowed ? spec.window().describe() : null);
+          windowed ? spec.window().describe() : null,
+          spec.shard() == null ? null : spec.shard().describe());
       if (dir != null) {
         manifest = checkManifest(dir, manifest);
         store = StateStore.open(dir.storeDirectory(), spec.rocksDbCacheBytes(), fullKeys);
@@ -261,6 +263,8 @@ public final class DedupJob {
       StateDirectory dir, StateStore store, Checkpoint start, long started) throws IOException {
     Judge judge = setup.judge();
     boolean durable = dir != null;
+    ShardSpec shard = spec.shard();
+    long otherShards = 0;
     Path quarantinePath = spec.onBadRecord() instanceof BadRecordPolicy.Quarantine q
         ? q.file() : null;
     Path latePath = spec.window() != null
@@ -304,8 +308,13 @@ public final class DedupJob {
           String name = inputs.get(batch.fileIndex[i]).path();
           switch (batch.kind[i]) {
             case RecordBatch.OK -> {
-              p.records++;
-              handle(judge.judge(batch, i), batch, i, name, p.outputs);
+              if (shard != null && !shard.owns(batch.fingerprints[2 * i],
+                  batch.fingerprints[2 * i + 1])) {
+                otherShards++;
+              } else {
+                p.records++;
+                handle(judge.judge(batch, i), batch, i, name, p.outputs);
+              }
             }
             case RecordBatch.BLANK -> p.blankLines++;
             case RecordBatch.HEADER -> writeRecord(out, batch, i);
@@ -339,6 +348,10 @@ public final class DedupJob {
         last = p.counts(true);
       }
       listener.progress(totalBytes, totalBytes, p.records, p.kept());
+      if (shard != null) {
+        listener.note(String.format(java.util.Locale.ROOT, "shard %s: %,d records owned by "
+            + "other shards skipped in this run", shard.describe(), otherShards));
+      }
       return result(last, start, false, setup, restoreMillis, started, firstRecordMillis);
     }
   }

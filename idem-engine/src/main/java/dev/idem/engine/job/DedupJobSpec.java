@@ -6,6 +6,7 @@ import dev.idem.engine.DedupMode;
 import dev.idem.engine.KeyMode;
 import dev.idem.engine.record.KeySpec;
 import dev.idem.engine.record.RecordFormat;
+import dev.idem.engine.shard.ShardSpec;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -38,6 +39,7 @@ import java.util.List;
  * @param recentCacheSize fingerprints in the recent tier (0: none)
  * @param rocksDbCacheBytes RocksDB block cache
  * @param window the windowed form ("seen in the last W"), or {@code null} for "ever seen"
+ * @param shard the keys this job owns (the others are skipped), or {@code null} for all
  */
 public record DedupJobSpec(
     List<String> inputs,
@@ -61,7 +63,8 @@ public record DedupJobSpec(
     int maxRecordBytes,
     long recentCacheSize,
     long rocksDbCacheBytes,
-    WindowSpec window) {
+    WindowSpec window,
+    ShardSpec shard) {
 
   /** Where the exact tier lives. */
   /** {@link #expectedKeys} that asks for an estimate from the inputs ({@code --expected auto}). */

@@ -30,7 +30,8 @@ public record Manifest(
     int maxRecordBytes,
     String output,
     String dropped,
-    String window) {
+    String window,
+    String shard) {
 
   /** The version of the state layout this build writes and reads. */
   public static final int FORMAT_VERSION = 1;
@@ -86,6 +87,8 @@ public record Manifest(
         now.dropped == null ? "(none)" : now.dropped);
     compare(d, "the window (--window, --sliding, --time-field, --max-delay, --allowed-lateness)",
         window == null ? "(none)" : window, now.window == null ? "(none)" : now.window);
+    compare(d, "--shard / --ring-nodes", shard == null ? "(all keys)" : shard,
+        now.shard == null ? "(all keys)" : now.shard);
     return d;
   }
 
@@ -93,7 +96,7 @@ public record Manifest(
   Manifest withExactStore(String store) {
     return new Manifest(formatVersion, created, inputs, format, key, header, normalizer, mode,
         keyMode, store, filterType, filterCapacity, expectedKeys, fpp, seed, maxRecordBytes,
-        output, dropped, window);
+        output, dropped, window, shard);
   }
 
   private static void compare(List<String> d, String option, Object was, Object is) {

@@ -101,17 +101,22 @@ final class StateDirectory implements AutoCloseable {
 
   /** Writes the manifest atomically (temp file, fsync, rename, fsync directory). */
   void writeManifest(Manifest m) throws IOException {
-    Path tmp = dir.resolve("MANIFEST.json.tmp");
+    writeAtomically(manifestFile().getFileName().toString(), Json.write(m));
+  }
+
+  /** Replaces file {@code name} in the directory all at once: temp file, fsync, rename. */
+  void writeAtomically(String name, byte[] content) throws IOException {
+    Path tmp = dir.resolve(name + ".tmp");
     try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE,
         StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
-      ByteBuffer b = ByteBuffer.wrap(Json.write(m));
+      ByteBuffer b = ByteBuffer.wrap(content);
       while (b.hasRemaining()) {
         ch.write(b);
       }
       ch.force(true);
     }
     try {
-      Files.move(tmp, manifestFile(), StandardCopyOption.ATOMIC_MOVE,
+      Files.move(tmp, dir.resolve(name), StandardCopyOption.ATOMIC_MOVE,
           StandardCopyOption.REPLACE_EXISTING);
     } catch (AtomicMoveNotSupportedException e) {
       throw new IOException(dir + ": cannot rename atomically in this directory", e);

@@ -1,0 +1,123 @@
+package dev.idem.cli;
+
+import dev.idem.engine.job.BadRecordException;
+import dev.idem.engine.job.BadRecordPolicy;
+import dev.idem.engine.job.JobException;
+import dev.idem.engine.job.SplitJob;
+import dev.idem.engine.record.KeySpec;
+import dev.idem.engine.record.RecordFormat;
+import dev.idem.engine.shard.ConsistentHashRing;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.stream.LongStream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code idem split}: one shard file per ring node, each record to its key's owner. */
+@Command(
+    name = "split",
+    mixinStandardHelpOptions = true,
+    versionProvider = IdemCommand.Version.class,
+    sortOptions = false,
+    description = {
+      "Split inputs into shard files by key, with consistent hashing: DIR/shard-00000.jsonl, "
+          + "... (in the input's format; .gz with --gzip). Every record of a key lands in the "
+          + "same shard, in input order, byte for byte, so 'idem dedup' can run on each shard "
+          + "separately (on separate machines) and the union of the outputs equals one global "
+          + "dedup.",
+      "Resumable: killed at any moment, the same command continues where the last checkpoint "
+          + "left off (the bookkeeping is in DIR/.idem-split/).",
+      ""
+    },
+    exitCodeListHeading = "%nExit status:%n",
+    exitCodeList = {"0:done (or already done)",
+        "1:bad input under --on-bad-record fail, an unreadable input or unwritable DIR",
+        "2:usage error, or DIR holds another split"})
+final class SplitCommand implements Callable<Integer> {
+
+  @Spec CommandSpec spec;
+
+  @Mixin RecordOptions record;
+
+  @Option(names = "--shards", paramLabel = "N",
+      description = "Number of shards (or give --ring-nodes).")
+  Integer shards;
+
+  @Mixin ShardOptions ring;
+
+  @Option(names = {"-o", "--output"}, paramLabel = "DIR", required = true,
+      description = "Directory of the shard files (created if missing).")
+  Path directory;
+
+  @Option(names = "--gzip", description = "Write gzip-compressed shard files (.gz).")
+  boolean gzip;
+
+  @Option(names = "--on-bad-record", paramLabel = "POLICY", defaultValue = "fail",
+      description = "A record that is not valid or has no key: fail (after a checkpoint; "
+          + "rerun with skip to go on), skip, or quarantine=FILE (default: ${DEFAULT-VALUE}).")
+  String onBadRecord;
+
+  @Option(names = "--max-record-bytes", paramLabel = "SIZE", defaultValue = "16m",
+      converter = SizeConverter.class,
+      description = "Longer records are bad records (default: ${DEFAULT-VALUE}).")
+  long maxRecordBytes;
+
+  @Option(names = "--checkpoint-every", paramLabel = "N", defaultValue = "100000",
+      converter = CountConverter.class,
+      description = "Records between checkpoints (default: ${DEFAULT-VALUE}).")
+  long checkpointEvery;
+
+  @Option(names = {"-q", "--quiet"}, description = "No summary.")
+  boolean quiet;
+
+  @Parameters(paramLabel = "INPUT", arity = "1..*",
+      description = "Files, directories (their files in name order) or globs; .gz is read.")
+  List<String> inputs;
+
+  private final Io io;
+
+  SplitCommand(Io io) {
+    this.io = io;
+  }
+
+  @Override
+  public Integer call() throws IOException {
+    SplitJob.Spec job;
+    try {
+      KeySpec keySpec = record.keySpec();
+      RecordFormat format = record.format(keySpec, inputs);
+      ConsistentHashRing r = ring.ring(shards);
+      job = new SplitJob.Spec(inputs, format, keySpec, record.header(keySpec, format),
+          record.normalizer(), RecordOptions.maxRecordBytes(maxRecordBytes), r, directory, gzip,
+          BadRecordPolicy.parse(onBadRecord), checkpointEvery);
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
+    SplitJob.Result result;
+    try {
+      result = SplitJob.run(job, new SplitJob.Listener() {});
+    } catch (BadRecordException e) {
+      throw new UserException(e.getMessage());
+    } catch (JobException e) {
+      io.err().println("idem split: " + e.getMessage());
+      return IdemCommand.EXIT_USAGE;
+    }
+    if (!quiet) {
+      long[] per = result.perShard();
+      io.err().printf(Locale.ROOT, "idem split: %s%,d records into %d shards in %s (%,d to %,d "
+              + "a shard), %,d bad records%n",
+          result.alreadyComplete() ? "already complete: " : result.resumed() ? "resumed: " : "",
+          result.records(), per.length, directory, LongStream.of(per).min().orElse(0),
+          LongStream.of(per).max().orElse(0), result.badRecords());
+    }
+    return 0;
+  }
+}
