@@ -16,6 +16,7 @@ public final class BenchMain {
 
   private static final String USAGE = "usage: idem-bench filters [--quick] [--sizes N,N,...]"
       + " [--no-snapshot] [--out DIR]\n       idem-bench structures [--quick] [--out DIR]"
+      + "\n       idem-bench windows [--events N] [--runs N] [--quick] [--out DIR]"
       + "\n       " + E2eRun.USAGE;
 
   private BenchMain() {}
@@ -23,6 +24,10 @@ public final class BenchMain {
   public static void main(String[] args) throws Exception {
     if (args.length > 0 && args[0].equals("e2e")) {
       E2eRun.main(args);
+      return;
+    }
+    if (args.length > 0 && args[0].equals("windows")) {
+      windows(args);
       return;
     }
     if (args.length == 0 || !(args[0].equals("filters") || args[0].equals("structures"))) {
@@ -57,6 +62,51 @@ public final class BenchMain {
       }
       new StructureRun(quick ? StructureRun.Plan.QUICK : StructureRun.Plan.FULL, dir)
           .run(command);
+    }
+  }
+
+  /** {@code windows}: the full run also writes the plot to docs/windows-state.svg. */
+  private static void windows(String[] args) throws Exception {
+    boolean quick = false;
+    Long events = null;
+    Long runs = null;
+    Path out = Path.of("bench-results");
+    for (int i = 1; i < args.length; i++) {
+      switch (args[i]) {
+        case "--quick" -> quick = true;
+        case "--events" -> events = i + 1 < args.length ? parseCount(args[++i]) : null;
+        case "--runs" -> runs = i + 1 < args.length ? parseCount(args[++i]) : null;
+        case "--out" -> out = Path.of(args[++i]);
+        default -> usage("unknown option " + args[i] + " for windows");
+      }
+    }
+    if (events != null && events < 1000) {
+      usage("--events needs a count of at least 1000, like 50000000 or 50_000_000");
+    }
+    WindowRun.Plan plan = quick ? WindowRun.Plan.QUICK : WindowRun.Plan.FULL;
+    if (events != null) {
+      plan = plan.withEvents(events);
+    }
+    if (runs != null) {
+      if (runs < 1 || runs > 20) {
+        usage("--runs needs a count of timed runs from 1 to 20");
+      }
+      plan = new WindowRun.Plan(plan.events(), runs.intValue(), plan.heapMiB());
+    }
+    Path dir = out.resolve("windows-" + LocalDateTime.now()
+        .format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+    Files.createDirectories(dir);
+    Path docs = Path.of("docs");
+    Path svg = !quick && Files.isDirectory(docs) ? docs.resolve("windows-state.svg") : null;
+    new WindowRun(plan, dir, svg).run(String.join(" ", args));
+  }
+
+  private static Long parseCount(String s) {
+    try {
+      return Long.parseLong(s.trim().replace("_", ""));
+    } catch (NumberFormatException e) {
+      usage("expected a count like 50000000 or 50_000_000, got '" + s + "'");
+      return null;
     }
   }
 
