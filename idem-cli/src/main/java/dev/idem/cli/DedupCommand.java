@@ -10,6 +10,8 @@ import dev.idem.engine.job.DedupJobSpec;
 import dev.idem.engine.job.JobException;
 import dev.idem.engine.job.JobResult;
 import dev.idem.engine.job.WindowSpec;
+import dev.idem.engine.store.SharedSeenSet;
+import dev.idem.redis.RedisSeenSet;
 import dev.idem.engine.record.KeySpec;
 import dev.idem.engine.record.RecordFormat;
 import dev.idem.engine.window.EventTime;
@@ -98,8 +100,10 @@ final class DedupCommand implements Callable<Integer> {
   long seed;
 
   @Option(names = "--exact-store", paramLabel = "WHERE", defaultValue = "auto",
-      description = "auto (memory when the keys fit in 40 %% of the heap, else RocksDB), memory "
-          + "or rocksdb (default: ${DEFAULT-VALUE}).")
+      description = "auto (memory when the keys fit in 40 %% of the heap, else RocksDB), memory, "
+          + "rocksdb, or redis://HOST[:PORT][/DB][?prefix=P]: a seen-set shared by every worker "
+          + "that names it, marked atomically per key (Redis 7+; no local filter, which could "
+          + "not know other workers' keys) (default: ${DEFAULT-VALUE}).")
   String exactStore;
 
   @Option(names = "--state", paramLabel = "DIR",
@@ -279,13 +283,16 @@ final class DedupCommand implements Callable<Integer> {
         throw new IllegalArgumentException("--filter must be bloom, blocked, partitioned or "
             + "scalable (the deletable and exact structures are not tiers here)");
       }
-      DedupJobSpec.ExactStoreChoice store = switch (exactStore) {
-        case "auto" -> DedupJobSpec.ExactStoreChoice.AUTO;
-        case "memory" -> DedupJobSpec.ExactStoreChoice.MEMORY;
-        case "rocksdb" -> DedupJobSpec.ExactStoreChoice.ROCKSDB;
-        default -> throw new IllegalArgumentException(
-            "--exact-store must be auto, memory or rocksdb, not '" + exactStore + "'");
-      };
+      SharedSeenSet.Opener shared = exactStore.startsWith("redis:")
+          ? RedisSeenSet.opener(exactStore) : null;
+      DedupJobSpec.ExactStoreChoice store = shared != null ? DedupJobSpec.ExactStoreChoice.AUTO
+          : switch (exactStore) {
+            case "auto" -> DedupJobSpec.ExactStoreChoice.AUTO;
+            case "memory" -> DedupJobSpec.ExactStoreChoice.MEMORY;
+            case "rocksdb" -> DedupJobSpec.ExactStoreChoice.ROCKSDB;
+            default -> throw new IllegalArgumentException("--exact-store must be auto, memory, "
+                + "rocksdb or redis://HOST:PORT[/DB], not '" + exactStore + "'");
+          };
       long everyRecords = 100_000;
       Duration everyTime = Duration.ofSeconds(10);
       for (String every : checkpointEvery) {
@@ -302,7 +309,7 @@ final class DedupCommand implements Callable<Integer> {
           record.normalizer(), dm, km, ft, expected == null ? -1 : expected, fpp,
           seed, store, state, everyRecords, everyTime, fileOrStdout(output), dropped,
           BadRecordPolicy.parse(onBadRecord), RecordOptions.maxRecordBytes(maxRecordBytes), recent,
-          rocksDbCache, windowSpec(recordFormat), shards.shard(shard));
+          rocksDbCache, windowSpec(recordFormat), shards.shard(shard), shared);
     } catch (IllegalArgumentException | picocli.CommandLine.TypeConversionException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }

@@ -91,6 +91,11 @@ public final class DedupJob {
       throw new JobException("--state needs -o FILE: standard output cannot be cut back to a "
           + "checkpoint, so a resumed job could repeat records");
     }
+    if (spec.shared() != null && (spec.window() != null || spec.shard() != null
+        || spec.mode() == DedupMode.APPROXIMATE || spec.keyMode() == KeyMode.FULL_KEY)) {
+      throw new JobException("a shared exact store works alone: not with --window, --shard, "
+          + "--mode approximate or --key-mode full");
+    }
     List<InputFile> inputs = InputFile.expand(spec.inputs());
     if (spec.state() != null && inputs.stream().anyMatch(InputFile::isStdin)) {
       throw new JobException("standard input cannot be resumed: with --state, give files");
@@ -115,7 +120,8 @@ public final class DedupJob {
           : InputEstimate.distinctKeysUpperBound(inputs, spec.format());
       FilterType filterType = spec.filterType() != null ? spec.filterType()
           : expected > 0 ? FilterType.BLOCKED : FilterType.SCALABLE;
-      String exactStore = windowed || spec.mode() == DedupMode.APPROXIMATE ? "none"
+      String exactStore = spec.shared() != null ? spec.shared().describe()
+          : windowed || spec.mode() == DedupMode.APPROXIMATE ? "none"
           : chooseMemory(capacity, fullKeys) ? "memory" : "rocksdb";
       Manifest manifest = new Manifest(Manifest.FORMAT_VERSION, Instant.now().toString(),
           inputs, spec.format().displayName(), spec.key().describe(), spec.header(),
@@ -136,7 +142,10 @@ public final class DedupJob {
               false), 0, started, 0);
         }
       }
-      if (windowed) {
+      if (spec.shared() != null) {
+        setup = new Setup(new SharedJudge(spec.shared().open(), workerId(manifest)), manifest,
+            exactStore, null, 0, false);
+      } else if (windowed) {
         setup = windowSetup(manifest, store, cp, fingerprinter);
       } else if (dir != null) {
         Tiers tiers = Tiers.restore(dir, store, cp, manifest, fingerprinter, capacity);
@@ -209,6 +218,17 @@ public final class DedupJob {
         + "about %,.0f distinct keys (99 %% interval up to %,d); the filter is sized for %,d",
         survey.records(), survey.whole().estimate(), upper, upper));
     return upper;
+  }
+
+  /**
+   * This worker's name in a shared seen-set: stable for the life of its state (so a resumed
+   * worker knows its own marks), unique across workers; a job without state gets a new one.
+   */
+  private String workerId(Manifest manifest) {
+    String identity = spec.state() == null ? java.util.UUID.randomUUID().toString()
+        : spec.state().toAbsolutePath() + "@" + manifest.created();
+    return Long.toHexString(com.dynatrace.hash4j.hashing.Hashing.xxh3_64()
+        .hashBytesToLong(identity.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
   }
 
   private Manifest checkManifest(StateDirectory dir, Manifest now) throws IOException {
@@ -304,6 +324,7 @@ public final class DedupJob {
         if (firstRecordMillis < 0) {
           firstRecordMillis = (System.nanoTime() - started) / 1_000_000;
         }
+        judge.prepare(batch);
         for (int i = 0; i < batch.count; i++) {
           String name = inputs.get(batch.fileIndex[i]).path();
           switch (batch.kind[i]) {
@@ -458,7 +479,9 @@ public final class DedupJob {
       long restoreMillis, long started, long firstRecordMillis) {
     Manifest m = setup.manifest();
     MembershipFilter filter = setup.filter();
-    String filterText = filter == null ? (m.window() != null ? "none (windows)" : m.filterType())
+    String filterText = filter == null ? (m.window() != null ? "none (windows)"
+        : spec.shared() != null ? "none (a local filter cannot know other workers' keys)"
+        : m.filterType())
         : filter.type().displayName() + ", " + ByteSize.format((filter.bitSize() + 7) / 8) + ", "
             + String.format(java.util.Locale.ROOT, "%.2f", (double) filter.bitSize()
                 / Math.max(1, filter.capacity())) + " bits/key at capacity "

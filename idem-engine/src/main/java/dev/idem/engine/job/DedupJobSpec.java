@@ -7,6 +7,7 @@ import dev.idem.engine.KeyMode;
 import dev.idem.engine.record.KeySpec;
 import dev.idem.engine.record.RecordFormat;
 import dev.idem.engine.shard.ShardSpec;
+import dev.idem.engine.store.SharedSeenSet;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -40,6 +41,8 @@ import java.util.List;
  * @param rocksDbCacheBytes RocksDB block cache
  * @param window the windowed form ("seen in the last W"), or {@code null} for "ever seen"
  * @param shard the keys this job owns (the others are skipped), or {@code null} for all
+ * @param shared an exact seen-set shared with other workers (e.g. Redis) instead of local tiers,
+ *     or {@code null}
  */
 public record DedupJobSpec(
     List<String> inputs,
@@ -64,7 +67,8 @@ public record DedupJobSpec(
     long recentCacheSize,
     long rocksDbCacheBytes,
     WindowSpec window,
-    ShardSpec shard) {
+    ShardSpec shard,
+    SharedSeenSet.Opener shared) {
 
   /** Where the exact tier lives. */
   /** {@link #expectedKeys} that asks for an estimate from the inputs ({@code --expected auto}). */

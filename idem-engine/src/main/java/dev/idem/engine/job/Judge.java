@@ -12,6 +12,9 @@ import java.io.IOException;
  */
 interface Judge extends AutoCloseable {
 
+  /** Called once per batch before its verdicts: a judge may look its keys up together. */
+  default void prepare(RecordBatch batch) throws IOException {}
+
   /** The verdict on record {@code i} of {@code batch} (a usable record). */
   Verdict judge(RecordBatch batch, int i);
 

@@ -1,0 +1,221 @@
+package dev.idem.redis;
+
+import dev.idem.engine.store.SharedSeenSet;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.ArrayList;
+import java.util.List;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.Pipeline;
+import redis.clients.jedis.Response;
+import redis.clients.jedis.exceptions.JedisException;
+import redis.clients.jedis.params.SetParams;
+
+/**
+ * A {@link SharedSeenSet} in Redis: one Redis key per fingerprint, marked with
+ * {@code SET key tag NX GET} (Redis 7.0+), which sets the tag only if the key is absent and
+ * returns the tag it had, atomically, in one command; a batch is one pipelined round trip.
+ *
+ * <p>Key layout: {@code PREFIX{hh}} followed by the 16 fingerprint bytes, where {@code hh} is
+ * the fingerprint's first byte in hex: the hash tag spreads keys over 256 slots, so the same
+ * layout works on Redis Cluster. Values are the tags (worker id and record position, ~25
+ * bytes).
+ *
+ * <p>A lost connection is retried with exponential backoff (0.1 s to 3.2 s, six attempts):
+ * marking again with the same tags is harmless, because a worker's own tag means "mine". After
+ * the last attempt the call fails and the job stops; its last checkpoint is intact.
+ *
+ * <p>Jedis, not Lettuce: the job's thread waits for each batch's answers anyway, and Jedis's
+ * blocking pipeline says exactly that with no event loop to manage. Not thread-safe.
+ */
+public final class RedisSeenSet implements SharedSeenSet {
+
+  private static final int ATTEMPTS = 6;
+  private static final long FIRST_BACKOFF_MILLIS = 100;
+  private static final SetParams NX_GET = SetParams.setParams().nx();
+
+  private final String host;
+  private final int port;
+  private final int db;
+  private final byte[] prefix;
+  private final String description;
+  private Jedis jedis;
+
+  private RedisSeenSet(String host, int port, int db, String prefix, String description) {
+    this.host = host;
+    this.port = port;
+    this.db = db;
+    this.prefix = prefix.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    this.description = description;
+  }
+
+  /**
+   * An opener for {@code redis://HOST[:PORT][/DB][?prefix=P]} (port 6379, db 0 and prefix
+   * {@code idem:} by default). Workers that dedup together must use the same db and prefix.
+   *
+   * @throws IllegalArgumentException for a malformed address, naming what is wrong
+   */
+  public static SharedSeenSet.Opener opener(String address) {
+    URI uri;
+    try {
+      uri = new URI(address);
+    } catch (URISyntaxException e) {
+      throw new IllegalArgumentException("not a redis:// address: " + address);
+    }
+    if (!"redis".equals(uri.getScheme()) || uri.getHost() == null) {
+      throw new IllegalArgumentException("expected redis://HOST[:PORT][/DB][?prefix=P], got '"
+          + address + "'");
+    }
+    int port = uri.getPort() < 0 ? 6379 : uri.getPort();
+    String path = uri.getPath() == null ? "" : uri.getPath().replaceFirst("^/", "");
+    int db;
+    try {
+      db = path.isEmpty() ? 0 : Integer.parseInt(path);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("the database in " + address + " must be a number, "
+          + "not '" + path + "'");
+    }
+    String prefix = "idem:";
+    if (uri.getQuery() != null) {
+      for (String param : uri.getQuery().split("&")) {
+        if (param.startsWith("prefix=") && param.length() > 7) {
+          prefix = param.substring(7);
+        } else {
+          throw new IllegalArgumentException(address + ": unknown parameter '" + param
+              + "' (only prefix=P)");
+        }
+      }
+    }
+    String description = "redis://" + uri.getHost() + ":" + port + "/" + db + "?prefix="
+        + prefix;
+    String finalPrefix = prefix;
+    return new SharedSeenSet.Opener() {
+      @Override
+      public SharedSeenSet open() throws IOException {
+        RedisSeenSet set = new RedisSeenSet(uri.getHost(), port, db, finalPrefix, description);
+        set.connectWithRetries();
+        return set;
+      }
+
+      @Override
+      public String describe() {
+        return description;
+      }
+    };
+  }
+
+  /** The Redis key of a fingerprint. */
+  byte[] key(long hi, long lo) {
+    byte[] k = new byte[prefix.length + 4 + 16];
+    System.arraycopy(prefix, 0, k, 0, prefix.length);
+    int at = prefix.length;
+    int first = (int) (hi >>> 56) & 0xFF;
+    k[at++] = '{';
+    k[at++] = (byte) Character.forDigit(first >>> 4, 16);
+    k[at++] = (byte) Character.forDigit(first & 15, 16);
+    k[at++] = '}';
+    for (int s = 56; s >= 0; s -= 8) {
+      k[at++] = (byte) (hi >>> s);
+    }
+    for (int s = 56; s >= 0; s -= 8) {
+      k[at++] = (byte) (lo >>> s);
+    }
+    return k;
+  }
+
+  @Override
+  public void markAll(long[] fps, int count, byte[][] tags, byte[][] previous)
+      throws IOException {
+    JedisException last = null;
+    for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+      try {
+        if (jedis == null) {
+          connect();
+        }
+        List<Response<byte[]>> answers = new ArrayList<>(count);
+        try (Pipeline p = jedis.pipelined()) {
+          for (int i = 0; i < count; i++) {
+            answers.add(p.setGet(key(fps[2 * i], fps[2 * i + 1]), tags[i], NX_GET));
+          }
+          p.sync();
+        }
+        for (int i = 0; i < count; i++) {
+          previous[i] = answers.get(i).get();
+        }
+        return;
+      } catch (JedisException e) {
+        last = e;
+        disconnect();
+        backoff(attempt);
+      }
+    }
+    throw new IOException(description + ": unreachable after " + ATTEMPTS + " attempts ("
+        + last.getMessage() + "); the job stopped at its last checkpoint: rerun the same "
+        + "command when Redis is back");
+  }
+
+  private void connectWithRetries() throws IOException {
+    JedisException last = null;
+    for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+      try {
+        connect();
+        return;
+      } catch (IllegalStateException e) {
+        disconnect();
+        throw new IOException(e.getMessage());
+      } catch (JedisException e) {
+        last = e;
+        disconnect();
+        backoff(attempt);
+      }
+    }
+    throw new IOException(description + ": cannot connect (" + last.getMessage() + ")");
+  }
+
+  private void connect() {
+    jedis = new Jedis(host, port, 10_000);
+    if (db != 0) {
+      jedis.select(db);
+    }
+    String version = jedis.info("server").lines().filter(l -> l.startsWith("redis_version:"))
+        .findFirst().orElse("redis_version:0").substring("redis_version:".length()).strip();
+    if (Integer.parseInt(version.split("\\.")[0]) < 7) {
+      throw new IllegalStateException(description + " runs Redis " + version
+          + "; the shared tier needs 7.0 or later (SET NX GET)");
+    }
+  }
+
+  private void disconnect() {
+    if (jedis != null) {
+      try {
+        jedis.close();
+      } catch (JedisException e) {
+        // already broken: nothing to close cleanly
+      }
+      jedis = null;
+    }
+  }
+
+  private static void backoff(int attempt) throws IOException {
+    if (attempt == ATTEMPTS - 1) {
+      return;
+    }
+    try {
+      Thread.sleep(FIRST_BACKOFF_MILLIS << attempt);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while waiting to retry Redis");
+    }
+  }
+
+  @Override
+  public String describe() {
+    return description;
+  }
+
+  @Override
+  public void close() {
+    disconnect();
+  }
+}
