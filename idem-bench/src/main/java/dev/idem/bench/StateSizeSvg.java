@@ -89,8 +89,11 @@ final class StateSizeSvg {
         pts.append(String.format(Locale.ROOT, "%.1f,%.1f ", x(p, plotW), yPix(y, p, top, yTop)));
       }
       if (pts.length() > 0) {
+        // the map's line dashed: where it and idem's sliding line coincide, both stay visible
         svg.append(String.format(Locale.ROOT, "<polyline fill=\"none\" stroke=\"%s\""
-            + " stroke-width=\"1.8\" points=\"%s\"/>%n", color, pts.toString().trim()));
+            + " stroke-width=\"1.8\"%s points=\"%s\"/>%n", color,
+            SERIES[i][0].startsWith("hashmap") ? " stroke-dasharray=\"6,4\"" : "",
+            pts.toString().trim()));
       }
       boolean dotsOnly = lines.get(i).isEmpty();
       StringBuilder dotPts = new StringBuilder();
