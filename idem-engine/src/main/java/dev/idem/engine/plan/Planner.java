@@ -115,13 +115,16 @@ public final class Planner {
    */
   public static Recommendation recommend(Workload w, List<MethodEstimate> rows,
       String keyOptions, String inputs, String output) {
-    Recommendation r = choose(w, rows, keyOptions, "-o " + output + " " + inputs);
-    if (w.sharedState()) {
-      return new Recommendation(r.method(), r.reason() + " Shared state across workers "
-          + "(Redis) is not built yet: route each key to one worker instead, and each worker "
-          + "then needs this plan for its share of the keys.", r.command());
+    if (w.sharedState() && w.window() == null && !w.deletes()) {
+      return new Recommendation("shared Redis tier", "Workers that cannot route keys share "
+          + "one exact seen-set in Redis: every key a worker has not met costs one pipelined "
+          + "Redis command (no local filter can answer for other workers' keys). If the keys "
+          + "can be routed instead, split by key (idem split, or --shard I/N) and plan each "
+          + "shard alone: it needs no network round trips.",
+          "idem dedup " + keyOptions + " --exact-store redis://HOST:6379/0 --state state -o "
+              + output + " " + inputs);
     }
-    return r;
+    return choose(w, rows, keyOptions, "-o " + output + " " + inputs);
   }
 
   /** {@code in} is the end of every command line: output and inputs. */

@@ -124,6 +124,9 @@ class PlannerTest {
     Workload stream = new Workload(n, n, 0, 0, Duration.ofMinutes(10), 1_000_000, false, false,
         36, 0);
     assertThat(recommend(stream).command()).contains("--window 10m");
+    // workers that share state: the Redis tier
+    Workload shared = new Workload(n, n, 0, 0, null, 0, false, true, 36, 0);
+    assertThat(recommend(shared).command()).contains("--exact-store redis://");
     // deletes, approximate: a cuckoo filter
     Workload deletes = new Workload(n / 100, n / 100, 1L << 30, 0.001, null, 0, true, false,
         36, 0);
