@@ -307,20 +307,7 @@ public final class DedupJob {
       long totalBytes = inputs.stream().mapToLong(f -> Math.max(0, f.size())).sum();
       long lastProgress = System.nanoTime();
       while (true) {
-        RecordBatch batch;
-        try {
-          batch = source.take();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new IOException("interrupted");
-        }
-        if (batch.failure != null) {
-          if (batch.failure instanceof RecordSource.HeaderException h) {
-            throw new JobException(h.getMessage());
-          }
-          throw batch.failure instanceof IOException io ? io
-              : new IOException(batch.failure.getMessage(), batch.failure);
-        }
+        RecordBatch batch = source.next();
         if (firstRecordMillis < 0) {
           firstRecordMillis = (System.nanoTime() - started) / 1_000_000;
         }

@@ -95,7 +95,7 @@ public final class InputSurvey {
     try (RecordSource source = new RecordSource(files, settings, InputStream.nullInputStream(),
         0, 0, 0)) {
       while (true) {
-        RecordBatch batch = take(source);
+        RecordBatch batch = source.next();
         for (int i = 0; i < batch.count; i++) {
           byte kind = batch.kind[i];
           if (kind == RecordBatch.OK || kind == RecordBatch.BAD) {
@@ -140,23 +140,5 @@ public final class InputSurvey {
     long within = current.path().endsWith(".gz")
         ? Math.max(0, Math.min(current.size(), rawRead - before)) : endOffset;
     return before + within;
-  }
-
-  private static RecordBatch take(RecordSource source) throws IOException {
-    RecordBatch batch;
-    try {
-      batch = source.take();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted");
-    }
-    if (batch.failure != null) {
-      if (batch.failure instanceof RecordSource.HeaderException h) {
-        throw new JobException(h.getMessage());
-      }
-      throw batch.failure instanceof IOException io ? io
-          : new IOException(batch.failure.getMessage(), batch.failure);
-    }
-    return batch;
   }
 }

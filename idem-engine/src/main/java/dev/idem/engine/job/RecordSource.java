@@ -89,6 +89,28 @@ final class RecordSource implements AutoCloseable {
     return ready.take();
   }
 
+  /**
+   * The next batch, or the reading thread's failure rethrown in order: a bad header as a
+   * {@link JobException}, an unreadable input as the {@link IOException} it was.
+   */
+  RecordBatch next() throws IOException {
+    RecordBatch batch;
+    try {
+      batch = take();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted");
+    }
+    if (batch.failure != null) {
+      if (batch.failure instanceof HeaderException h) {
+        throw new JobException(h.getMessage());
+      }
+      throw batch.failure instanceof IOException io ? io
+          : new IOException(batch.failure.getMessage(), batch.failure);
+    }
+    return batch;
+  }
+
   void recycle(RecordBatch batch) {
     batch.clear();
     free.offer(batch);

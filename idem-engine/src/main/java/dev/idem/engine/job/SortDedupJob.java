@@ -237,20 +237,7 @@ public final class SortDedupJob {
             spec.header(), extractor, fingerprinter, spec.exactKey(), spec.maxRecordBytes()),
             stdin, 0, 0, 0, plan.batchBytes(), plan.batchRecords())) {
       while (true) {
-        RecordBatch batch;
-        try {
-          batch = source.take();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new IOException("interrupted");
-        }
-        if (batch.failure != null) {
-          if (batch.failure instanceof RecordSource.HeaderException h) {
-            throw new JobException(h.getMessage());
-          }
-          throw batch.failure instanceof IOException io ? io
-              : new IOException(batch.failure.getMessage(), batch.failure);
-        }
+        RecordBatch batch = source.next();
         for (int i = 0; i < batch.count; i++) {
           switch (batch.kind[i]) {
             case RecordBatch.OK -> {

@@ -149,7 +149,7 @@ public final class SplitJob {
       long line = start.line();
       long sinceCheckpoint = 0;
       while (true) {
-        RecordBatch batch = take(source);
+        RecordBatch batch = source.next();
         for (int i = 0; i < batch.count; i++) {
           switch (batch.kind[i]) {
             case RecordBatch.OK -> {
@@ -271,24 +271,6 @@ public final class SplitJob {
             + "checkpoint: split into an empty directory");
       }
     }
-  }
-
-  private static RecordBatch take(RecordSource source) throws IOException {
-    RecordBatch batch;
-    try {
-      batch = source.take();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted");
-    }
-    if (batch.failure != null) {
-      if (batch.failure instanceof RecordSource.HeaderException h) {
-        throw new JobException(h.getMessage());
-      }
-      throw batch.failure instanceof IOException io ? io
-          : new IOException(batch.failure.getMessage(), batch.failure);
-    }
-    return batch;
   }
 
   /** One shard's file; with gzip, one gzip member per checkpoint interval. */
