@@ -17,11 +17,16 @@ public final class BenchMain {
   private static final String USAGE = "usage: idem-bench filters [--quick] [--sizes N,N,...]"
       + " [--no-snapshot] [--out DIR]\n       idem-bench structures [--quick] [--out DIR]"
       + "\n       idem-bench windows [--events N] [--runs N] [--quick] [--out DIR]"
-      + "\n       " + E2eRun.USAGE;
+      + "\n       " + E2eRun.USAGE
+      + "\n       " + SortDedupRun.USAGE.substring("usage: ".length());
 
   private BenchMain() {}
 
   public static void main(String[] args) throws Exception {
+    if (args.length > 0 && args[0].equals("sort-dedup")) {
+      SortDedupRun.main(args);
+      return;
+    }
     if (args.length > 0 && args[0].equals("e2e")) {
       E2eRun.main(args);
       return;

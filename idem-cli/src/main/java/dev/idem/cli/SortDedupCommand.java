@@ -71,6 +71,13 @@ final class SortDedupCommand implements Callable<Integer> {
           + "(default: the system temporary directory).")
   Path tmp;
 
+  @Option(names = "--compress-runs", paramLabel = "lz4|none", defaultValue = "lz4",
+      description = "lz4: compress the records in the sorted runs (default: ${DEFAULT-VALUE}); "
+          + "none: store them as they are, which writes more to --tmp (up to about twice the "
+          + "input in input order) but spends no CPU on compression: faster when the CPU, not "
+          + "the disk, is the limit.")
+  String compressRuns;
+
   @Option(names = "--keep", paramLabel = "first|last", defaultValue = "first",
       description = "Which record of a key survives (default: ${DEFAULT-VALUE}).")
   String keep;
@@ -158,9 +165,15 @@ final class SortDedupCommand implements Callable<Integer> {
         default -> throw new IllegalArgumentException(
             "--order must be input or key, not '" + order + "'");
       };
+      boolean compress = switch (compressRuns) {
+        case "lz4" -> true;
+        case "none" -> false;
+        default -> throw new IllegalArgumentException(
+            "--compress-runs must be lz4 or none, not '" + compressRuns + "'");
+      };
       return new SortDedupSpec(inputs, recordFormat, keySpec, hasHeader, record.normalizer(), 0,
           exactKey, memory, tmp, k, o, DedupCommand.fileOrStdout(output), BadRecordPolicy.parse(onBadRecord),
-          RecordOptions.maxRecordBytes(maxRecordBytes));
+          RecordOptions.maxRecordBytes(maxRecordBytes), compress);
     } catch (IllegalArgumentException | picocli.CommandLine.TypeConversionException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }

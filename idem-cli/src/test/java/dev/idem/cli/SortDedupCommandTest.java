@@ -71,6 +71,33 @@ class SortDedupCommandTest {
     }
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {"input", "key"})
+  void uncompressedRunsGiveTheSameOutputAndWriteMoreToTmp(String order) throws IOException {
+    DedupInput input = DedupInput.generate(40_000, 12);
+    Path in = Files.write(dir.resolve("in.jsonl"), input.input);
+    long[] written = new long[2];
+    byte[][] outputs = new byte[2][];
+    String[] modes = {"lz4", "none"};
+    for (int i = 0; i < 2; i++) {
+      Path out = dir.resolve("out-" + modes[i]);
+      Path stats = dir.resolve("stats-" + modes[i] + ".json");
+      Cli.Result r = sortDedup("--key", "id", "--memory", "1m", "--order", order,
+          "--compress-runs", modes[i], "-o", out.toString(), "--stats-json", stats.toString(),
+          in.toString());
+      assertThat(r.status()).as(r.err()).isZero();
+      outputs[i] = Files.readAllBytes(out);
+      JsonNode s = new ObjectMapper().readTree(stats.toFile());
+      assertThat(s.get("runs").asInt()).isGreaterThan(1);
+      written[i] = s.get("temp_bytes_written").asLong();
+    }
+    assertThat(outputs[1]).isEqualTo(outputs[0]);
+    if (order.equals("input")) {
+      assertThat(outputs[1]).isEqualTo(input.expected);
+    }
+    assertThat(written[1]).as("bytes written to --tmp without LZ4").isGreaterThan(written[0]);
+  }
+
   @Test
   void keepLastAndKeyOrder() throws IOException {
     Path in = write("in.txt", "b 1\na 2\nb 3\nc 4\na 5\n");
@@ -197,6 +224,7 @@ class SortDedupCommandTest {
   @CsvSource(delimiter = '|', quoteCharacter = '"', value = {
     "--whole-line --keep middle x|--keep must be first or last, not 'middle'",
     "--whole-line --order random x|--order must be input or key, not 'random'",
+    "--whole-line --compress-runs zstd x|--compress-runs must be lz4 or none, not 'zstd'",
     "--whole-line --memory 100k x|--memory must be at least 1m",
     "--whole-line --memory lots x|'lots' is not a size",
     "--content text --exact-key x|drop --exact-key",
@@ -256,6 +284,7 @@ class SortDedupCommandTest {
     assertThat(r.status()).isZero();
     assertThat(r.out()).contains("Usage: idem sort-dedup").contains("--memory=SIZE")
         .contains("--tmp=DIR").contains("--keep=first|last").contains("--order=input|key")
+        .contains("--compress-runs=lz4|none")
         .contains("--exact-key").contains("Key (exactly one)");
     assertThat(Cli.run("--help").out()).contains("sort-dedup");
   }

@@ -44,14 +44,16 @@ final class RunDirectory implements AutoCloseable {
     t.setDaemon(true);
     return t;
   });
+  private final boolean compress;
   private volatile boolean closed;
   private int nextRun;
   private long currentBytes;
   private long peakBytes;
   private long writtenBytes;
 
-  private RunDirectory(Path dir, FileChannel lockChannel) {
+  private RunDirectory(Path dir, FileChannel lockChannel, boolean compress) {
     this.dir = dir;
+    this.compress = compress;
     this.lockChannel = lockChannel;
     this.hook = new Thread(this::deleteRuns, "idem-sort-dedup-cleanup");
     Runtime.getRuntime().addShutdownHook(hook);
@@ -65,6 +67,12 @@ final class RunDirectory implements AutoCloseable {
    * @throws IOException naming {@code --tmp} when it is missing or not writable
    */
   static RunDirectory create(Path tmp, Consumer<String> warnings) throws IOException {
+    return create(tmp, warnings, true);
+  }
+
+  /** As {@link #create(Path, Consumer)}, with runs LZ4-compressed or not. */
+  static RunDirectory create(Path tmp, Consumer<String> warnings, boolean compress)
+      throws IOException {
     if (!Files.isDirectory(tmp)) {
       throw new IOException("--tmp " + tmp + ": no such directory");
     }
@@ -82,7 +90,7 @@ final class RunDirectory implements AutoCloseable {
       ch.lock(); // held until the channel closes, or the process dies
       ch.write(ByteBuffer.wrap((ProcessHandle.current().pid() + "\n")
           .getBytes(StandardCharsets.US_ASCII)));
-      return new RunDirectory(dir, ch);
+      return new RunDirectory(dir, ch, compress);
     } catch (IOException | RuntimeException e) {
       ch.close();
       deleteTree(dir);
@@ -161,7 +169,7 @@ final class RunDirectory implements AutoCloseable {
       throw new IOException("sort-dedup is stopping; no new runs");
     }
     return new RunWriter(dir.resolve(String.format("run-%06d", ++nextRun)), kind, blockBytes,
-        writer);
+        writer, compress);
   }
 
   /** Accounts for a run just finished. */

@@ -80,6 +80,7 @@ final class RunWriter implements EntrySink, AutoCloseable {
   private final RunKind kind;
   private final int blockBytes;
   private final ExecutorService background;
+  private final boolean compress;
   private final FileOutputStream out;
   private Block filling;
   private Block spare;
@@ -108,7 +109,17 @@ final class RunWriter implements EntrySink, AutoCloseable {
    */
   RunWriter(Path path, RunKind kind, int blockBytes, ExecutorService background)
       throws IOException {
+    this(path, kind, blockBytes, background, true);
+  }
+
+  /**
+   * @param compress LZ4-compress each block's data (stored as it is when that does not shrink
+   *     it); without, every block is stored as it is, which readers tell by its stored length
+   */
+  RunWriter(Path path, RunKind kind, int blockBytes, ExecutorService background,
+      boolean compress) throws IOException {
     this.path = path;
+    this.compress = compress;
     this.kind = kind;
     this.blockBytes = blockBytes;
     this.background = background;
@@ -210,7 +221,7 @@ final class RunWriter implements EntrySink, AutoCloseable {
     byte[] frame = b.frame;
     int at = FRAME_HEADER + b.headSize;
     System.arraycopy(b.head, 0, frame, FRAME_HEADER, b.headSize);
-    int stored = b.dataSize == 0 ? 0
+    int stored = b.dataSize == 0 || !compress ? b.dataSize
         : COMPRESSOR.compress(b.data, 0, b.dataSize, frame, at, frame.length - at);
     if (stored >= b.dataSize) { // incompressible: store it as it is
       System.arraycopy(b.data, 0, frame, at, b.dataSize);

@@ -145,12 +145,16 @@ public final class SortDedupJob {
       OutputFile.requireDirectory(spec.output()); // before the work, not after it
     }
     Path tmp = spec.tmp() != null ? spec.tmp() : Path.of(System.getProperty("java.io.tmpdir"));
-    try (RunDirectory dir = RunDirectory.create(tmp, this::warn)) {
+    try (RunDirectory dir = RunDirectory.create(tmp, this::warn, spec.compressRuns())) {
       List<InputFile> files = inputs.stream().filter(f -> !f.isStdin()).toList();
       long bytes = files.stream().mapToLong(f -> f.path().endsWith(".gz")
           ? GZIP_RATIO * f.size() : f.size()).sum();
       long recordsGuess = files.isEmpty() ? 0 : bytes / meanLineBytes(files.get(0)) + 1;
-      RunDirectory.checkSpace(tmp, tempBytesFor(bytes, recordsGuess), usableSpace != null
+      long temp = tempBytesFor(bytes, recordsGuess);
+      if (!spec.compressRuns() && spec.order() == SortDedupSpec.Order.INPUT) {
+        temp += bytes; // uncompressed runs by key and by position: the input's size each
+      }
+      RunDirectory.checkSpace(tmp, temp, usableSpace != null
           ? usableSpace : Files.getFileStore(dir.path()).getUsableSpace());
       // the sort buffer's first split between record bytes and index, by the sampled mean
       int mean = recordsGuess == 0 ? DEFAULT_RECORD_BYTES

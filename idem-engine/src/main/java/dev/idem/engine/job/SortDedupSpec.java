@@ -24,6 +24,7 @@ import java.util.List;
  * @param output the output file, or {@code null} for standard output
  * @param onBadRecord what to do with records without a usable key
  * @param maxRecordBytes longer records are bad records
+ * @param compressRuns LZ4-compress the records in the runs (less disk, more CPU)
  */
 public record SortDedupSpec(
     List<String> inputs,
@@ -39,7 +40,8 @@ public record SortDedupSpec(
     Order order,
     Path output,
     BadRecordPolicy onBadRecord,
-    int maxRecordBytes) {
+    int maxRecordBytes,
+    boolean compressRuns) {
 
   /** The least working memory a job accepts: below it, the read buffers alone take most. */
   public static final long MIN_MEMORY = 1 << 20;
@@ -59,6 +61,14 @@ public record SortDedupSpec(
      * one external pass fewer than {@link #INPUT}.
      */
     KEY
+  }
+
+  /** A spec whose runs are LZ4-compressed (the default). */
+  public SortDedupSpec(List<String> inputs, RecordFormat format, KeySpec key, boolean header,
+      KeyNormalizer normalizer, long seed, boolean exactKey, long memoryBytes, Path tmp,
+      Keep keep, Order order, Path output, BadRecordPolicy onBadRecord, int maxRecordBytes) {
+    this(inputs, format, key, header, normalizer, seed, exactKey, memoryBytes, tmp, keep, order,
+        output, onBadRecord, maxRecordBytes, true);
   }
 
   public SortDedupSpec {

@@ -54,8 +54,12 @@ class RunFileTest {
   }
 
   private RunFile write(RunKind kind, List<Entry> list) throws IOException {
+    return write(kind, list, true);
+  }
+
+  private RunFile write(RunKind kind, List<Entry> list, boolean compress) throws IOException {
     try (RunWriter w = new RunWriter(dir.resolve("run-" + kind), kind, 4096,
-        list.size() % 2 == 0 ? background : null)) {
+        list.size() % 2 == 0 ? background : null, compress)) {
       for (Entry e : list) {
         w.write(e.hi, e.lo, e.ordinal, e.key, 0, e.key.length, e.record, 0, e.record.length);
       }
@@ -67,28 +71,42 @@ class RunFileTest {
   @EnumSource(RunKind.class)
   void entriesComeBackAsWritten(RunKind kind) throws IOException {
     for (int n : new int[] {0, 1, 2, 3000, 3001}) { // even sizes: compressed in the background
-      List<Entry> list = entries(kind, n, n);
-      RunFile run = write(kind, list);
-      assertThat(run.entries()).isEqualTo(n);
-      assertThat(run.bytes()).isEqualTo(Files.size(run.path()));
-      try (RunReader r = new RunReader(run, 4096)) {
-        for (Entry e : list) {
-          assertThat(r.next()).isTrue();
-          assertThat(r.hi).isEqualTo(e.hi);
-          assertThat(r.lo).isEqualTo(e.lo);
-          assertThat(r.ordinal).isEqualTo(e.ordinal);
-          assertThat(Arrays.copyOfRange(r.block, r.recordOffset, r.recordOffset
-              + r.recordLength)).isEqualTo(e.record);
-          if (kind.hasKey()) {
-            assertThat(Arrays.copyOfRange(r.block, r.keyOffset, r.keyOffset + r.keyLength))
-                .isEqualTo(e.key);
-          }
-        }
-        assertThat(r.next()).isFalse();
-        assertThat(r.next()).isFalse();
+      for (boolean compress : new boolean[] {true, false}) {
+        entriesComeBackAsWritten(kind, n, compress);
       }
-      Files.delete(run.path());
     }
+  }
+
+  private void entriesComeBackAsWritten(RunKind kind, int n, boolean compress)
+      throws IOException {
+    List<Entry> list = entries(kind, n, n);
+    RunFile run = write(kind, list, compress);
+    assertThat(run.entries()).isEqualTo(n);
+    long dataBytes = list.stream().mapToLong(e -> e.record.length
+        + (kind.hasKey() ? e.key.length : 0)).sum();
+    if (!compress) { // every block stored as it is
+      assertThat(run.bytes()).isGreaterThan(dataBytes);
+    } else if (n >= 3000) { // two thirds of the records are of three letters: LZ4 shrinks them
+      assertThat(run.bytes()).isLessThan(dataBytes);
+    }
+    assertThat(run.bytes()).isEqualTo(Files.size(run.path()));
+    try (RunReader r = new RunReader(run, 4096)) {
+      for (Entry e : list) {
+        assertThat(r.next()).isTrue();
+        assertThat(r.hi).isEqualTo(e.hi);
+        assertThat(r.lo).isEqualTo(e.lo);
+        assertThat(r.ordinal).isEqualTo(e.ordinal);
+        assertThat(Arrays.copyOfRange(r.block, r.recordOffset, r.recordOffset
+            + r.recordLength)).isEqualTo(e.record);
+        if (kind.hasKey()) {
+          assertThat(Arrays.copyOfRange(r.block, r.keyOffset, r.keyOffset + r.keyLength))
+              .isEqualTo(e.key);
+        }
+      }
+      assertThat(r.next()).isFalse();
+      assertThat(r.next()).isFalse();
+    }
+    Files.delete(run.path());
   }
 
   @Test
