@@ -19,8 +19,7 @@ import redis.clients.jedis.params.SetParams;
  *
  * <p>Key layout: {@code PREFIX{hh}} followed by the 16 fingerprint bytes, where {@code hh} is
  * the fingerprint's first byte in hex: the hash tag spreads keys over 256 slots, so the same
- * layout works on Redis Cluster. Values are the tags (worker id and record position, ~25
- * bytes).
+ * layout works on Redis Cluster. Values are the 8-byte tags of {@code SharedTag}.
  *
  * <p>A lost connection is retried with exponential backoff (0.1 s to 3.2 s, six attempts):
  * marking again with the same tags is harmless, because a worker's own tag means "mine". After

@@ -3,10 +3,10 @@ package dev.idem.engine.job;
 import dev.idem.core.filter.FingerprintSet;
 import dev.idem.engine.DedupStats;
 import dev.idem.engine.store.SharedSeenSet;
+import dev.idem.engine.store.SharedTag;
 import dev.idem.engine.store.StateStore;
 import dev.idem.engine.window.Verdict;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
 /**
@@ -59,8 +59,7 @@ final class SharedJudge implements Judge {
       asked[n] = i;
       fps[2 * n] = hi;
       fps[2 * n + 1] = lo;
-      tags[n] = (worker + "/" + b.fileIndex[i] + ":" + b.line[i])
-          .getBytes(StandardCharsets.UTF_8);
+      tags[n] = SharedTag.of(worker, b.fileIndex[i], b.line[i]);
       n++;
     }
     if (n == 0) {
