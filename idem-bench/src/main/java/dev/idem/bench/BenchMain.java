@@ -18,6 +18,7 @@ public final class BenchMain {
       + " [--no-snapshot] [--out DIR]\n       idem-bench structures [--quick] [--out DIR]"
       + "\n       idem-bench windows [--events N] [--runs N] [--quick] [--out DIR]"
       + "\n       " + E2eRun.USAGE
+      + "\n       " + RedisRun.USAGE
       + "\n       " + SortDedupRun.USAGE.substring("usage: ".length());
 
   private BenchMain() {}
@@ -25,6 +26,10 @@ public final class BenchMain {
   public static void main(String[] args) throws Exception {
     if (args.length > 0 && args[0].equals("sort-dedup")) {
       SortDedupRun.main(args);
+      return;
+    }
+    if (args.length > 0 && args[0].equals("redis")) {
+      RedisRun.main(args);
       return;
     }
     if (args.length > 0 && args[0].equals("e2e")) {
