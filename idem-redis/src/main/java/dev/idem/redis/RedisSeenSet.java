@@ -32,26 +32,34 @@ public final class RedisSeenSet implements SharedSeenSet {
 
   private static final int ATTEMPTS = 6;
   private static final long FIRST_BACKOFF_MILLIS = 100;
-  private static final SetParams NX_GET = SetParams.setParams().nx();
 
   private final String host;
   private final int port;
   private final int db;
   private final byte[] prefix;
   private final String description;
+  private final SetParams nx;
+  private final boolean expiring;
   private Jedis jedis;
 
-  private RedisSeenSet(String host, int port, int db, String prefix, String description) {
+  private RedisSeenSet(String host, int port, int db, String prefix, long ttlMillis,
+      String description) {
     this.host = host;
     this.port = port;
     this.db = db;
+    this.expiring = ttlMillis > 0;
+    this.nx = ttlMillis > 0 ? SetParams.setParams().nx().px(ttlMillis)
+        : SetParams.setParams().nx();
     this.prefix = prefix.getBytes(java.nio.charset.StandardCharsets.UTF_8);
     this.description = description;
   }
 
   /**
-   * An opener for {@code redis://HOST[:PORT][/DB][?prefix=P]} (port 6379, db 0 and prefix
+   * An opener for {@code redis://HOST[:PORT][/DB][?prefix=P&ttl=T]} (port 6379, db 0 and prefix
    * {@code idem:} by default). Workers that dedup together must use the same db and prefix.
+   * With {@code ttl} (e.g. {@code 10m}, {@code 30s}, {@code 500ms}) a mark expires after that
+   * long: a key is a duplicate only if some worker marked it within the last T of wall-clock
+   * time ({@code SET ... NX PX}), the recent tier of source article 004.
    *
    * @throws IllegalArgumentException for a malformed address, naming what is wrong
    */
@@ -76,23 +84,28 @@ public final class RedisSeenSet implements SharedSeenSet {
           + "not '" + path + "'");
     }
     String prefix = "idem:";
+    long ttl = 0;
     if (uri.getQuery() != null) {
       for (String param : uri.getQuery().split("&")) {
         if (param.startsWith("prefix=") && param.length() > 7) {
           prefix = param.substring(7);
+        } else if (param.startsWith("ttl=")) {
+          ttl = millis(param.substring(4), address);
         } else {
           throw new IllegalArgumentException(address + ": unknown parameter '" + param
-              + "' (only prefix=P)");
+              + "' (prefix=P or ttl=T)");
         }
       }
     }
     String description = "redis://" + uri.getHost() + ":" + port + "/" + db + "?prefix="
-        + prefix;
+        + prefix + (ttl > 0 ? "&ttl=" + ttl + "ms" : "");
     String finalPrefix = prefix;
+    long finalTtl = ttl;
     return new SharedSeenSet.Opener() {
       @Override
       public SharedSeenSet open() throws IOException {
-        RedisSeenSet set = new RedisSeenSet(uri.getHost(), port, db, finalPrefix, description);
+        RedisSeenSet set = new RedisSeenSet(uri.getHost(), port, db, finalPrefix, finalTtl,
+            description);
         set.connectWithRetries();
         return set;
       }
@@ -101,6 +114,24 @@ public final class RedisSeenSet implements SharedSeenSet {
       public String describe() {
         return description;
       }
+    };
+  }
+
+  /** {@code 500ms}, {@code 30s}, {@code 10m}, {@code 2h}, {@code 1d} in milliseconds. */
+  static long millis(String text, String address) {
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)(ms|s|m|h|d)")
+        .matcher(text);
+    if (!m.matches() || Long.parseLong(m.group(1)) == 0) {
+      throw new IllegalArgumentException(address + ": ttl must be a positive duration like "
+          + "500ms, 30s, 10m, 2h or 1d, not '" + text + "'");
+    }
+    long n = Long.parseLong(m.group(1));
+    return switch (m.group(2)) {
+      case "ms" -> n;
+      case "s" -> n * 1000;
+      case "m" -> n * 60_000;
+      case "h" -> n * 3_600_000;
+      default -> n * 86_400_000;
     };
   }
 
@@ -135,7 +166,7 @@ public final class RedisSeenSet implements SharedSeenSet {
         List<Response<byte[]>> answers = new ArrayList<>(count);
         try (Pipeline p = jedis.pipelined()) {
           for (int i = 0; i < count; i++) {
-            answers.add(p.setGet(key(fps[2 * i], fps[2 * i + 1]), tags[i], NX_GET));
+            answers.add(p.setGet(key(fps[2 * i], fps[2 * i + 1]), tags[i], nx));
           }
           p.sync();
         }
@@ -206,6 +237,11 @@ public final class RedisSeenSet implements SharedSeenSet {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted while waiting to retry Redis");
     }
+  }
+
+  @Override
+  public boolean marksExpire() {
+    return expiring;
   }
 
   @Override

@@ -90,6 +90,27 @@ class RedisSeenSetTest {
   }
 
   @Test
+  void withATtlAKeyIsNewAgainOnceItsMarkExpired() throws Exception {
+    try (RedisServer redis = RedisServer.start(dir);
+        SharedSeenSet set = RedisSeenSet.opener(redis.address() + "/0?ttl=300ms").open()) {
+      byte[][] previous = new byte[1][];
+      long[] fp = {5, 6};
+      set.markAll(fp, 1, new byte[][] {tag("w/1")}, previous);
+      assertThat(previous[0]).isNull();
+      set.markAll(fp, 1, new byte[][] {tag("w/2")}, previous);
+      assertThat(previous[0]).as("within the ttl: seen").isEqualTo(tag("w/1"));
+      long deadline = System.nanoTime() + 5_000_000_000L;
+      do {
+        Thread.sleep(100);
+        set.markAll(fp, 1, new byte[][] {tag("w/3")}, previous);
+      } while (previous[0] != null && System.nanoTime() < deadline);
+      assertThat(previous[0]).as("after the ttl: new again").isNull();
+    }
+    assertThatThrownBy(() -> RedisSeenSet.opener("redis://h/0?ttl=soon"))
+        .hasMessageContaining("ttl must be a positive duration");
+  }
+
+  @Test
   void aRedisThatGoesAwayIsRetriedThenReportedClearly() throws Exception {
     RedisServer redis = RedisServer.start(dir);
     SharedSeenSet set = RedisSeenSet.opener(redis.address()).open();

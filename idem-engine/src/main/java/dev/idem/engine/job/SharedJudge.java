@@ -51,7 +51,7 @@ final class SharedJudge implements Judge {
       }
       long hi = b.fingerprints[2 * i];
       long lo = b.fingerprints[2 * i + 1];
-      if (local.contains(hi, lo)) {
+      if (!shared.marksExpire() && local.contains(hi, lo)) {
         verdicts[i] = Verdict.DUPLICATE;
         localHits++;
         continue;

@@ -24,6 +24,14 @@ public interface SharedSeenSet extends AutoCloseable {
    */
   void markAll(long[] fps, int count, byte[][] tags, byte[][] previous) throws IOException;
 
+  /**
+   * True when marks expire (a "seen in the last T" set): then no local tier may remember a key
+   * as seen, since the shared answer changes with time.
+   */
+  default boolean marksExpire() {
+    return false;
+  }
+
   /** Where the set lives, for reports: {@code redis://host:port/db}. */
   String describe();
 
