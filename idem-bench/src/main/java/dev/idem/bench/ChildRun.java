@@ -57,7 +57,9 @@ final class ChildRun {
       cmd.addAll(List.of("/usr/bin/time", "-f", "%M", "-o", rss.toString()));
     }
     cmd.addAll(command);
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(log.toFile());
+    // append: the log keeps every process of a chain, the one that failed included
+    ProcessBuilder pb = new ProcessBuilder(cmd)
+        .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()));
     pb.environment().putAll(env);
     if (stdout != null) {
       pb.redirectOutput(stdout.toFile());

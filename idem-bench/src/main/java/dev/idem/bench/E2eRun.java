@@ -25,19 +25,21 @@ final class E2eRun {
 
   /** Sizes and heaps of one run. */
   record Plan(long records, long lines, String baselineHeap, String hashSetHeap, String idemHeap,
-      String idemLinesHeap, String idemLinesMemoryHeap, boolean partA, boolean partB) {
+      String idemMemoryHeap, String idemLinesHeap, String idemLinesMemoryHeap, boolean partA,
+      boolean partB, String rowFilter) {
 
     static Plan full(long records) {
-      return new Plan(records, records, "1g", "3g", "1g", "512m", "1g", true, true);
+      return new Plan(records, records, "1g", "3g", "1g", "2g", "512m", "1g", true, true, "");
     }
 
     static Plan quick() {
-      return new Plan(400_000, 400_000, "256m", "256m", "256m", "256m", "256m", true, true);
+      return new Plan(400_000, 400_000, "256m", "256m", "256m", "256m", "256m", "256m", true, true,
+          "");
     }
   }
 
-  static final String USAGE = "idem-bench e2e [--records N] [--lines N] [--quick] [--only a|b]"
-      + " [--idem-jar JAR] [--work DIR] [--out DIR]";
+  static final String USAGE = "idem-bench e2e [--records N] [--lines N] [--quick]"
+      + " [--only a|b|a:ROW] [--idem-jar JAR] [--work DIR] [--out DIR]";
 
   /** {@code e2e [options]}: {@code args[0]} is "e2e". */
   static void main(String[] args) throws Exception {
@@ -68,9 +70,11 @@ final class E2eRun {
     Plan plan = quick ? Plan.quick() : Plan.full(20_000_000);
     long r = records != null ? records : plan.records();
     long l = lines != null ? lines : records != null ? records : plan.lines();
+    // --only a, b, or a:TEXT (Part A rows whose name contains TEXT)
     plan = new Plan(r, l, plan.baselineHeap(), plan.hashSetHeap(), plan.idemHeap(),
-        plan.idemLinesHeap(), plan.idemLinesMemoryHeap(), only == null || only.equals("a"),
-        only == null || only.equals("b"));
+        plan.idemMemoryHeap(), plan.idemLinesHeap(), plan.idemLinesMemoryHeap(),
+        only == null || only.startsWith("a"), only == null || only.equals("b"),
+        only != null && only.startsWith("a:") ? only.substring(2) : "");
     if (!Files.isRegularFile(idemJar)) {
       System.err.println("e2e: no " + idemJar + "; build first (./mvnw -q install -DskipTests)");
       System.exit(2);
@@ -131,15 +135,19 @@ final class E2eRun {
     E2eData.Facts f = E2eData.generate(E2eData.Shape.JSONL, plan.records(), input, 0.35, 0.70);
     ForkRunner.log(String.format(Locale.ROOT, "  %,d records, %,d distinct, %,d bytes",
         f.records(), f.distinct(), f.inputBytes()));
-    ResumeBenchmark bench = new ResumeBenchmark(f, input, work.resolve("a"));
+    ResumeBenchmark bench = new ResumeBenchmark(f, input, work.resolve("a"), outDir);
     List<ResumeBenchmark.Contender> contenders = List.of(
         baseline("rescan output → FingerprintSet (\"scan all\")", "rescan", plan.baselineHeap()),
         baseline("rescan output → HashSet<String>", "hashset", plan.hashSetHeap()),
         baseline("RocksDB alone (no filter)", "rocksdb", plan.baselineHeap()),
-        idem("idem two-tier (default: --exact-store auto)", List.of(), input),
-        idem("idem two-tier --exact-store memory", List.of("--exact-store", "memory"), input));
+        idem("idem two-tier (default: --exact-store auto)", plan.idemHeap(), List.of(), input),
+        idem("idem two-tier --exact-store memory", plan.idemMemoryHeap(),
+            List.of("--exact-store", "memory"), input));
     List<ResumeBenchmark.Row> rows = new ArrayList<>();
     for (ResumeBenchmark.Contender c : contenders) {
+      if (!c.name().contains(plan.rowFilter())) {
+        continue;
+      }
       ForkRunner.log("Part A: " + c.name());
       rows.add(bench.run(c));
     }
@@ -183,8 +191,8 @@ final class E2eRun {
     });
   }
 
-  private ResumeBenchmark.Contender idem(String name, List<String> extra, Path input) {
-    String heap = plan.idemHeap();
+  private ResumeBenchmark.Contender idem(String name, String heap, List<String> extra,
+      Path input) {
     return new ResumeBenchmark.Contender(name, heap, new ResumeBenchmark.Launcher() {
       @Override
       public List<String> command(Path out, Path state, Path stats, long haltAt) {
@@ -225,7 +233,7 @@ final class E2eRun {
             "exact, resumable; -Xmx" + hm, hm, true, List.of("--exact-store", "memory")),
         idemLines("`idem dedup --whole-line` (no --state)", "exact, **not resumable**; -Xmx" + h,
             h, false, List.of()));
-    ThroughputBenchmark bench = new ThroughputBenchmark(f, input, work);
+    ThroughputBenchmark bench = new ThroughputBenchmark(f, input, work, outDir);
     List<ThroughputBenchmark.Row> rows = new ArrayList<>();
     for (ThroughputBenchmark.Contender c : contenders) {
       ForkRunner.log("Part B: " + c.name());

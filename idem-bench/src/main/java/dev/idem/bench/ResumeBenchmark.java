@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -37,11 +38,14 @@ final class ResumeBenchmark {
   private final E2eData.Facts facts;
   private final Path input;
   private final Path work;
+  private final Path logs;
 
-  ResumeBenchmark(E2eData.Facts facts, Path input, Path work) {
+  /** {@code logs}: where each contender's stderr and stats are kept after the scratch goes. */
+  ResumeBenchmark(E2eData.Facts facts, Path input, Path work, Path logs) {
     this.facts = facts;
     this.input = input;
     this.work = work;
+    this.logs = logs;
   }
 
   Row run(Contender c) throws IOException, InterruptedException {
@@ -63,6 +67,15 @@ final class ResumeBenchmark {
       ForkRunner.log(String.format(Locale.ROOT, "  %s run %d: %s", c.name(), i + 1, o[i]));
       if (last && o[i].exitCode() != 0) {
         ForkRunner.log("  " + c.name() + " failed, see " + log);
+      }
+    }
+    String slug = dir.getFileName().toString();
+    Files.copy(log, logs.resolve("a-" + slug + ".log"), StandardCopyOption.REPLACE_EXISTING);
+    for (int i = 0; i < 3; i++) {
+      Path si = dir.resolve("stats-" + i + ".txt");
+      if (Files.exists(si)) {
+        Files.copy(si, logs.resolve("a-" + slug + "-stats-" + (i + 1) + ".txt"),
+            StandardCopyOption.REPLACE_EXISTING);
       }
     }
     Map<String, String> s = readStats(stats);

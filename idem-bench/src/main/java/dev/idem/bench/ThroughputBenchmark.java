@@ -3,6 +3,7 @@ package dev.idem.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -28,11 +29,13 @@ final class ThroughputBenchmark {
   private final E2eData.Facts facts;
   private final Path input;
   private final Path work;
+  private final Path logs;
 
-  ThroughputBenchmark(E2eData.Facts facts, Path input, Path work) {
+  ThroughputBenchmark(E2eData.Facts facts, Path input, Path work, Path logs) {
     this.facts = facts;
     this.input = input;
     this.work = work;
+    this.logs = logs;
   }
 
   Row run(Contender c) throws IOException, InterruptedException {
@@ -49,8 +52,12 @@ final class ThroughputBenchmark {
     OutputCheck check = OutputCheck.of(E2eData.Shape.URL_LINES, out, facts.distinct());
     Map<String, String> s = ResumeBenchmark.readStats(stats);
     ForkRunner.log(String.format(Locale.ROOT, "  %s: %s %s", c.name(), o, check));
+    String slug = dir.getFileName().toString();
+    Files.copy(dir.resolve("log.txt"), logs.resolve(slug + ".log"),
+        StandardCopyOption.REPLACE_EXISTING);
     // the outputs are as large as the input: free the disk before the next contender
     Files.deleteIfExists(out);
+    E2eRun.deleteTree(dir.resolve("state"));
     return new Row(c, o, check, s);
   }
 
