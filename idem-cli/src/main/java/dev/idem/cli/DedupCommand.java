@@ -204,6 +204,11 @@ final class DedupCommand implements Callable<Integer> {
 
   @Mixin ShardOptions shards;
 
+  @Option(names = "--seen-before", paramLabel = "FILE",
+      description = "Keys in this exact set count as seen: those that earlier jobs kept, e.g. "
+          + "this node's file from 'idem reshard' (or 'idem filter build --type exact').")
+  Path seenBefore;
+
   @ArgGroup(exclusive = false, heading = "%nTime windows (\"seen in the last W\"):%n")
   WindowOptions windowOptions;
 
@@ -310,7 +315,7 @@ final class DedupCommand implements Callable<Integer> {
           record.normalizer(), dm, km, ft, expected == null ? -1 : expected, fpp,
           seed, store, state, everyRecords, everyTime, fileOrStdout(output), dropped,
           BadRecordPolicy.parse(onBadRecord), RecordOptions.maxRecordBytes(maxRecordBytes), recent,
-          rocksDbCache, windowSpec(recordFormat), shards.shard(shard), shared);
+          rocksDbCache, windowSpec(recordFormat), shards.shard(shard), shared, seenBefore);
     } catch (IllegalArgumentException | picocli.CommandLine.TypeConversionException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }

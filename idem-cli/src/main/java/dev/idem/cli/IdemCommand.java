@@ -25,6 +25,7 @@ import picocli.CommandLine.Spec;
       ""
     },
     subcommands = {DedupCommand.class, SortDedupCommand.class, PlanCommand.class, SplitCommand.class,
+        ReshardCommand.class,
         InspectCommand.class,
         FilterCommand.class, CommandLine.HelpCommand.class},
     exitCodeListHeading = "%nExit status:%n",

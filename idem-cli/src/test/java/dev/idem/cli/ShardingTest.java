@@ -91,6 +91,52 @@ class ShardingTest {
   }
 
   @Test
+  void growingFromFourToFiveShardsBetweenJobsKeepsTheResultExact() throws IOException {
+    // day 1: the first half of the stream by 4 workers; day 2: the second half by 5 workers
+    String[] lines = new String(data.input, StandardCharsets.UTF_8).split("\n");
+    Path day1 = Files.writeString(dir.resolve("day1.jsonl"),
+        String.join("\n", java.util.Arrays.copyOfRange(lines, 0, lines.length / 2)) + "\n");
+    Path day2 = Files.writeString(dir.resolve("day2.jsonl"), String.join("\n",
+        java.util.Arrays.copyOfRange(lines, lines.length / 2, lines.length)) + "\n");
+    StringBuilder union = new StringBuilder();
+    List<String> states = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      Path state = dir.resolve("day1-state-" + i);
+      Path out = dir.resolve("day1-out-" + i + ".jsonl");
+      Cli.Result r = Cli.run("dedup", "--key", "id", "--shard", i + "/4", "--state",
+          state.toString(), "-o", out.toString(), day1.toString());
+      assertThat(r.status()).as(r.err()).isZero();
+      union.append(Files.readString(out));
+      states.add(state.toString());
+    }
+    String day1Kept = union.toString();
+    Path seen = dir.resolve("reshard");
+    List<String> reshard = new ArrayList<>(List.of("reshard", "--shards", "5", "-o",
+        seen.toString()));
+    reshard.addAll(states);
+    Cli.Result moved = Cli.run(reshard.toArray(String[]::new));
+    assertThat(moved.status()).as(moved.err()).isZero();
+    // about 1/5 of the keys change owner (the new node's share)
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\((\\d+\\.\\d) %\\) changed")
+        .matcher(moved.err());
+    assertThat(m.find()).as(moved.err()).isTrue();
+    assertThat(Double.parseDouble(m.group(1))).isBetween(15.0, 25.0);
+    for (int j = 0; j < 5; j++) {
+      Cli.Result r = Cli.run("dedup", "--key", "id", "--shard", j + "/5", "--seen-before",
+          seen.resolve(String.format("seen-%05d.idx", j)).toString(), day2.toString());
+      assertThat(r.status()).as(r.err()).isZero();
+      union.append(r.out());
+    }
+    assertThat(multiset(union.toString())).isEqualTo(global());
+    // without the moved state, day 2 would repeat keys that day 1 kept
+    StringBuilder naive = new StringBuilder(day1Kept);
+    for (int j = 0; j < 5; j++) {
+      naive.append(Cli.run("dedup", "--key", "id", "--shard", j + "/5", day2.toString()).out());
+    }
+    assertThat(multiset(naive.toString())).isNotEqualTo(global());
+  }
+
+  @Test
   void csvShardsEachStartWithTheHeader() throws IOException {
     Path csv = Files.writeString(dir.resolve("in.csv"), "url,n\na,1\nb,2\nc,3\na,4\n");
     Path out = dir.resolve("csv-split");

@@ -3,6 +3,7 @@ package dev.idem.engine.job;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.idem.core.ByteSize;
 import dev.idem.core.Fingerprinter;
+import dev.idem.core.filter.FilterSnapshot;
 import dev.idem.core.filter.FilterType;
 import dev.idem.core.filter.MembershipFilter;
 import dev.idem.engine.DedupMode;
@@ -129,7 +130,8 @@ public final class DedupJob {
           filterType.displayName(), capacity, expected, spec.fpp(), spec.seed(),
           spec.maxRecordBytes(), absolute(spec.output()), absolute(spec.dropped()),
           windowed ? spec.window().describe() : null,
-          spec.shard() == null ? null : spec.shard().describe());
+          spec.shard() == null ? null : spec.shard().describe(),
+          spec.seenBefore() == null ? null : describeFile(spec.seenBefore()));
       if (dir != null) {
         manifest = checkManifest(dir, manifest);
         store = StateStore.open(dir.storeDirectory(), spec.rocksDbCacheBytes(), fullKeys);
@@ -165,6 +167,11 @@ public final class DedupJob {
           exact = RocksDbStore.selfFlushing(store, fullKeys, 100_000);
         }
         setup = tieredSetup(manifest, Tiers.fresh(filter, exact), null, fingerprinter, 0);
+      }
+      if (spec.seenBefore() != null) {
+        setup = new Setup(new SeenBeforeJudge(setup.judge(), seenBefore(fingerprinter)),
+            setup.manifest(), setup.exactStore(), setup.filter(), setup.journalReplayed(),
+            setup.filterRebuilt());
       }
       return process(inputs, settings, setup, dir, store, cp, started);
     } finally {
@@ -218,6 +225,35 @@ public final class DedupJob {
         + "about %,.0f distinct keys (99 %% interval up to %,d); the filter is sized for %,d",
         survey.records(), survey.whole().estimate(), upper, upper));
     return upper;
+  }
+
+  /** The keys of {@code --seen-before}, which must be hashed as this job hashes. */
+  private MembershipFilter seenBefore(Fingerprinter fingerprinter) throws IOException {
+    FilterSnapshot s;
+    try {
+      s = FilterSnapshot.read(spec.seenBefore());
+    } catch (java.nio.file.NoSuchFileException e) {
+      throw new JobException(spec.seenBefore() + ": no such file (--seen-before)");
+    }
+    if (s.filter().type() != FilterType.EXACT) {
+      throw new JobException(spec.seenBefore() + ": a " + s.filter().type().displayName()
+          + " filter; --seen-before takes an exact set (idem reshard, or filter build --type "
+          + "exact), so that no new key is taken for seen");
+    }
+    if (!s.fingerprinter().equals(fingerprinter)) {
+      throw new JobException(spec.seenBefore() + ": its keys were hashed as "
+          + s.fingerprinter() + ", this job hashes as " + fingerprinter
+          + " (--seed and --normalize must match)");
+    }
+    return s.filter();
+  }
+
+  private static String describeFile(Path file) {
+    try {
+      return file.toAbsolutePath() + " (" + Files.size(file) + " bytes)";
+    } catch (IOException e) {
+      return file.toAbsolutePath().toString();
+    }
   }
 
   /**

@@ -43,6 +43,8 @@ import java.util.List;
  * @param shard the keys this job owns (the others are skipped), or {@code null} for all
  * @param shared an exact seen-set shared with other workers (e.g. Redis) instead of local tiers,
  *     or {@code null}
+ * @param seenBefore a snapshot of keys earlier jobs kept (e.g. from {@code idem reshard}): they
+ *     are duplicates here; or {@code null}
  */
 public record DedupJobSpec(
     List<String> inputs,
@@ -68,7 +70,8 @@ public record DedupJobSpec(
     long rocksDbCacheBytes,
     WindowSpec window,
     ShardSpec shard,
-    SharedSeenSet.Opener shared) {
+    SharedSeenSet.Opener shared,
+    Path seenBefore) {
 
   /** Where the exact tier lives. */
   /** {@link #expectedKeys} that asks for an estimate from the inputs ({@code --expected auto}). */

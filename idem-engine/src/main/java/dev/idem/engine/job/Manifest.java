@@ -31,7 +31,8 @@ public record Manifest(
     String output,
     String dropped,
     String window,
-    String shard) {
+    String shard,
+    String seenBefore) {
 
   /** The version of the state layout this build writes and reads. */
   public static final int FORMAT_VERSION = 1;
@@ -89,6 +90,8 @@ public record Manifest(
         window == null ? "(none)" : window, now.window == null ? "(none)" : now.window);
     compare(d, "--shard / --ring-nodes", shard == null ? "(all keys)" : shard,
         now.shard == null ? "(all keys)" : now.shard);
+    compare(d, "--seen-before", seenBefore == null ? "(none)" : seenBefore,
+        now.seenBefore == null ? "(none)" : now.seenBefore);
     return d;
   }
 
@@ -96,7 +99,7 @@ public record Manifest(
   Manifest withExactStore(String store) {
     return new Manifest(formatVersion, created, inputs, format, key, header, normalizer, mode,
         keyMode, store, filterType, filterCapacity, expectedKeys, fpp, seed, maxRecordBytes,
-        output, dropped, window, shard);
+        output, dropped, window, shard, seenBefore);
   }
 
   private static void compare(List<String> d, String option, Object was, Object is) {
