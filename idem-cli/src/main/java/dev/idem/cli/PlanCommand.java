@@ -89,8 +89,8 @@ final class PlanCommand implements Callable<Integer> {
     List<String> inputs;
 
     @Option(names = "--sample-bytes", paramLabel = "SIZE", converter = SizeConverter.class,
-        description = "Read only about this much of the inputs (as stored) and extrapolate "
-            + "(default: all).")
+        description = "Read only about this much of the inputs (as stored; gzip files are read "
+            + "whole) and extrapolate by bytes (default: all).")
     Long sampleBytes;
 
     @ArgGroup(exclusive = true, multiplicity = "1", heading = "%nKey of the sample:%n")

@@ -92,11 +92,24 @@ public final class InputSurvey {
     long recordBytes = 0;
     long keyBytes = 0;
     long read;
+    long[] before = new long[files.size() + 1];
+    for (int f = 0; f < files.size(); f++) {
+      before[f + 1] = before[f] + files.get(f).size();
+    }
+    read = 0;
     try (RecordSource source = new RecordSource(files, settings, InputStream.nullInputStream(),
         0, 0, 0)) {
+      sampling:
       while (true) {
         RecordBatch batch = source.next();
         for (int i = 0; i < batch.count; i++) {
+          int file = batch.fileIndex[i];
+          // a gzip file is sampled whole (its stored offset is unknown mid-stream): stop at
+          // the first record past the sample's end, in a plain file or in the next file
+          if (before[file] >= sampleBytes) {
+            read = before[file];
+            break sampling;
+          }
           byte kind = batch.kind[i];
           if (kind == RecordBatch.OK || kind == RecordBatch.BAD) {
             records++;
@@ -108,13 +121,16 @@ public final class InputSurvey {
           } else if (kind == RecordBatch.BAD) {
             bad++;
           }
+          if (!files.get(file).path().endsWith(".gz")
+              && before[file] + batch.endOffset[i] >= sampleBytes) {
+            read = before[file] + batch.endOffset[i];
+            break sampling;
+          }
         }
         boolean end = batch.endOfInput;
-        read = end ? total : batch.count == 0 ? source.rawBytesRead()
-            : consumed(files, batch.fileIndex[batch.count - 1], batch.endOffset[batch.count - 1],
-                source.rawBytesRead());
         source.recycle(batch);
-        if (end || read >= sampleBytes) {
+        if (end) {
+          read = total;
           break;
         }
       }
@@ -125,20 +141,5 @@ public final class InputSurvey {
     DistinctEstimate whole = read >= total || read == 0 ? sampled
         : sampled.extrapolate((double) read / total, recordsInWhole);
     return new Result(records, bad, read, total, recordBytes, keyBytes, sampled, whole);
-  }
-
-  /**
-   * Stored bytes of the inputs up to a record's end: exact for plain files; for gzip, where
-   * the offset is into the uncompressed text, the reader's count, which runs a few batches ahead.
-   */
-  private static long consumed(List<InputFile> files, int file, long endOffset, long rawRead) {
-    long before = 0;
-    for (int f = 0; f < file; f++) {
-      before += files.get(f).size();
-    }
-    InputFile current = files.get(file);
-    long within = current.path().endsWith(".gz")
-        ? Math.max(0, Math.min(current.size(), rawRead - before)) : endOffset;
-    return before + within;
   }
 }

@@ -99,6 +99,10 @@ public final class SplitJob {
       throw new JobException("split reads files, not standard input: it resumes by position");
     }
     int n = spec.ring().size();
+    if (Files.exists(spec.directory()) && !Files.isDirectory(spec.directory())) {
+      throw new JobException(spec.directory() + " is a file; -o names the directory the shard "
+          + "files go to");
+    }
     Files.createDirectories(spec.directory());
     try (StateDirectory state = StateDirectory.open(spec.directory().resolve(STATE))) {
       Checkpoint cp = readCheckpoint(state);

@@ -75,6 +75,17 @@ class InputSurveyTest {
   }
 
   @Test
+  void gzipFilesAreSampledWhole() throws IOException {
+    Path a = jsonl("part-1.jsonl.gz", 50_000, 50_000, 1);
+    Path b = jsonl("part-2.jsonl.gz", 50_000, 50_000, 2);
+    InputSurvey.Result r = survey(List.of(a, b), 1);
+    // the first file whole, then stop: half the records, extrapolated to all of them
+    assertThat(r.records()).isEqualTo(50_000);
+    assertThat(r.bytesRead()).isEqualTo(Files.size(a));
+    assertThat((double) r.recordsInWhole()).isBetween(95_000.0, 105_000.0);
+  }
+
+  @Test
   void standardInputAndBadKeysAreReported() throws IOException {
     assertThatThrownBy(() -> survey(List.of(Path.of("-")), Long.MAX_VALUE))
         .isInstanceOf(JobException.class).hasMessageContaining("standard input");
