@@ -142,7 +142,10 @@ final class E2eRun {
         baseline("RocksDB alone (no filter)", "rocksdb", plan.baselineHeap()),
         idem("idem two-tier (default: --exact-store auto)", plan.idemHeap(), List.of(), input),
         idem("idem two-tier --exact-store memory", plan.idemMemoryHeap(),
-            List.of("--exact-store", "memory"), input));
+            List.of("--exact-store", "memory"), input),
+        // the default's 64 MiB block cache is far below 14 M keys' lookups (docs/BENCHMARKS.md)
+        idem("idem two-tier --exact-store rocksdb --rocksdb-cache 1g", plan.idemHeap(),
+            List.of("--exact-store", "rocksdb", "--rocksdb-cache", "1g"), input));
     List<ResumeBenchmark.Row> rows = new ArrayList<>();
     for (ResumeBenchmark.Contender c : contenders) {
       if (!c.name().contains(plan.rowFilter())) {
