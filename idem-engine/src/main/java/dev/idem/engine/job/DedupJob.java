@@ -3,7 +3,6 @@ package dev.idem.engine.job;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.idem.core.ByteSize;
 import dev.idem.core.Fingerprinter;
-import dev.idem.core.filter.FilterSnapshot;
 import dev.idem.core.filter.FilterType;
 import dev.idem.core.filter.MembershipFilter;
 import dev.idem.engine.DedupMode;
@@ -116,7 +115,7 @@ public final class DedupJob {
       if (spec.state() != null) {
         dir = StateDirectory.open(spec.state());
       }
-      long expected = windowed ? -1 : expectedKeys(dir, inputs);
+      long expected = windowed ? -1 : JobStart.expectedKeys(spec, dir, listener);
       long capacity = windowed ? 0 : expected > 0 ? expected
           : InputEstimate.distinctKeysUpperBound(inputs, spec.format());
       FilterType filterType = spec.filterType() != null ? spec.filterType()
@@ -131,7 +130,7 @@ public final class DedupJob {
           spec.maxRecordBytes(), absolute(spec.output()), absolute(spec.dropped()),
           windowed ? spec.window().describe() : null,
           spec.shard() == null ? null : spec.shard().describe(),
-          spec.seenBefore() == null ? null : describeFile(spec.seenBefore()));
+          spec.seenBefore() == null ? null : JobStart.describeFile(spec.seenBefore()));
       if (dir != null) {
         manifest = checkManifest(dir, manifest);
         store = StateStore.open(dir.storeDirectory(), spec.rocksDbCacheBytes(), fullKeys);
@@ -145,7 +144,7 @@ public final class DedupJob {
         }
       }
       if (spec.shared() != null) {
-        setup = new Setup(new SharedJudge(spec.shared().open(), workerId(manifest)), manifest,
+        setup = new Setup(new SharedJudge(spec.shared().open(), JobStart.workerId(spec, manifest)), manifest,
             exactStore, null, 0, false);
       } else if (windowed) {
         setup = windowSetup(manifest, store, cp, fingerprinter);
@@ -169,7 +168,7 @@ public final class DedupJob {
         setup = tieredSetup(manifest, Tiers.fresh(filter, exact), null, fingerprinter, 0);
       }
       if (spec.seenBefore() != null) {
-        setup = new Setup(new SeenBeforeJudge(setup.judge(), seenBefore(fingerprinter)),
+        setup = new Setup(new SeenBeforeJudge(setup.judge(), JobStart.seenBefore(spec, fingerprinter)),
             setup.manifest(), setup.exactStore(), setup.filter(), setup.journalReplayed(),
             setup.filterRebuilt());
       }
@@ -205,68 +204,6 @@ public final class DedupJob {
   }
 
   /** Checks a resumed job's manifest against this command's; writes it for a new state. */
-  /**
-   * The distinct keys to size for: as given; for {@code --expected auto} the upper end of an
-   * estimate from reading the inputs once (or, when resuming, the number the job started with,
-   * so a resume does not read everything again); {@code -1} when not given.
-   */
-  private long expectedKeys(StateDirectory dir, List<InputFile> inputs) throws IOException {
-    if (spec.expectedKeys() != DedupJobSpec.AUTO_EXPECTED) {
-      return spec.expectedKeys();
-    }
-    Manifest existing = dir == null ? null : dir.readManifest();
-    if (existing != null && existing.expectedKeys() > 0) {
-      return existing.expectedKeys();
-    }
-    InputSurvey.Result survey = InputSurvey.run(spec.inputs(), spec.format(), spec.key(),
-        spec.header(), spec.normalizer(), spec.maxRecordBytes(), Long.MAX_VALUE);
-    long upper = Math.max(1, (long) Math.ceil(survey.whole().high()));
-    listener.note(String.format(java.util.Locale.ROOT, "--expected auto: %,d records read, "
-        + "about %,.0f distinct keys (99 %% interval up to %,d); the filter is sized for %,d",
-        survey.records(), survey.whole().estimate(), upper, upper));
-    return upper;
-  }
-
-  /** The keys of {@code --seen-before}, which must be hashed as this job hashes. */
-  private MembershipFilter seenBefore(Fingerprinter fingerprinter) throws IOException {
-    FilterSnapshot s;
-    try {
-      s = FilterSnapshot.read(spec.seenBefore());
-    } catch (java.nio.file.NoSuchFileException e) {
-      throw new JobException(spec.seenBefore() + ": no such file (--seen-before)");
-    }
-    if (s.filter().type() != FilterType.EXACT) {
-      throw new JobException(spec.seenBefore() + ": a " + s.filter().type().displayName()
-          + " filter; --seen-before takes an exact set (idem reshard, or filter build --type "
-          + "exact), so that no new key is taken for seen");
-    }
-    if (!s.fingerprinter().equals(fingerprinter)) {
-      throw new JobException(spec.seenBefore() + ": its keys were hashed as "
-          + s.fingerprinter() + ", this job hashes as " + fingerprinter
-          + " (--seed and --normalize must match)");
-    }
-    return s.filter();
-  }
-
-  private static String describeFile(Path file) {
-    try {
-      return file.toAbsolutePath() + " (" + Files.size(file) + " bytes)";
-    } catch (IOException e) {
-      return file.toAbsolutePath().toString();
-    }
-  }
-
-  /**
-   * This worker's name in a shared seen-set: stable for the life of its state (so a resumed
-   * worker knows its own marks), unique across workers; a job without state gets a new one.
-   */
-  private String workerId(Manifest manifest) {
-    String identity = spec.state() == null ? java.util.UUID.randomUUID().toString()
-        : spec.state().toAbsolutePath() + "@" + manifest.created();
-    return Long.toHexString(com.dynatrace.hash4j.hashing.Hashing.xxh3_64()
-        .hashBytesToLong(identity.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-  }
-
   private Manifest checkManifest(StateDirectory dir, Manifest now) throws IOException {
     Manifest existing = dir.readManifest();
     if (existing == null) {
@@ -337,7 +274,7 @@ public final class DedupJob {
             : null;
         RecordSource source = new RecordSource(inputs, settings, stdin, start.fileIndex(),
             start.offset(), start.line())) {
-      Progress p = new Progress(start, judge, new Outputs(out, dropped, quarantine, late,
+      JobProgress p = new JobProgress(start, judge, new JobProgress.Outputs(out, dropped, quarantine, late,
           quarantinePath, latePath));
       long firstRecordMillis = -1;
       long totalBytes = inputs.stream().mapToLong(f -> Math.max(0, f.size())).sum();
@@ -401,10 +338,7 @@ public final class DedupJob {
   }
 
   /** The outputs of a running job. */
-  private record Outputs(OutputFile out, OutputFile dropped, OutputFile quarantine,
-      OutputFile late, Path quarantinePath, Path latePath) {}
-
-  private void handle(Verdict verdict, RecordBatch batch, int i, String name, Outputs o)
+  private void handle(Verdict verdict, RecordBatch batch, int i, String name, JobProgress.Outputs o)
       throws IOException {
     switch (verdict) {
       case KEPT -> writeRecord(o.out(), batch, i);
@@ -437,7 +371,7 @@ public final class DedupJob {
     }
   }
 
-  private void handleBad(RecordBatch batch, int i, String name, Progress p, StateStore store,
+  private void handleBad(RecordBatch batch, int i, String name, JobProgress p, StateStore store,
       StateDirectory dir) throws IOException {
     BadRecordPolicy policy = spec.onBadRecord();
     if (policy instanceof BadRecordPolicy.Fail) {
@@ -485,7 +419,7 @@ public final class DedupJob {
     }
   }
 
-  private static String absolute(Path p) {
+  static String absolute(Path p) {
     return p == null ? null : p.toAbsolutePath().toString();
   }
 
@@ -523,87 +457,6 @@ public final class DedupJob {
       walk.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
     } catch (IOException e) {
       // a temporary directory left behind is not worth failing the job
-    }
-  }
-
-  /** Counts and position of the running job, and the checkpoint procedure. */
-  private static final class Progress {
-    final Checkpoint start;
-    final Judge judge;
-    final Outputs outputs;
-    long records;
-    long blankLines;
-    long badRecords;
-    int fileIndex;
-    long offset;
-    long line;
-    long sequence;
-    long recordsSinceCheckpoint;
-    long lastCheckpointNanos = System.nanoTime();
-
-    Progress(Checkpoint start, Judge judge, Outputs outputs) {
-      this.start = start;
-      this.judge = judge;
-      this.outputs = outputs;
-      this.records = start.records();
-      this.blankLines = start.blankLines();
-      this.badRecords = start.badRecords();
-      this.fileIndex = start.fileIndex();
-      this.offset = start.offset();
-      this.line = start.line();
-      this.sequence = start.sequence();
-    }
-
-    long kept() {
-      return start.stats().kept() + judge.stats().kept();
-    }
-
-    void position(int file, long endOffset, long endLine) {
-      fileIndex = file;
-      offset = endOffset;
-      line = endLine;
-      recordsSinceCheckpoint++;
-    }
-
-    boolean checkpointDue(DedupJobSpec spec) {
-      if (recordsSinceCheckpoint >= spec.checkpointRecords()) {
-        return true;
-      }
-      return (recordsSinceCheckpoint & 1023) == 0
-          && System.nanoTime() - lastCheckpointNanos >= spec.checkpointInterval().toNanos();
-    }
-
-    Checkpoint counts(boolean complete) {
-      Outputs o = outputs;
-      DedupStats stats = start.stats().plus(judge.stats());
-      return new Checkpoint(sequence, fileIndex, offset, line, o.out().length(),
-          o.dropped() == null ? 0 : o.dropped().length(),
-          o.quarantinePath() == null ? start.quarantine() : absolute(o.quarantinePath()),
-          o.quarantine() == null ? 0 : o.quarantine().length(), judge.snapshotSequence(),
-          records, blankLines, badRecords, stats,
-          judge.window(absolute(o.latePath()), o.late() == null ? 0 : o.late().length()),
-          complete);
-    }
-
-    /** The checkpoint procedure; returns the checkpoint written. */
-    Checkpoint checkpoint(boolean complete, StateStore store) throws IOException {
-      for (OutputFile f : new OutputFile[] {outputs.out(), outputs.dropped(),
-          outputs.quarantine(), outputs.late()}) {
-        if (f != null) {
-          f.sync();
-        }
-      }
-      sequence++;
-      Checkpoint cp;
-      try (StateStore.Commit commit = store.commit()) {
-        judge.checkpoint(sequence, commit);
-        cp = counts(complete);
-        commit.meta("checkpoint", Json.write(cp)).write(true);
-      }
-      judge.committed();
-      recordsSinceCheckpoint = 0;
-      lastCheckpointNanos = System.nanoTime();
-      return cp;
     }
   }
 }

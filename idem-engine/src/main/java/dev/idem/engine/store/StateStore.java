@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
+import org.rocksdb.IndexType;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
@@ -82,11 +83,21 @@ public final class StateStore implements AutoCloseable {
       }
       cache = new LRUCache(Math.max(8L << 20, cacheBytes));
       bloom = new BloomFilter(10);
+      // Partitioned filters and a two-level index: a point lookup loads one 4 KiB filter
+      // partition and one index partition, not the whole filter of a 64 MiB file (~1.7 MB
+      // for 14 M keys), which with a small cache was evicted and reloaded on every lookup
+      // (exact-tier confirmations fell from ~180 k to ~10 k/s once `seen` left L0). The top
+      // levels stay pinned, the partitions compete for the cache with high priority.
       BlockBasedTableConfig table = new BlockBasedTableConfig()
           .setBlockCache(cache)
           .setFilterPolicy(bloom)
           .setWholeKeyFiltering(true)
+          .setIndexType(IndexType.kTwoLevelIndexSearch)
+          .setPartitionFilters(true)
+          .setMetadataBlockSize(4096)
           .setCacheIndexAndFilterBlocks(true)
+          .setCacheIndexAndFilterBlocksWithHighPriority(true)
+          .setPinTopLevelIndexAndFilter(true)
           .setPinL0FilterAndIndexBlocksInCache(true)
           .setBlockSize(4096);
       seenOptions = new ColumnFamilyOptions().setTableFormatConfig(table)

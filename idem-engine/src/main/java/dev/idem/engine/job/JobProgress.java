@@ -1,0 +1,95 @@
+package dev.idem.engine.job;
+
+import dev.idem.engine.DedupStats;
+import dev.idem.engine.store.StateStore;
+import java.io.IOException;
+import java.nio.file.Path;
+
+/**
+ * Where a running dedup job is (input position, counts, outputs) and the checkpoint procedure of
+ * DESIGN.md: sync the outputs, then one atomic commit of the judge's state and the position.
+ */
+final class JobProgress {
+
+  /** The files a job writes, and the paths of those it may name in a checkpoint. */
+  record Outputs(OutputFile out, OutputFile dropped, OutputFile quarantine,
+      OutputFile late, Path quarantinePath, Path latePath) {}
+
+  final Checkpoint start;
+  final Judge judge;
+  final Outputs outputs;
+  long records;
+  long blankLines;
+  long badRecords;
+  int fileIndex;
+  long offset;
+  long line;
+  long sequence;
+  long recordsSinceCheckpoint;
+  long lastCheckpointNanos = System.nanoTime();
+
+  JobProgress(Checkpoint start, Judge judge, Outputs outputs) {
+    this.start = start;
+    this.judge = judge;
+    this.outputs = outputs;
+    this.records = start.records();
+    this.blankLines = start.blankLines();
+    this.badRecords = start.badRecords();
+    this.fileIndex = start.fileIndex();
+    this.offset = start.offset();
+    this.line = start.line();
+    this.sequence = start.sequence();
+  }
+
+  long kept() {
+    return start.stats().kept() + judge.stats().kept();
+  }
+
+  void position(int file, long endOffset, long endLine) {
+    fileIndex = file;
+    offset = endOffset;
+    line = endLine;
+    recordsSinceCheckpoint++;
+  }
+
+  boolean checkpointDue(DedupJobSpec spec) {
+    if (recordsSinceCheckpoint >= spec.checkpointRecords()) {
+      return true;
+    }
+    return (recordsSinceCheckpoint & 1023) == 0
+        && System.nanoTime() - lastCheckpointNanos >= spec.checkpointInterval().toNanos();
+  }
+
+  Checkpoint counts(boolean complete) {
+    Outputs o = outputs;
+    DedupStats stats = start.stats().plus(judge.stats());
+    return new Checkpoint(sequence, fileIndex, offset, line, o.out().length(),
+        o.dropped() == null ? 0 : o.dropped().length(),
+        o.quarantinePath() == null ? start.quarantine() : DedupJob.absolute(o.quarantinePath()),
+        o.quarantine() == null ? 0 : o.quarantine().length(), judge.snapshotSequence(),
+        records, blankLines, badRecords, stats,
+        judge.window(DedupJob.absolute(o.latePath()), o.late() == null ? 0 : o.late().length()),
+        complete);
+  }
+
+  /** The checkpoint procedure; returns the checkpoint written. */
+  Checkpoint checkpoint(boolean complete, StateStore store) throws IOException {
+    for (OutputFile f : new OutputFile[] {outputs.out(), outputs.dropped(),
+        outputs.quarantine(), outputs.late()}) {
+      if (f != null) {
+        f.sync();
+      }
+    }
+    sequence++;
+    Checkpoint cp;
+    try (StateStore.Commit commit = store.commit()) {
+      judge.checkpoint(sequence, commit);
+      cp = counts(complete);
+      commit.meta("checkpoint", Json.write(cp)).write(true);
+    }
+    judge.committed();
+    recordsSinceCheckpoint = 0;
+    lastCheckpointNanos = System.nanoTime();
+    return cp;
+  }
+}
