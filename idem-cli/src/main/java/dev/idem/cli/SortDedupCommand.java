@@ -71,11 +71,12 @@ final class SortDedupCommand implements Callable<Integer> {
           + "(default: the system temporary directory).")
   Path tmp;
 
-  @Option(names = "--compress-runs", paramLabel = "lz4|none", defaultValue = "lz4",
-      description = "lz4: compress the records in the sorted runs (default: ${DEFAULT-VALUE}); "
-          + "none: store them as they are, which writes more to --tmp (up to about twice the "
-          + "input in input order) but spends no CPU on compression: faster when the CPU, not "
-          + "the disk, is the limit.")
+  @Option(names = "--compress-runs", paramLabel = "auto|lz4|none", defaultValue = "auto",
+      description = "lz4: compress the records in the sorted runs; none: store them as they "
+          + "are, which writes more to --tmp (up to about twice the input in input order) but "
+          + "spends no CPU on compression (about a third of the job's CPU with LZ4); auto: none "
+          + "when --tmp has that room with a quarter to spare, else lz4 (default: "
+          + "${DEFAULT-VALUE}).")
   String compressRuns;
 
   @Option(names = "--keep", paramLabel = "first|last", defaultValue = "first",
@@ -165,11 +166,12 @@ final class SortDedupCommand implements Callable<Integer> {
         default -> throw new IllegalArgumentException(
             "--order must be input or key, not '" + order + "'");
       };
-      boolean compress = switch (compressRuns) {
+      Boolean compress = switch (compressRuns) {
+        case "auto" -> null;
         case "lz4" -> true;
         case "none" -> false;
         default -> throw new IllegalArgumentException(
-            "--compress-runs must be lz4 or none, not '" + compressRuns + "'");
+            "--compress-runs must be auto, lz4 or none, not '" + compressRuns + "'");
       };
       return new SortDedupSpec(inputs, recordFormat, keySpec, hasHeader, record.normalizer(), 0,
           exactKey, memory, tmp, k, o, DedupCommand.fileOrStdout(output), BadRecordPolicy.parse(onBadRecord),

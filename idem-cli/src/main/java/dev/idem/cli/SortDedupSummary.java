@@ -105,10 +105,10 @@ final class SortDedupSummary {
           + "--tmp%n", ByteSize.format(r.memoryBytes()));
     } else {
       io.err().printf(Locale.ROOT, "  memory %s: %,d sorted runs, %d merge passes (%d by key; "
-              + "fan-in %d); %s of runs written to %s (at most %s at once)%n",
+              + "fan-in %d); %s of %s runs written to %s (at most %s at once)%n",
           ByteSize.format(r.memoryBytes()), r.runs(), r.mergePasses(), r.keyMergePasses(),
           r.fanIn(),
-          ByteSize.format(r.tempBytesWritten()),
+          ByteSize.format(r.tempBytesWritten()), r.runsCompressed() ? "LZ4" : "uncompressed",
           tmp != null ? tmp : System.getProperty("java.io.tmpdir"),
           ByteSize.format(r.tempPeakBytes()));
     }
@@ -131,6 +131,7 @@ final class SortDedupSummary {
     m.put("memory_bytes", r.memoryBytes());
     m.put("temp_bytes_written", r.tempBytesWritten());
     m.put("temp_peak_bytes", r.tempPeakBytes());
+    m.put("runs_compressed", r.runsCompressed());
     m.put("output_bytes", r.outputBytes());
     m.put("read_millis", r.readMillis());
     m.put("elapsed_millis", r.elapsedMillis());

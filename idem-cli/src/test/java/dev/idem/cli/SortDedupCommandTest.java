@@ -224,7 +224,7 @@ class SortDedupCommandTest {
   @CsvSource(delimiter = '|', quoteCharacter = '"', value = {
     "--whole-line --keep middle x|--keep must be first or last, not 'middle'",
     "--whole-line --order random x|--order must be input or key, not 'random'",
-    "--whole-line --compress-runs zstd x|--compress-runs must be lz4 or none, not 'zstd'",
+    "--whole-line --compress-runs zstd x|--compress-runs must be auto, lz4 or none, not 'zstd'",
     "--whole-line --memory 100k x|--memory must be at least 1m",
     "--whole-line --memory lots x|'lots' is not a size",
     "--content text --exact-key x|drop --exact-key",
@@ -284,7 +284,7 @@ class SortDedupCommandTest {
     assertThat(r.status()).isZero();
     assertThat(r.out()).contains("Usage: idem sort-dedup").contains("--memory=SIZE")
         .contains("--tmp=DIR").contains("--keep=first|last").contains("--order=input|key")
-        .contains("--compress-runs=lz4|none")
+        .contains("--compress-runs=auto|lz4|none")
         .contains("--exact-key").contains("Key (exactly one)");
     assertThat(Cli.run("--help").out()).contains("sort-dedup");
   }

@@ -145,17 +145,23 @@ public final class SortDedupJob {
       OutputFile.requireDirectory(spec.output()); // before the work, not after it
     }
     Path tmp = spec.tmp() != null ? spec.tmp() : Path.of(System.getProperty("java.io.tmpdir"));
-    try (RunDirectory dir = RunDirectory.create(tmp, this::warn, spec.compressRuns())) {
-      List<InputFile> files = inputs.stream().filter(f -> !f.isStdin()).toList();
-      long bytes = files.stream().mapToLong(f -> f.path().endsWith(".gz")
-          ? GZIP_RATIO * f.size() : f.size()).sum();
-      long recordsGuess = files.isEmpty() ? 0 : bytes / meanLineBytes(files.get(0)) + 1;
-      long temp = tempBytesFor(bytes, recordsGuess);
-      if (!spec.compressRuns() && spec.order() == SortDedupSpec.Order.INPUT) {
-        temp += bytes; // uncompressed runs by key and by position: the input's size each
-      }
-      RunDirectory.checkSpace(tmp, temp, usableSpace != null
-          ? usableSpace : Files.getFileStore(dir.path()).getUsableSpace());
+    if (!Files.isDirectory(tmp)) {
+      throw new IOException("--tmp " + tmp + ": no such directory");
+    }
+    List<InputFile> files = inputs.stream().filter(f -> !f.isStdin()).toList();
+    long bytes = files.stream().mapToLong(f -> f.path().endsWith(".gz")
+        ? GZIP_RATIO * f.size() : f.size()).sum();
+    long recordsGuess = files.isEmpty() ? 0 : bytes / meanLineBytes(files.get(0)) + 1;
+    long compressedTemp = tempBytesFor(bytes, recordsGuess);
+    // uncompressed, the runs by key and by position coexist in input order: the input each
+    long plainTemp = compressedTemp + (spec.order() == SortDedupSpec.Order.INPUT ? bytes : 0);
+    long usable = usableSpace != null ? usableSpace : Files.getFileStore(tmp).getUsableSpace();
+    // LZ4 costs about a third of the CPU time (lz4-java's safe codec): skip it when the disk has
+    // room for plain runs with a quarter to spare
+    boolean compress = spec.compressRuns() != null ? spec.compressRuns()
+        : plainTemp + plainTemp / 4 > usable;
+    try (RunDirectory dir = RunDirectory.create(tmp, this::warn, compress)) {
+      RunDirectory.checkSpace(tmp, compress ? compressedTemp : plainTemp, usable);
       // the sort buffer's first split between record bytes and index, by the sampled mean
       int mean = recordsGuess == 0 ? DEFAULT_RECORD_BYTES
           : (int) Math.max(8, Math.min(1 << 20, bytes / recordsGuess));
@@ -195,7 +201,7 @@ public final class SortDedupJob {
       long ok = records - badRecords;
       return new SortDedupResult(records, kept, ok - kept, badRecords, blankLines, runs.size(),
           passes, keyPasses, plan.fanIn(), spec.memoryBytes(), dir.writtenBytes(), dir.peakBytes(),
-          outputBytes, readMillis, (System.nanoTime() - started) / 1_000_000,
+          compress, outputBytes, readMillis, (System.nanoTime() - started) / 1_000_000,
           List.copyOf(warnings));
     }
   }

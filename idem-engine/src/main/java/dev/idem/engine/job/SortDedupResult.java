@@ -24,5 +24,5 @@ import java.util.List;
  */
 public record SortDedupResult(long records, long kept, long duplicates, long badRecords,
     long blankLines, int runs, int mergePasses, int keyMergePasses, int fanIn, long memoryBytes,
-    long tempBytesWritten, long tempPeakBytes, long outputBytes, long readMillis,
-    long elapsedMillis, List<String> warnings) {}
+    long tempBytesWritten, long tempPeakBytes, boolean runsCompressed, long outputBytes,
+    long readMillis, long elapsedMillis, List<String> warnings) {}

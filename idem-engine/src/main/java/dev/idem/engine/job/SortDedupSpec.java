@@ -24,7 +24,8 @@ import java.util.List;
  * @param output the output file, or {@code null} for standard output
  * @param onBadRecord what to do with records without a usable key
  * @param maxRecordBytes longer records are bad records
- * @param compressRuns LZ4-compress the records in the runs (less disk, more CPU)
+ * @param compressRuns LZ4-compress the records in the runs (less disk, more CPU); {@code null}:
+ *     only when --tmp lacks the room for uncompressed runs (with a quarter to spare)
  */
 public record SortDedupSpec(
     List<String> inputs,
@@ -41,7 +42,7 @@ public record SortDedupSpec(
     Path output,
     BadRecordPolicy onBadRecord,
     int maxRecordBytes,
-    boolean compressRuns) {
+    Boolean compressRuns) {
 
   /** The least working memory a job accepts: below it, the read buffers alone take most. */
   public static final long MIN_MEMORY = 1 << 20;
@@ -63,7 +64,7 @@ public record SortDedupSpec(
     KEY
   }
 
-  /** A spec whose runs are LZ4-compressed (the default). */
+  /** A spec whose runs are LZ4-compressed. */
   public SortDedupSpec(List<String> inputs, RecordFormat format, KeySpec key, boolean header,
       KeyNormalizer normalizer, long seed, boolean exactKey, long memoryBytes, Path tmp,
       Keep keep, Order order, Path output, BadRecordPolicy onBadRecord, int maxRecordBytes) {

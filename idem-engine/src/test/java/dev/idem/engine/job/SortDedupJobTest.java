@@ -176,6 +176,25 @@ class SortDedupJobTest {
   }
 
   @Test
+  void autoCompressionCompressesOnlyWhenTmpIsShortOfRoomForPlainRuns() throws IOException {
+    Path in = Files.writeString(dir.resolve("in.txt"), "some line\n".repeat(1000));
+    // 10,000 input bytes: plain runs in input order need ~43 KiB (+ a quarter), LZ4 ~33 KiB
+    for (long usable : new long[] {40_000L, 1L << 30}) {
+      SortDedupSpec auto = new SortDedupSpec(List.of(in.toString()), RecordFormat.LINES,
+          new KeySpec.WholeLine(), false, KeyNormalizer.identity(), 0, false, 1 << 20, tmp(),
+          SortDedupSpec.Keep.FIRST, SortDedupSpec.Order.INPUT, null, new BadRecordPolicy.Fail(),
+          1 << 20, null);
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      SortDedupResult r = SortDedupJob.run(auto, TINY, usable,
+          new ByteArrayInputStream(new byte[0]), out, new SortDedupJob.Listener() {});
+      assertThat(out.toString(java.nio.charset.StandardCharsets.UTF_8)).isEqualTo("some line\n");
+      assertThat(r.runsCompressed()).as("compressed with %d bytes free", usable)
+          .isEqualTo(usable < (1L << 30));
+    }
+    assertTmpEmpty();
+  }
+
+  @Test
   void leftoversOfDeadJobsAreRemovedAndLiveOnesKept() throws IOException {
     Path dead = Files.createDirectories(tmp().resolve(RunDirectory.PREFIX + "dead"));
     Files.writeString(dead.resolve("LOCK"), "12345\n");
