@@ -33,8 +33,13 @@ public final class RedisServer implements AutoCloseable {
           .redirectErrorStream(true).redirectOutput(Files.createTempFile(dir, "redis", ".log")
               .toFile()).start();
     } catch (IOException e) {
-      throw new IOException("these tests need redis-server 7+ on the PATH (Debian/Ubuntu: "
-          + "apt-get install redis-server): " + e.getMessage(), e);
+      String need = "these tests need redis-server 7+ on the PATH (Debian/Ubuntu: apt-get "
+          + "install redis-server)";
+      // in CI (.ci/run installs it) a missing server fails the build; elsewhere it skips
+      if (!"true".equals(System.getenv("CI"))) {
+        org.junit.jupiter.api.Assumptions.abort(need + "; skipped");
+      }
+      throw new IOException(need + ": " + e.getMessage(), e);
     }
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
     while (System.nanoTime() < deadline) {
