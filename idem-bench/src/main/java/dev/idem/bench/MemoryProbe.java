@@ -39,7 +39,7 @@ public final class MemoryProbe {
   }
 
   /** Used heap once repeated full collections stop freeing anything. */
-  private static long usedAfterGc() throws InterruptedException {
+  static long usedAfterGc() throws InterruptedException {
     Runtime rt = Runtime.getRuntime();
     long used = Long.MAX_VALUE;
     for (int i = 0; i < 10; i++) {

@@ -123,7 +123,8 @@ final class RedisRun {
     long trips = 0;
     try (SharedSeenSet set = RedisSeenSet.opener("redis://127.0.0.1:" + port).open()) {
       long[] fps = new long[2 * BATCH];
-      byte[][] tags = new byte[BATCH][];
+      byte[][] tags = new byte[BATCH][SharedTag.BYTES];
+      SharedTag worker = new SharedTag("bench");
       byte[][] previous = new byte[BATCH][];
       int[] at = new int[BATCH];
       for (int from = 0; from < keys.length; from += BATCH) {
@@ -135,7 +136,7 @@ final class RedisRun {
           }
           fps[2 * m] = fp.hi();
           fps[2 * m + 1] = fp.lo();
-          tags[m] = SharedTag.of("bench", 0, i);
+          worker.write(0, i, tags[m]);
           at[m++] = i;
         }
         if (m == 0) {

@@ -34,7 +34,7 @@ public final class WindowProbe {
     boolean state = args.length > 2 && args[2].equals("--state");
     PrintStream out = System.out;
     ClickStream stream = new ClickStream();
-    long baseline = state ? usedAfterGc() : 0;
+    long baseline = state ? MemoryProbe.usedAfterGc() : 0;
     WindowContender contender = WindowContender.create(name);
     long sliceEvery = Math.max(1, n / 50);
     long sampleEvery = Math.max(1, n / 200);
@@ -64,7 +64,7 @@ public final class WindowProbe {
         out.printf(Locale.ROOT, "SAMPLE\t%d\t%d\t%d\t%d%n", done, stream.now(), contender.held(),
             jol);
         if (state && (done % heapEvery == 0 || done == n)) {
-          long used = usedAfterGc() - baseline;
+          long used = MemoryProbe.usedAfterGc() - baseline;
           out.printf(Locale.ROOT, "HEAP\t%d\t%d\t%d\t%d%n", done, stream.now(), contender.held(),
               used);
         }
@@ -105,21 +105,5 @@ public final class WindowProbe {
       ms += Math.max(0, gc.getCollectionTime());
     }
     return ms;
-  }
-
-  /** Used heap once repeated full collections stop freeing anything (as {@link MemoryProbe}). */
-  private static long usedAfterGc() throws InterruptedException {
-    Runtime rt = Runtime.getRuntime();
-    long used = Long.MAX_VALUE;
-    for (int i = 0; i < 10; i++) {
-      System.gc();
-      Thread.sleep(100);
-      long now = rt.totalMemory() - rt.freeMemory();
-      if (now >= used) {
-        return now;
-      }
-      used = now;
-    }
-    return used;
   }
 }

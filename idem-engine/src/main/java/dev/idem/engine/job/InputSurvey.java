@@ -93,8 +93,10 @@ public final class InputSurvey {
     long keyBytes = 0;
     long read;
     long[] before = new long[files.size() + 1];
+    boolean[] gzip = new boolean[files.size()];
     for (int f = 0; f < files.size(); f++) {
       before[f + 1] = before[f] + files.get(f).size();
+      gzip[f] = files.get(f).path().endsWith(".gz");
     }
     read = 0;
     try (RecordSource source = new RecordSource(files, settings, InputStream.nullInputStream(),
@@ -121,8 +123,7 @@ public final class InputSurvey {
           } else if (kind == RecordBatch.BAD) {
             bad++;
           }
-          if (!files.get(file).path().endsWith(".gz")
-              && before[file] + batch.endOffset[i] >= sampleBytes) {
+          if (!gzip[file] && before[file] + batch.endOffset[i] >= sampleBytes) {
             read = before[file] + batch.endOffset[i];
             break sampling;
           }

@@ -25,12 +25,12 @@ final class SharedJudge implements Judge {
   static final int LOCAL_KEYS = 1 << 20;
 
   private final SharedSeenSet shared;
-  private final String worker;
+  private final SharedTag worker;
   private FingerprintSet local = FingerprintSet.withExpectedSize(LOCAL_KEYS);
   private final Verdict[] verdicts = new Verdict[RecordBatch.MAX_RECORDS];
   private final int[] asked = new int[RecordBatch.MAX_RECORDS];
   private final long[] fps = new long[2 * RecordBatch.MAX_RECORDS];
-  private final byte[][] tags = new byte[RecordBatch.MAX_RECORDS][];
+  private final byte[][] tags = new byte[RecordBatch.MAX_RECORDS][SharedTag.BYTES];
   private final byte[][] previous = new byte[RecordBatch.MAX_RECORDS][];
   private long kept;
   private long duplicates;
@@ -39,7 +39,7 @@ final class SharedJudge implements Judge {
 
   SharedJudge(SharedSeenSet shared, String worker) {
     this.shared = shared;
-    this.worker = worker;
+    this.worker = new SharedTag(worker);
   }
 
   @Override
@@ -59,7 +59,7 @@ final class SharedJudge implements Judge {
       asked[n] = i;
       fps[2 * n] = hi;
       fps[2 * n + 1] = lo;
-      tags[n] = SharedTag.of(worker, b.fileIndex[i], b.line[i]);
+      worker.write(b.fileIndex[i], b.line[i], tags[n]);
       n++;
     }
     if (n == 0) {
