@@ -137,6 +137,53 @@ class ShardingTest {
   }
 
   @Test
+  void badSeenBeforeFilesUnfinishedStatesAndDamagedSplitsAreRefusedClearly() throws IOException {
+    Path small = Files.writeString(dir.resolve("small.jsonl"), "{\"id\":1}\n{\"x\":2}\n");
+    // a Bloom filter is not an exact set: it could take new keys for seen
+    Path keys = Files.writeString(dir.resolve("keys.txt"), "1\n");
+    Path bloom = dir.resolve("bloom.idx");
+    assertThat(Cli.run("filter", "build", "--type", "blocked", "-n", "10", "-o",
+        bloom.toString(), keys.toString()).status()).isZero();
+    Cli.Result notExact = Cli.run("dedup", "--key", "id", "--seen-before", bloom.toString(),
+        small.toString());
+    assertThat(notExact.status()).isEqualTo(2);
+    assertThat(notExact.err()).contains("bloom.idx: a blocked filter; --seen-before takes an "
+        + "exact set");
+    // an exact set hashed otherwise (another normalizer) would match nothing: refused
+    Path exact = dir.resolve("exact.idx");
+    assertThat(Cli.run("filter", "build", "--type", "exact", "-n", "10", "--normalize",
+        "lowercase", "-o", exact.toString(), keys.toString()).status()).isZero();
+    Cli.Result otherHash = Cli.run("dedup", "--key", "id", "--seen-before", exact.toString(),
+        small.toString());
+    assertThat(otherHash.status()).isEqualTo(2);
+    assertThat(otherHash.err()).contains("its keys were hashed as");
+    assertThat(Cli.run("dedup", "--key", "id", "--seen-before",
+        dir.resolve("nope.idx").toString(), small.toString()).err()).contains("no such file");
+    // a job stopped by a bad record has not finished: its state cannot be resharded yet
+    Path state = dir.resolve("stopped-state");
+    assertThat(Cli.run("dedup", "--key", "id", "--state", state.toString(), "-o",
+        dir.resolve("stopped.jsonl").toString(), small.toString()).status()).isEqualTo(1);
+    Cli.Result unfinished = Cli.run("reshard", "--shards", "2", "-o",
+        dir.resolve("re").toString(), state.toString());
+    assertThat(unfinished.status()).isEqualTo(2);
+    assertThat(unfinished.err()).contains("the job is not finished");
+    Cli.Result notState = Cli.run("reshard", "--shards", "2", "-o",
+        dir.resolve("re2").toString(), Files.createDirectories(dir.resolve("empty")).toString());
+    assertThat(notState.status()).isEqualTo(2);
+    assertThat(notState.err()).contains("not an idem state directory");
+    // a split whose checkpoint was damaged says so instead of guessing
+    Path split = dir.resolve("damaged-split");
+    assertThat(Cli.run("split", "--key", "id", "--shards", "2", "--on-bad-record", "skip",
+        "-o", split.toString(), small.toString()).status()).isZero();
+    Files.writeString(split.resolve(".idem-split/checkpoint.json"), "{\"job\":");
+    Cli.Result damaged = Cli.run("split", "--key", "id", "--shards", "2", "--on-bad-record",
+        "skip", "-o", split.toString(), small.toString());
+    assertThat(damaged.status()).isEqualTo(2);
+    assertThat(damaged.err()).contains("checkpoint.json: unreadable")
+        .contains("remove the directory to start the split over");
+  }
+
+  @Test
   void csvShardsEachStartWithTheHeader() throws IOException {
     Path csv = Files.writeString(dir.resolve("in.csv"), "url,n\na,1\nb,2\nc,3\na,4\n");
     Path out = dir.resolve("csv-split");
