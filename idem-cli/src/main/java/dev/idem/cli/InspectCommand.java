@@ -79,7 +79,7 @@ final class InspectCommand implements Callable<Integer> {
         c.badRecords(), d.exactLookups());
     io.out().printf(Locale.ROOT, "store       %s in RocksDB table files, about %,d keys%n",
         ByteSize.format(Math.max(0, s.storeBytes())), s.estimatedKeys());
-    io.out().printf(Locale.ROOT, "snapshots   %s%n", s.snapshots().isEmpty() ? "none (filter = "
+    io.out().printf(Locale.ROOT, "snapshots   %s%n", s.snapshots().isEmpty() ? "none (tiers = "
         + "journal replay)" : String.join(", ", s.snapshots()));
     return 0;
   }

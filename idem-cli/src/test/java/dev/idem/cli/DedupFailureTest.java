@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.idem.engine.store.StateStore;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -209,7 +211,7 @@ class DedupFailureTest {
     assertThat(Cli.run(args).status()).isEqualTo(1);
     Path snap;
     try (var files = Files.list(state)) {
-      snap = files.filter(p -> p.getFileName().toString().endsWith(".snap")).findFirst()
+      snap = files.filter(p -> p.getFileName().toString().startsWith("filter-")).findFirst()
           .orElseThrow();
     }
     byte[] bytes = Files.readAllBytes(snap);
@@ -236,5 +238,86 @@ class DedupFailureTest {
     Cli.Result refused = Cli.run(args2);
     assertThat(refused.status()).isEqualTo(1);
     assertThat(refused.err()).contains("shorter than the").contains("changed outside this job");
+  }
+
+  @Test
+  void aDamagedExactSetSnapshotIsRebuiltFromTheJournal() throws IOException {
+    Path in = dir.resolve("in.jsonl");
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < 3000; i++) {
+      sb.append("{\"id\":").append(i % 2000).append("}\n");
+    }
+    Files.writeString(in, sb.substring(0, sb.length() / 2) + "broken\n"
+        + sb.substring(sb.length() / 2));
+    Path state = dir.resolve("state");
+    Path out = dir.resolve("out.jsonl");
+    String[] args = {"dedup", "--key", "id", "--exact-store", "memory", "--state",
+        state.toString(), "-o", out.toString(), "--checkpoint-every", "100",
+        "--on-bad-record", "fail", in.toString()};
+    assertThat(Cli.run(args).status()).isEqualTo(1);
+    Path snap;
+    try (var files = Files.list(state)) {
+      snap = files.filter(p -> p.getFileName().toString().startsWith("exact-")).findFirst()
+          .orElseThrow();
+    }
+    byte[] bytes = Files.readAllBytes(snap);
+    bytes[bytes.length - 100] ^= 0x55;
+    Files.write(snap, bytes);
+    args[args.length - 2] = "skip";
+    Cli.Result resumed = Cli.run(args);
+    assertThat(resumed.status()).as(resumed.err()).isZero();
+    assertThat(resumed.err()).contains("warning: exact-set snapshot unusable")
+        .contains(snap.getFileName().toString()).contains("rebuilt the set from the journal");
+    StringBuilder expected = new StringBuilder();
+    for (int i = 0; i < 2000; i++) {
+      expected.append("{\"id\":").append(i).append("}\n");
+    }
+    assertThat(Files.readString(out)).isEqualTo(expected.toString());
+  }
+
+  @Test
+  void resumesJournalEachKeptKeyOnceAndRestoreTheSetFromItsSnapshot() throws IOException {
+    Path in = dir.resolve("in.jsonl");
+    StringBuilder sb = new StringBuilder();
+    int bad = 0;
+    for (int i = 0; i < 30_000; i++) {
+      sb.append("{\"id\":").append(i % 20_000).append("}\n");
+      if (i % 10_000 == 9_999) {
+        sb.append("broken\n"); // each stops the job once, after a checkpoint
+        bad++;
+      }
+    }
+    Files.writeString(in, sb);
+    Path state = dir.resolve("state");
+    Path out = dir.resolve("out.jsonl");
+    Path stats = dir.resolve("stats.json");
+    String[] args = {"dedup", "--key", "id", "--exact-store", "memory", "--state",
+        state.toString(), "-o", out.toString(), "--checkpoint-every", "1000",
+        "--stats-json", stats.toString(), in.toString()};
+    for (int run = 0; run < bad; run++) {
+      assertThat(Cli.run(args).status()).isEqualTo(1);
+    }
+    String[] skip = {"--on-bad-record", "skip"};
+    String[] last = new String[args.length + 2];
+    System.arraycopy(args, 0, last, 0, args.length - 1);
+    System.arraycopy(skip, 0, last, args.length - 1, 2);
+    last[last.length - 1] = in.toString();
+    Cli.Result done = Cli.run(last);
+    assertThat(done.status()).as(done.err()).isZero();
+    assertThat(Files.readString(out).lines()).hasSize(20_000).doesNotHaveDuplicates();
+    // the last resume read the set from a snapshot and replayed only the journal after it
+    long replayed = new ObjectMapper().readTree(stats.toFile()).get("journal_replayed").asLong();
+    assertThat(replayed).isLessThan(20_000);
+    try (var files = Files.list(state)) {
+      assertThat(files.map(p -> p.getFileName().toString()))
+          .anyMatch(n -> n.matches("exact-\\d+\\.snap"));
+    }
+    long journaled;
+    try (StateStore store = StateStore.open(state.resolve("store"), 8 << 20, false)) {
+      long[] n = new long[1];
+      store.forEachJournaled(1, Long.MAX_VALUE, (hi, lo, key) -> n[0]++);
+      journaled = n[0];
+    }
+    assertThat(journaled).as("journal entries for 20,000 kept keys").isEqualTo(20_000);
   }
 }

@@ -13,8 +13,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -26,7 +24,7 @@ import java.util.regex.Pattern;
  */
 final class StateDirectory implements AutoCloseable {
 
-  private static final Pattern SNAPSHOT = Pattern.compile("filter-(\\d+)\\.snap");
+  private static final Pattern SNAPSHOT = Pattern.compile("(?:filter|exact)-(\\d+)\\.snap");
 
   private final Path dir;
   private final FileChannel lockChannel;
@@ -87,6 +85,11 @@ final class StateDirectory implements AutoCloseable {
     return dir.resolve("filter-" + sequence + ".snap");
   }
 
+  /** The exact set's snapshot of checkpoint {@code sequence} (memory exact tier, fingerprints). */
+  Path exactSnapshot(long sequence) {
+    return dir.resolve("exact-" + sequence + ".snap");
+  }
+
   /** The manifest, or {@code null} for a new state. */
   Manifest readManifest() throws IOException {
     try {
@@ -124,31 +127,18 @@ final class StateDirectory implements AutoCloseable {
     syncDirectory();
   }
 
-  /** Sequence numbers of the filter snapshots present, ascending. */
-  List<Long> snapshotSequences() throws IOException {
-    List<Long> seqs = new ArrayList<>();
-    try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, "filter-*.snap")) {
+  /**
+   * Deletes every filter and exact-set snapshot but those of checkpoint {@code keep} (and
+   * temporary files a crash left behind).
+   */
+  void deleteSnapshotsExcept(long keep) throws IOException {
+    try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir,
+        "{filter-*.snap,exact-*.snap,.filter-*.tmp,.exact-*.tmp}")) {
       for (Path p : ds) {
         Matcher m = SNAPSHOT.matcher(p.getFileName().toString());
-        if (m.matches()) {
-          seqs.add(Long.parseLong(m.group(1)));
+        if (!m.matches() || Long.parseLong(m.group(1)) != keep) {
+          Files.deleteIfExists(p);
         }
-      }
-    }
-    seqs.sort(null);
-    return seqs;
-  }
-
-  /** Deletes every snapshot but {@code keep} (and temporary files a crash left behind). */
-  void deleteSnapshotsExcept(long keep) throws IOException {
-    for (long s : snapshotSequences()) {
-      if (s != keep) {
-        Files.deleteIfExists(snapshot(s));
-      }
-    }
-    try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, ".filter-*.tmp")) {
-      for (Path p : ds) {
-        Files.deleteIfExists(p);
       }
     }
   }

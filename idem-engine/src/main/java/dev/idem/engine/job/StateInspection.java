@@ -58,7 +58,7 @@ public record StateInspection(Manifest manifest, Checkpoint checkpoint, String r
     try (var files = Files.list(state)) {
       for (Path p : files.sorted().toList()) {
         String n = p.getFileName().toString();
-        if (n.startsWith("filter-") && n.endsWith(".snap")) {
+        if ((n.startsWith("filter-") || n.startsWith("exact-")) && n.endsWith(".snap")) {
           snapshots.add(n + " (" + Files.size(p) + " bytes)");
         }
       }

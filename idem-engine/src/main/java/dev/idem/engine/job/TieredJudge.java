@@ -5,6 +5,7 @@ import dev.idem.core.filter.MembershipFilter;
 import dev.idem.engine.DedupStats;
 import dev.idem.engine.Deduplicator;
 import dev.idem.engine.store.ExactStore;
+import dev.idem.engine.store.MemoryStore;
 import dev.idem.engine.store.PendingKeys;
 import dev.idem.engine.store.StateStore;
 import dev.idem.engine.window.Verdict;
@@ -13,9 +14,16 @@ import java.io.IOException;
 /**
  * "Ever seen" dedup: the {@link Deduplicator}'s tiers decide; checkpoints journal the kept keys
  * (and write them into {@code seen} when the manifest says so) and now and then snapshot the
- * filter. See DESIGN.md, "The exactly-once protocol".
+ * filter, and with it the exact set when that lives in memory and only the journal backs it.
+ * See DESIGN.md, "The exactly-once protocol".
  */
 final class TieredJudge implements Judge {
+
+  /**
+   * Replaying one journaled key on resume costs about as much as reading this many bytes of a
+   * snapshot: a random insert into the filter and the set against a sequential read.
+   */
+  static final long REPLAY_BYTES_PER_KEY = 16;
 
   private final Deduplicator dedup;
   private final MembershipFilter filter;
@@ -63,11 +71,17 @@ final class TieredJudge implements Judge {
       approximateKept.clear();
     }
     journaledSinceSnapshot += batch.size();
-    // a snapshot costs the filter's size; replaying the journal costs 16 bytes a key: write
-    // one when the journal since the last reaches a quarter of the filter
-    snapshotWritten = journaledSinceSnapshot * 16 * 4 >= filter.bitSize() / 8;
+    MemoryStore memory = !writesSeen && exact instanceof MemoryStore ms && ms.snapshots()
+        ? ms : null;
+    long snapshotBytes = filter.bitSize() / 8 + (memory == null ? 0 : memory.snapshotBytes());
+    // A resume reads the snapshots and replays the journal after them. Write new ones when
+    // replaying the journal since the last would cost a quarter of reading them.
+    snapshotWritten = journaledSinceSnapshot * REPLAY_BYTES_PER_KEY * 4 >= snapshotBytes;
     if (snapshotWritten) {
       FilterSnapshot.write(dir.snapshot(sequence), filter, dedup.fingerprinter());
+      if (memory != null) {
+        memory.writeSnapshot(dir.exactSnapshot(sequence), dedup.fingerprinter());
+      }
       snapshotSequence = sequence;
       journaledSinceSnapshot = 0;
     }

@@ -17,7 +17,8 @@ import java.util.List;
 /**
  * Brings a job's tiers back to where its last checkpoint left them: the filter from its newest
  * snapshot plus the journal after it (or, if the snapshot is missing or damaged, rebuilt from
- * every key in the exact store), and the exact tier in memory or over RocksDB.
+ * every key in the exact store), and the exact tier in memory (likewise from its own snapshot plus
+ * the journal) or over RocksDB.
  *
  * <p>The invariant this restores: the filter holds every key the exact store holds. A filter
  * missing a key would answer "certainly new" for it and let a duplicate through.
@@ -92,17 +93,43 @@ final class Tiers {
     ExactStore exact = null;
     boolean full = KeyMode.valueOf(m.keyMode()) == KeyMode.FULL_KEY;
     if (m.exactStore().equals("memory")) {
-      MemoryStore memory = MemoryStore.create(Math.max(cp.stats().kept(), 1024), full, true);
-      if (m.writesSeen()) {
-        memory.loadFrom(store);
-      } else {
-        store.forEachJournaled(1, cp.sequence(), memory::addNew);
-      }
-      exact = memory;
+      exact = m.writesSeen() ? memoryFromSeen(store, cp)
+          : memoryFromJournal(dir, store, cp, fingerprinter, warnings);
     } else if (m.exactStore().equals("rocksdb")) {
       exact = RocksDbStore.forCheckpoints(store, full, cp.stats().kept());
     }
     return new Tiers(filter, exact, replayed[0], rebuilt, warnings);
+  }
+
+  private static MemoryStore memoryFromSeen(StateStore store, Checkpoint cp) {
+    MemoryStore memory = MemoryStore.create(Math.max(cp.stats().kept(), 1024), true, true);
+    memory.loadFrom(store);
+    return memory;
+  }
+
+  /**
+   * The exact set from its snapshot of the filter's checkpoint plus the journal after it; from
+   * the whole journal (never truncated in this layout) when there is no usable snapshot.
+   */
+  private static MemoryStore memoryFromJournal(StateDirectory dir, StateStore store,
+      Checkpoint cp, Fingerprinter fingerprinter, List<String> warnings) {
+    MemoryStore memory = null;
+    long from = 1;
+    if (cp.snapshotSequence() > 0) {
+      try {
+        memory = MemoryStore.fromSnapshot(dir.exactSnapshot(cp.snapshotSequence()),
+            fingerprinter, true);
+        from = cp.snapshotSequence() + 1;
+      } catch (IOException e) {
+        warnings.add("exact-set snapshot unusable (" + e.getMessage() + "); rebuilt the set "
+            + "from the journal");
+      }
+    }
+    if (memory == null) {
+      memory = MemoryStore.create(Math.max(cp.stats().kept(), 1024), false, true);
+    }
+    store.forEachJournaled(from, cp.sequence(), memory::restore);
+    return memory;
   }
 
   /** Fresh tiers for a job without state (or a new state). */

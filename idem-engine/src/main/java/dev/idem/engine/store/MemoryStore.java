@@ -1,13 +1,18 @@
 package dev.idem.engine.store;
 
+import dev.idem.core.Fingerprinter;
+import dev.idem.core.filter.FilterSnapshot;
 import dev.idem.core.filter.FingerprintSet;
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Set;
 
 /**
  * The exact tier in memory: a {@link FingerprintSet} (about 21 bytes per key) in fingerprint
  * mode, a hash set of the keys' bytes in full-key mode. With a durable {@link StateStore} behind
- * it, the store is rebuilt from there on resume and RocksDB is only written, at checkpoints.
+ * it, RocksDB is only written, at checkpoints; on resume the set comes back from its last
+ * {@linkplain #writeSnapshot snapshot} plus the keys journaled after it, or from RocksDB alone.
  */
 public final class MemoryStore implements ExactStore {
 
@@ -15,8 +20,8 @@ public final class MemoryStore implements ExactStore {
   private final Set<ByteKey> fullKeys;
   private final PendingKeys pending;
 
-  private MemoryStore(long expectedKeys, boolean fullKeyMode, boolean trackPending) {
-    this.fingerprints = fullKeyMode ? null : FingerprintSet.withExpectedSize(expectedKeys);
+  private MemoryStore(FingerprintSet fingerprints, boolean fullKeyMode, boolean trackPending) {
+    this.fingerprints = fingerprints;
     this.fullKeys = fullKeyMode ? new HashSet<>() : null;
     this.pending = trackPending ? new PendingKeys() : null;
   }
@@ -28,18 +33,68 @@ public final class MemoryStore implements ExactStore {
    *     checkpoint will drain them; otherwise they would pile up)
    */
   public static MemoryStore create(long expectedKeys, boolean fullKeyMode, boolean trackPending) {
-    return new MemoryStore(expectedKeys, fullKeyMode, trackPending);
+    return new MemoryStore(fullKeyMode ? null : FingerprintSet.withExpectedSize(expectedKeys),
+        fullKeyMode, trackPending);
+  }
+
+  /**
+   * A fingerprint-mode store holding what {@link #writeSnapshot} saved in {@code file}.
+   *
+   * @throws IOException when the file is missing, damaged, not an exact set, or was written with
+   *     another fingerprinter (the message names the file and the fault)
+   */
+  public static MemoryStore fromSnapshot(Path file, Fingerprinter fingerprinter,
+      boolean trackPending) throws IOException {
+    FilterSnapshot s = FilterSnapshot.read(file);
+    if (!(s.filter() instanceof FingerprintSet set)) {
+      throw new IOException(file + ": a " + s.filter().type().displayName()
+          + " snapshot, not an exact fingerprint set");
+    }
+    if (!s.fingerprinter().equals(fingerprinter)) {
+      throw new IOException(file + ": written with " + s.fingerprinter()
+          + ", the job hashes with " + fingerprinter);
+    }
+    return new MemoryStore(set, false, trackPending);
+  }
+
+  /**
+   * Saves the fingerprint set atomically (see {@link FilterSnapshot#write}); the set must not
+   * change meanwhile.
+   *
+   * @throws IllegalStateException in full-key mode, whose keys live in RocksDB's {@code seen}
+   */
+  public void writeSnapshot(Path file, Fingerprinter fingerprinter) throws IOException {
+    if (fingerprints == null) {
+      throw new IllegalStateException("full keys are not snapshotted; they are in `seen`");
+    }
+    FilterSnapshot.write(file, fingerprints, fingerprinter);
+  }
+
+  /** Whether {@link #writeSnapshot} applies: fingerprint mode. */
+  public boolean snapshots() {
+    return fingerprints != null;
+  }
+
+  /** Bytes a {@link #writeSnapshot snapshot} takes now (fingerprint mode), about. */
+  public long snapshotBytes() {
+    return fingerprints == null ? 0 : fingerprints.bitSize() / 8;
   }
 
   /** Loads every key of a durable store (the resume path). */
   public void loadFrom(StateStore state) {
-    state.forEachSeen((hi, lo, key) -> {
-      if (fullKeys != null) {
-        fullKeys.add(new ByteKey(key, hi));
-      } else {
-        fingerprints.addIfAbsent(hi, lo);
-      }
-    });
+    state.forEachSeen((hi, lo, key) -> restore(hi, lo, key));
+  }
+
+  /**
+   * Adds a key that is already durable (replayed on resume): unlike {@link #addNew}, it is not
+   * pending, so the next checkpoint does not journal it again.
+   */
+  public void restore(long hi, long lo, byte[] key) {
+    if (fullKeys != null) {
+      fullKeys.add(new ByteKey(key, hi));
+    } else {
+      fingerprints.addIfAbsent(hi, lo);
+    }
   }
 
   @Override
