@@ -93,8 +93,9 @@ final class E2eRun {
   private final Path idemJar;
   private final String benchClassPath;
   private final String java;
+  private final Path idemArchive;
 
-  E2eRun(Plan plan, Path outDir, Path work, Path idemJarSource) throws IOException {
+  E2eRun(Plan plan, Path outDir, Path work, Path idemJarSource) throws IOException, InterruptedException {
     this.plan = plan;
     this.outDir = outDir;
     this.work = Files.createDirectories(work);
@@ -104,6 +105,35 @@ final class E2eRun {
     // the baselines run from the same (private) jar as this harness
     this.benchClassPath = System.getProperty("java.class.path");
     this.java = ProcessHandle.current().info().command().orElse("java");
+    this.idemArchive = recordClassArchive();
+  }
+
+  /**
+   * Records a class-data-sharing archive for the private jar the way the build does for bin/idem
+   * (idem-cli/pom.xml), so idem starts here as it starts for users.
+   */
+  private Path recordClassArchive() throws IOException, InterruptedException {
+    Path archive = work.resolve("idem.jsa");
+    Path training = Files.createDirectories(work.resolve("cds-training"));
+    Process p = new ProcessBuilder(java, "-XX:ArchiveClassesAtExit=" + archive,
+        "-Xlog:disable", "-Xlog:all=error:stderr", "-jar", idemJar.toString(), "dedup", "-q",
+        "--key", "id", "--checkpoint-every", "500", "--state", training.resolve("state")
+            .toString(), "-o", training.resolve("out.jsonl").toString(),
+        Path.of("examples/clicks.jsonl").toAbsolutePath().toString())
+        .redirectErrorStream(true).redirectOutput(training.resolve("log.txt").toFile()).start();
+    if (p.waitFor() != 0 || !Files.isRegularFile(archive)) {
+      throw new IOException("recording the class archive failed; see "
+          + training.resolve("log.txt"));
+    }
+    deleteTree(training);
+    return archive;
+  }
+
+  /** The java command line that runs idem's CLI from the private jar, as bin/idem does. */
+  private List<String> idemCommand(String heap) {
+    return new ArrayList<>(List.of(java, "-Xms" + heap, "-Xmx" + heap, "-Xlog:disable",
+        "-Xlog:all=warning:stderr", "-XX:SharedArchiveFile=" + idemArchive, "-Xlog:cds*=off",
+        "-jar", idemJar.toString()));
   }
 
   void run(String command) throws Exception {
@@ -199,8 +229,8 @@ final class E2eRun {
     return new ResumeBenchmark.Contender(name, heap, new ResumeBenchmark.Launcher() {
       @Override
       public List<String> command(Path out, Path state, Path stats, long haltAt) {
-        List<String> cmd = new ArrayList<>(List.of(java, "-Xms" + heap, "-Xmx" + heap, "-jar",
-            idemJar.toString(), "dedup", "-q", "--key", "id", "--state", state.toString(),
+        List<String> cmd = idemCommand(heap);
+        cmd.addAll(List.of("dedup", "-q", "--key", "id", "--state", state.toString(),
             "--stats-json", stats.toString(), "-o", out.toString()));
         cmd.addAll(extra);
         cmd.add(input.toString());
@@ -264,8 +294,8 @@ final class E2eRun {
   private ThroughputBenchmark.Contender idemLines(String name, String notes, String heap,
       boolean state, List<String> extra) {
     return new ThroughputBenchmark.Contender(name, notes, (in, out, st, s) -> {
-      List<String> cmd = new ArrayList<>(List.of(java, "-Xms" + heap, "-Xmx" + heap, "-jar",
-          idemJar.toString(), "dedup", "-q", "--whole-line", "--stats-json", s.toString(), "-o",
+      List<String> cmd = idemCommand(heap);
+      cmd.addAll(List.of("dedup", "-q", "--whole-line", "--stats-json", s.toString(), "-o",
           out.toString()));
       if (state) {
         cmd.addAll(List.of("--state", st.toString()));

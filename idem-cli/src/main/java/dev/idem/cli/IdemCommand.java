@@ -49,6 +49,7 @@ public final class IdemCommand implements Runnable {
   }
 
   public static void main(String[] args) {
+    RocksDbLibrary.preload();
     System.exit(execute(Io.system(), args));
   }
 
