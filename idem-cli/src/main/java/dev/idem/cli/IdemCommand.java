@@ -1,5 +1,7 @@
 package dev.idem.cli;
 
+import dev.idem.core.ByteSize;
+import dev.idem.core.filter.NotEnoughMemoryException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -14,7 +16,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * The {@code idem} command. Exit status: 0 success, 1 failure (a check failed, bad input, a file
- * that cannot be used), 2 usage error, 70 internal error (a bug: please report it).
+ * that cannot be used, too little memory), 2 usage error, 70 internal error (a bug: please
+ * report it).
  */
 @Command(
     name = "idem",
@@ -31,7 +34,7 @@ import picocli.CommandLine.Spec;
     exitCodeListHeading = "%nExit status:%n",
     exitCodeList = {
       "0:success",
-      "1:failure: a check failed, bad input, or a file that cannot be used",
+      "1:failure: a check failed, bad input, a file that cannot be used, or too little memory",
       "2:usage error",
       "70:internal error (a bug; please report it with the message)"
     })
@@ -70,7 +73,8 @@ public final class IdemCommand implements Runnable {
       if (cause instanceof UncheckedIOException u) {
         cause = u.getCause();
       }
-      if (cause instanceof UserException || cause instanceof IOException) {
+      if (cause instanceof UserException || cause instanceof IOException
+          || cause instanceof NotEnoughMemoryException) {
         io.err().println("idem: " + cause.getMessage());
         return EXIT_FAILURE;
       }
@@ -78,7 +82,17 @@ public final class IdemCommand implements Runnable {
       cause.printStackTrace(io.err());
       return EXIT_INTERNAL;
     });
-    int status = cli.execute(args);
+    int status;
+    try {
+      status = cli.execute(args);
+    } catch (OutOfMemoryError e) {
+      // picocli passes Errors through; the heap is a setting, not a bug
+      io.err().println("idem: out of memory (JVM heap limit "
+          + ByteSize.format(Runtime.getRuntime().maxMemory()) + "): raise it with -Xmx (for "
+          + "bin/idem: IDEM_JAVA_OPTS=-Xmx...), or give dedup --exact-store rocksdb; a job "
+          + "with --state resumes from its last checkpoint when rerun");
+      return EXIT_FAILURE;
+    }
     io.out().flush();
     return status;
   }

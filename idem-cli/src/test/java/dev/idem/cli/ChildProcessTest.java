@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -83,5 +84,32 @@ class ChildProcessTest {
     Process failure = start("filter", "stats", dir.resolve("missing.idx").toString());
     assertThat(failure.waitFor(60, TimeUnit.SECONDS)).isTrue();
     assertThat(failure.exitValue()).isEqualTo(1);
+  }
+
+  @Test
+  void tooSmallAHeapIsAOneLineErrorNotAStackTrace() throws Exception {
+    Path in = dir.resolve("in.txt");
+    StringBuilder lines = new StringBuilder();
+    for (int i = 0; i < 120_000; i++) {
+      lines.append(String.format("%08d", i).repeat(25)).append('\n');
+    }
+    Files.writeString(in, lines);
+    String out = dir.resolve("out.txt").toString();
+    // sized up front (filter, then exact set), and the heap filling up during the run
+    assertOneLineMemoryError(startWithHeap("64m", "dedup", "--whole-line", "--expected",
+        "50000000", "--exact-store", "memory", "-o", out, in.toString()), "a filter of 92.7 MiB");
+    assertOneLineMemoryError(startWithHeap("64m", "dedup", "--whole-line", "--expected",
+        "50000000", "--fpp", "0.5", "--exact-store", "memory", "-o", out, in.toString()),
+        "a fingerprint set of");
+    assertOneLineMemoryError(startWithHeap("16m", "dedup", "--whole-line", "--key-mode", "full",
+        "--expected", "1000", "--exact-store", "memory", "-o", out, in.toString()),
+        "out of memory (JVM heap limit");
+  }
+
+  private static void assertOneLineMemoryError(Process p, String what) throws Exception {
+    String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).as(err).isEqualTo(1);
+    assertThat(err.strip()).contains(what).contains("-Xmx").doesNotContain("\n", "\tat ");
   }
 }

@@ -90,8 +90,10 @@ public final class FingerprintSet implements MembershipFilter, SnapshotSupport {
     try {
       table = new long[2 * slotCount];
     } catch (OutOfMemoryError e) {
-      throw new IllegalStateException("not enough memory for a fingerprint set of "
-          + ByteSize.format(bytes) + "; raise -Xmx or use an on-disk exact store");
+      throw new NotEnoughMemoryException("not enough memory for a fingerprint set of "
+          + ByteSize.format(bytes) + " (JVM heap limit "
+          + ByteSize.format(Runtime.getRuntime().maxMemory()) + "); raise the heap with -Xmx "
+          + "(for bin/idem: IDEM_JAVA_OPTS=-Xmx...) or use an on-disk exact store");
     }
     slots = slotCount;
     growAt = (int) Math.min(slotCount - 1L, (long) (slotCount * loadFactor));

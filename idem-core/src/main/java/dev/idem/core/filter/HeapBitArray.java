@@ -37,7 +37,7 @@ final class HeapBitArray extends BitArray {
   /**
    * A zeroed array of at least {@code bits} bits.
    *
-   * @throws IllegalStateException when the JVM heap cannot hold it, saying how much is needed
+   * @throws NotEnoughMemoryException when the JVM heap cannot hold it, saying how much is needed
    */
   static HeapBitArray allocate(long bits) {
     long wordCount = (bits + 63) >>> 6;
@@ -57,8 +57,8 @@ final class HeapBitArray extends BitArray {
     }
   }
 
-  private static IllegalStateException notEnoughHeap(long bytes) {
-    return new IllegalStateException(
+  private static NotEnoughMemoryException notEnoughHeap(long bytes) {
+    return new NotEnoughMemoryException(
         "not enough memory for a filter of " + ByteSize.format(bytes) + " (JVM heap limit "
             + ByteSize.format(Runtime.getRuntime().maxMemory())
             + "); raise the heap with -Xmx (for bin/idem: IDEM_JAVA_OPTS=-Xmx...) "

@@ -229,7 +229,8 @@ public final class DedupJob {
         spec.keyMode(), spec.recentCacheSize() > 0
             ? Caffeine.newBuilder().maximumSize(spec.recentCacheSize())
                 .<dev.idem.core.Fingerprint, Boolean>build() : null, null);
-    Judge judge = new TieredJudge(dedup, dir, manifest.writesSeen(), snapshotSequence);
+    Judge judge = new TieredJudge(dedup, dir, manifest.writesSeen(), snapshotSequence,
+        tiers.journalReplayed);
     return new Setup(judge, manifest, tiers.exact == null ? "none" : tiers.exact.kind(),
         tiers.filter, tiers.journalReplayed, tiers.filterRebuilt);
   }

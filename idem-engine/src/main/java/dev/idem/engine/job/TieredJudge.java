@@ -37,14 +37,17 @@ final class TieredJudge implements Judge {
 
   /**
    * @param dir the state directory, or {@code null} for a job without checkpoints
+   * @param journaledSinceSnapshot keys in the journal after the last snapshot (those a resume
+   *     replayed): they count towards the next snapshot as much as keys journaled by this run
    */
   TieredJudge(Deduplicator dedup, StateDirectory dir, boolean writesSeen,
-      long snapshotSequence) {
+      long snapshotSequence, long journaledSinceSnapshot) {
     this.dedup = dedup;
     this.filter = dedup.filter();
     this.dir = dir;
     this.writesSeen = writesSeen;
     this.snapshotSequence = snapshotSequence;
+    this.journaledSinceSnapshot = journaledSinceSnapshot;
   }
 
   @Override
