@@ -107,8 +107,13 @@ class ChildProcessTest {
   }
 
   private static void assertOneLineMemoryError(Process p, String what) throws Exception {
+    // an Error on the reader thread once left the main thread waiting for input forever
+    boolean exited = p.waitFor(60, TimeUnit.SECONDS);
+    if (!exited) {
+      p.destroyForcibly();
+    }
+    assertThat(exited).as("exited").isTrue();
     String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
     assertThat(p.exitValue()).as(err).isEqualTo(1);
     assertThat(err.strip()).contains(what).contains("-Xmx").doesNotContain("\n", "\tat ");
   }

@@ -44,7 +44,7 @@ final class RecordBatch {
   /** Set on the last batch: every input was read to its end. */
   boolean endOfInput;
   /** Set when reading failed; the checking thread rethrows it in order. */
-  Exception failure;
+  Throwable failure;
 
   RecordBatch() {
     this(TARGET_BYTES, MAX_RECORDS);

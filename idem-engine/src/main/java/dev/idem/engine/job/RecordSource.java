@@ -105,6 +105,9 @@ final class RecordSource implements AutoCloseable {
       if (batch.failure instanceof HeaderException h) {
         throw new JobException(h.getMessage());
       }
+      if (batch.failure instanceof Error e) {
+        throw e;
+      }
       throw batch.failure instanceof IOException io ? io
           : new IOException(batch.failure.getMessage(), batch.failure);
     }
@@ -166,7 +169,8 @@ final class RecordSource implements AutoCloseable {
       ready.put(batch);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-    } catch (Exception e) {
+    } catch (Exception | Error e) {
+      // an Error too (out of memory): the consumer must hear of it, or it waits forever
       if (batch != null && !stopped) {
         batch.failure = e;
         try {
