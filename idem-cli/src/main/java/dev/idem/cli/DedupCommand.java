@@ -141,9 +141,11 @@ final class DedupCommand implements Callable<Integer> {
           + "for streams with hot duplicates (default: off).")
   long recent;
 
-  @Option(names = "--rocksdb-cache", paramLabel = "SIZE", defaultValue = "64m",
-      converter = SizeConverter.class,
-      description = "RocksDB block cache (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--rocksdb-cache", paramLabel = "SIZE|auto", defaultValue = "auto",
+      converter = CacheSizeConverter.class,
+      description = "RocksDB block cache, outside the Java heap. auto (the default): a quarter "
+          + "of the maximum heap, at least 64m; confirming a duplicate in a RocksDB exact tier "
+          + "is a read of a present key, fast only from the cache.")
   long rocksDbCache;
 
   @Option(names = "--stats-json", paramLabel = "FILE",
@@ -221,7 +223,7 @@ final class DedupCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     DedupJobSpec jobSpec = jobSpec();
-    JobSummary summary = new JobSummary(io, quiet, statsJson);
+    JobSummary summary = new JobSummary(io, quiet, statsJson, jobSpec.rocksDbCacheBytes());
     try {
       JobResult result = DedupJob.run(jobSpec, io.in(), io.out(), summary.listener());
       summary.finish(result);
@@ -315,7 +317,8 @@ final class DedupCommand implements Callable<Integer> {
           record.normalizer(), dm, km, ft, expected == null ? -1 : expected, fpp,
           seed, store, state, everyRecords, everyTime, fileOrStdout(output), dropped,
           BadRecordPolicy.parse(onBadRecord), RecordOptions.maxRecordBytes(maxRecordBytes), recent,
-          rocksDbCache, windowSpec(recordFormat), shards.shard(shard), shared, seenBefore);
+          CacheSizeConverter.resolve(rocksDbCache), windowSpec(recordFormat),
+          shards.shard(shard), shared, seenBefore);
     } catch (IllegalArgumentException | picocli.CommandLine.TypeConversionException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }

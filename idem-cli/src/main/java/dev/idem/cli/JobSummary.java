@@ -2,6 +2,7 @@ package dev.idem.cli;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.idem.core.ByteSize;
 import dev.idem.engine.DedupStats;
 import dev.idem.engine.job.Checkpoint;
 import dev.idem.engine.job.DedupJob;
@@ -26,13 +27,15 @@ final class JobSummary {
   private final Io io;
   private final boolean quiet;
   private final Path statsJson;
+  private final long rocksDbCacheBytes;
   private final boolean drawProgress;
   private ProgressBar bar;
 
-  JobSummary(Io io, boolean quiet, Path statsJson) {
+  JobSummary(Io io, boolean quiet, Path statsJson, long rocksDbCacheBytes) {
     this.io = io;
     this.quiet = quiet;
     this.statsJson = statsJson;
+    this.rocksDbCacheBytes = rocksDbCacheBytes;
     this.drawProgress = !quiet && io.err() == System.err && Terminal.stderrIsTerminal();
   }
 
@@ -106,7 +109,8 @@ final class JobSummary {
           w.openBuckets());
     } else {
       io.err().printf(Locale.ROOT, "  mode %s; exact tier %s; filter %s%n", r.mode(),
-          r.exactStore(), r.filter());
+          r.exactStore().equals("rocksdb") ? "rocksdb (block cache "
+              + ByteSize.format(rocksDbCacheBytes) + ")" : r.exactStore(), r.filter());
       printLookups(d);
     }
     if (r.resumed()) {

@@ -46,6 +46,10 @@ class DedupCommandTest {
         + "{\"v\":4,\"id\":\"c\"}\n");
     assertThat(r.err()).contains("5 records, 3 kept").contains("2 duplicates removed")
         .contains("exact tier " + (store.equals("auto") ? "memory" : store));
+    if (store.equals("rocksdb")) {
+      assertThat(r.err()).contains("rocksdb (block cache " + dev.idem.core.ByteSize.format(
+          CacheSizeConverter.resolve(CacheSizeConverter.AUTO)) + ")");
+    }
   }
 
   @Test
