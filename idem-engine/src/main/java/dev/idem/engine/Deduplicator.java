@@ -129,6 +129,17 @@ public final class Deduplicator implements AutoCloseable {
     return false;
   }
 
+  /**
+   * A hint that keys {@code from} to {@code to} of {@code fingerprints} (hi, lo pairs) are checked
+   * next: their filter blocks and exact-set slots are read now, a batch's cache misses together.
+   */
+  public void prefetch(long[] fingerprints, int from, int to) {
+    filter.prefetch(fingerprints, from, to);
+    if (exact != null) {
+      exact.prefetch(fingerprints, from, to);
+    }
+  }
+
   /** Counts since this deduplicator was built. */
   public DedupStats stats() {
     return new DedupStats(checked, kept, duplicates, exactLookups, rescued, recentHits);

@@ -162,7 +162,8 @@ public abstract sealed class AbstractBloomFilter implements MembershipFilter, Sn
     }
   }
 
-  private void prefetch(long[] fingerprints, int from, int to) {
+  @Override
+  public final void prefetch(long[] fingerprints, int from, int to) {
     long sink = 0;
     for (int i = from; i < to; i++) {
       sink ^= touch(fingerprints[2 * i], fingerprints[2 * i + 1]);

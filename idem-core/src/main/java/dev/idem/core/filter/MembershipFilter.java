@@ -47,6 +47,13 @@ public interface MembershipFilter {
     }
   }
 
+  /**
+   * A hint that keys {@code from} to {@code to} (same layout as {@link #putAll}) come next: reads
+   * the memory they map to, so that a batch's cache misses are in flight together instead of one
+   * after another. Changes nothing; the default does nothing.
+   */
+  default void prefetch(long[] fingerprints, int from, int to) {}
+
   /** Batch form of {@link #mightContain(long, long)}, same layout as {@link #putAll}. */
   default void mightContainAll(long[] fingerprints, int from, int to, boolean[] results) {
     for (int i = from; i < to; i++) {

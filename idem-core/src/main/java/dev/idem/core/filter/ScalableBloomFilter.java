@@ -63,6 +63,10 @@ public final class ScalableBloomFilter implements MembershipFilter, SnapshotSupp
     boolean put(long hi, long lo) {
       return salt == 0 ? filter.put(hi, lo) : filter.put(remix(hi ^ salt), remix(lo ^ salt));
     }
+
+    long touch(long hi, long lo) {
+      return salt == 0 ? filter.touch(hi, lo) : filter.touch(remix(hi ^ salt), remix(lo ^ salt));
+    }
   }
 
   /** The salt of the layer created as number {@code index}. */
@@ -88,6 +92,7 @@ public final class ScalableBloomFilter implements MembershipFilter, SnapshotSupp
   private final long sliceMillis;
   private final int maxLayers;
   private final LongSupplier clock;
+  private long prefetchSink; // keeps the JIT from dropping prefetch's reads
   private final Consumer<DroppedLayer> onLayerDropped;
   private volatile Layer[] layers;
   /** Layers ever created, dropped ones included: the index that sets a new layer's error. */
@@ -299,6 +304,18 @@ public final class ScalableBloomFilter implements MembershipFilter, SnapshotSupp
       return true;
     }
     return mode == Mode.TIME_SLICES && clock.getAsLong() - newest.createdMillis >= sliceMillis;
+  }
+
+  /** Touches the newest layer only: where queries start and new keys go. */
+  @Override
+  public void prefetch(long[] fingerprints, int from, int to) {
+    Layer[] ls = layers;
+    Layer newest = ls[ls.length - 1];
+    long sink = 0;
+    for (int i = from; i < to; i++) {
+      sink ^= newest.touch(fingerprints[2 * i], fingerprints[2 * i + 1]);
+    }
+    prefetchSink = sink;
   }
 
   @Override

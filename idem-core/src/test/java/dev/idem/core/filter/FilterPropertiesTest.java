@@ -72,11 +72,7 @@ class FilterPropertiesTest {
       @ForAll FilterType type) {
     MembershipFilter single = type.create(2000, 0.05);
     MembershipFilter batch = type.create(2000, 0.05);
-    long[] fps = new long[2 * keys.size()];
-    for (int i = 0; i < keys.size(); i++) {
-      fps[2 * i] = keys.get(i).hi();
-      fps[2 * i + 1] = keys.get(i).lo();
-    }
+    long[] fps = pairs(keys);
     int half = keys.size() / 2;
     boolean[] changed = new boolean[keys.size()];
     batch.putAll(fps, 0, half / 2, changed);
@@ -89,5 +85,33 @@ class FilterPropertiesTest {
     for (int i = 0; i < keys.size(); i++) {
       assertThat(answers[i]).isEqualTo(single.mightContain(keys.get(i).hi(), keys.get(i).lo()));
     }
+  }
+
+  @Property(tries = 100)
+  void prefetchChangesNoAnswer(@ForAll("keys") List<Key> keys, @ForAll FilterType type) {
+    MembershipFilter plain = type.create(3000, 0.05);
+    MembershipFilter hinted = type.create(3000, 0.05);
+    long[] fps = pairs(keys);
+    for (int i = 0; i < keys.size(); i++) {
+      if (i % 7 == 0) {
+        hinted.prefetch(fps, i, Math.min(keys.size(), i + 7));
+      }
+      Key k = keys.get(i);
+      assertThat(hinted.mightContain(k.hi(), k.lo()))
+          .isEqualTo(plain.mightContain(k.hi(), k.lo()));
+      if (i % 3 != 0) {
+        assertThat(hinted.put(k.hi(), k.lo())).isEqualTo(plain.put(k.hi(), k.lo()));
+      }
+    }
+    assertThat(hinted.approximateCount()).isEqualTo(plain.approximateCount());
+  }
+
+  private static long[] pairs(List<Key> keys) {
+    long[] fps = new long[2 * keys.size()];
+    for (int i = 0; i < keys.size(); i++) {
+      fps[2 * i] = keys.get(i).hi();
+      fps[2 * i + 1] = keys.get(i).lo();
+    }
+    return fps;
   }
 }

@@ -25,6 +25,12 @@ final class TieredJudge implements Judge {
    */
   static final long REPLAY_BYTES_PER_KEY = 16;
 
+  /**
+   * Records whose filter blocks and set slots are read ahead together. Measured on 8 M whole
+   * lines (memory exact tier): 16 beat 4, 8, 24, 32, 128 and 256, and a sliding distance.
+   */
+  static final int PREFETCH_CHUNK = 16;
+
   private final Deduplicator dedup;
   private final MembershipFilter filter;
   private final StateDirectory dir;
@@ -34,6 +40,7 @@ final class TieredJudge implements Judge {
   private long snapshotSequence;
   private long journaledSinceSnapshot;
   private boolean snapshotWritten;
+  private int prefetchedTo;
 
   /**
    * @param dir the state directory, or {@code null} for a job without checkpoints
@@ -51,7 +58,16 @@ final class TieredJudge implements Judge {
   }
 
   @Override
+  public void prepare(RecordBatch batch) {
+    prefetchedTo = 0;
+  }
+
+  @Override
   public Verdict judge(RecordBatch b, int i) {
+    if (i >= prefetchedTo) {
+      prefetchedTo = Math.min(b.count, i + PREFETCH_CHUNK);
+      dedup.prefetch(b.fingerprints, i, prefetchedTo);
+    }
     long hi = b.fingerprints[2 * i];
     long lo = b.fingerprints[2 * i + 1];
     if (!dedup.firstSeen(hi, lo, b.keys[i])) {

@@ -11,6 +11,12 @@ package dev.idem.engine.store;
 public interface ExactStore extends AutoCloseable {
 
   /**
+   * A hint that keys {@code from} to {@code to} of {@code fingerprints} (hi, lo pairs) come next,
+   * for stores whose lookups are cache misses worth overlapping. Changes nothing.
+   */
+  default void prefetch(long[] fingerprints, int from, int to) {}
+
+  /**
    * Records the key if absent; true when it was absent.
    *
    * @param key the key's bytes in full-key mode, {@code null} in fingerprint mode

@@ -70,6 +70,13 @@ public final class MemoryStore implements ExactStore {
     FilterSnapshot.write(file, fingerprints, fingerprinter);
   }
 
+  @Override
+  public void prefetch(long[] fingerprintPairs, int from, int to) {
+    if (fingerprints != null) {
+      fingerprints.prefetch(fingerprintPairs, from, to);
+    }
+  }
+
   /** Whether {@link #writeSnapshot} applies: fingerprint mode. */
   public boolean snapshots() {
     return fingerprints != null;
