@@ -80,55 +80,81 @@ final class Tiers {
       filter = newFilter(m.filterType(), filterCapacity, m.fpp(), m.expectedKeys());
     }
     MembershipFilter f = filter;
-    long[] replayed = new long[1];
-    if (rebuilt && m.writesSeen()) {
-      // the journal before the snapshot is gone, but `seen` has every kept key
-      store.forEachSeen((hi, lo, key) -> f.put(hi, lo));
-    } else {
-      store.forEachJournaled(replayFrom, cp.sequence(), (hi, lo, key) -> {
-        f.put(hi, lo);
-        replayed[0]++;
-      });
-    }
-    ExactStore exact = null;
-    boolean full = KeyMode.valueOf(m.keyMode()) == KeyMode.FULL_KEY;
-    if (m.exactStore().equals("memory")) {
-      exact = m.writesSeen() ? memoryFromSeen(store, cp)
-          : memoryFromJournal(dir, store, cp, fingerprinter, warnings);
-    } else if (m.exactStore().equals("rocksdb")) {
-      exact = RocksDbStore.forCheckpoints(store, full, cp.stats().kept());
-    }
-    return new Tiers(filter, exact, replayed[0], rebuilt, warnings);
-  }
-
-  private static MemoryStore memoryFromSeen(StateStore store, Checkpoint cp) {
-    MemoryStore memory = MemoryStore.create(Math.max(cp.stats().kept(), 1024), true, true);
-    memory.loadFrom(store);
-    return memory;
-  }
-
-  /**
-   * The exact set from its snapshot of the filter's checkpoint plus the journal after it; from
-   * the whole journal (never truncated in this layout) when there is no usable snapshot.
-   */
-  private static MemoryStore memoryFromJournal(StateDirectory dir, StateStore store,
-      Checkpoint cp, Fingerprinter fingerprinter, List<String> warnings) {
-    MemoryStore memory = null;
-    long from = 1;
-    if (cp.snapshotSequence() > 0) {
+    // in memory mode without `seen`, the journal is also what the exact set is rebuilt from
+    boolean journalSet = m.exactStore().equals("memory") && !m.writesSeen();
+    long setFrom = 1;
+    MemoryStore set = null;
+    if (journalSet && cp.snapshotSequence() > 0) {
       try {
-        memory = MemoryStore.fromSnapshot(dir.exactSnapshot(cp.snapshotSequence()),
-            fingerprinter, true);
-        from = cp.snapshotSequence() + 1;
+        set = MemoryStore.fromSnapshot(dir.exactSnapshot(cp.snapshotSequence()), fingerprinter,
+            true);
+        setFrom = cp.snapshotSequence() + 1;
       } catch (IOException e) {
         warnings.add("exact-set snapshot unusable (" + e.getMessage() + "); rebuilt the set "
             + "from the journal");
       }
     }
-    if (memory == null) {
-      memory = MemoryStore.create(Math.max(cp.stats().kept(), 1024), false, true);
+    if (journalSet && set == null) {
+      set = MemoryStore.create(Math.max(cp.stats().kept(), 1024), false, true);
     }
-    store.forEachJournaled(from, cp.sequence(), memory::restore);
+    long replayed = 0;
+    if (rebuilt && m.writesSeen()) {
+      // the journal before the snapshot is gone, but `seen` has every kept key
+      store.forEachSeen((hi, lo, key) -> f.put(hi, lo));
+    } else if (journalSet && setFrom == replayFrom) {
+      replayed = replay(store, replayFrom, cp.sequence(), filter, set); // one pass feeds both
+    } else {
+      replayed = replay(store, replayFrom, cp.sequence(), filter, null);
+    }
+    if (journalSet && setFrom != replayFrom) {
+      replay(store, setFrom, cp.sequence(), null, set);
+    }
+    ExactStore exact = null;
+    boolean full = KeyMode.valueOf(m.keyMode()) == KeyMode.FULL_KEY;
+    if (journalSet) {
+      exact = set;
+    } else if (m.exactStore().equals("memory")) {
+      exact = memoryFromSeen(store, cp);
+    } else if (m.exactStore().equals("rocksdb")) {
+      exact = RocksDbStore.forCheckpoints(store, full, cp.stats().kept());
+    }
+    return new Tiers(filter, exact, replayed, rebuilt, warnings);
+  }
+
+  /**
+   * Puts the keys journaled at checkpoints {@code from} to {@code to} into the filter and the set
+   * (either may be null) in one pass, reading ahead the slots of a few keys at a time so their
+   * cache misses overlap. Returns the number of keys read.
+   */
+  private static long replay(StateStore store, long from, long to, MembershipFilter filter,
+      MemoryStore set) {
+    long[] keys = new long[1];
+    store.forEachJournaledBatch(from, to, (pairs, count) -> {
+      for (int c = 0; c < count; c += TieredJudge.PREFETCH_CHUNK) {
+        int end = Math.min(count, c + TieredJudge.PREFETCH_CHUNK);
+        if (filter != null) {
+          filter.prefetch(pairs, c, end);
+        }
+        if (set != null) {
+          set.prefetch(pairs, c, end);
+        }
+        for (int i = c; i < end; i++) {
+          if (filter != null) {
+            filter.put(pairs[2 * i], pairs[2 * i + 1]);
+          }
+          if (set != null) {
+            set.restore(pairs[2 * i], pairs[2 * i + 1], null);
+          }
+        }
+      }
+      keys[0] += count;
+    });
+    return keys[0];
+  }
+
+  private static MemoryStore memoryFromSeen(StateStore store, Checkpoint cp) {
+    MemoryStore memory = MemoryStore.create(Math.max(cp.stats().kept(), 1024), true, true);
+    memory.loadFrom(store);
     return memory;
   }
 

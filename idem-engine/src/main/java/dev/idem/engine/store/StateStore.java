@@ -332,15 +332,36 @@ public final class StateStore implements AutoCloseable {
    * to}, inclusive, in order.
    */
   public void forEachJournaled(long from, long to, KeyConsumer action) {
+    forEachJournaledBatch(from, to, (pairs, count) -> {
+      for (int i = 0; i < count; i++) {
+        action.accept(pairs[2 * i], pairs[2 * i + 1], null);
+      }
+    });
+  }
+
+  /** Receives the keys of one journal entry as (hi, lo) pairs; the array is reused. */
+  public interface KeyBatchConsumer {
+    void accept(long[] pairs, int count);
+  }
+
+  /**
+   * {@link #forEachJournaled} a checkpoint's keys at a time, for callers that look a batch of
+   * keys up together.
+   */
+  public void forEachJournaledBatch(long from, long to, KeyBatchConsumer action) {
+    long[] pairs = new long[0];
     try (RocksIterator it = db.newIterator(journal)) {
       for (it.seek(sequenceKey(from)); it.isValid(); it.next()) {
         if (ByteBuffer.wrap(it.key()).getLong() > to) {
           break;
         }
-        ByteBuffer fps = ByteBuffer.wrap(it.value());
-        while (fps.remaining() >= 16) {
-          action.accept(fps.getLong(), fps.getLong(), null);
+        byte[] value = it.value();
+        int count = value.length / 16;
+        if (pairs.length < 2 * count) {
+          pairs = new long[2 * count];
         }
+        ByteBuffer.wrap(value, 0, 16 * count).asLongBuffer().get(pairs, 0, 2 * count);
+        action.accept(pairs, count);
       }
     }
   }
