@@ -31,6 +31,8 @@ final class ReplayableSource
   static volatile long pauseAt = Long.MAX_VALUE;
   /** The position reached, for the test to watch. */
   static volatile long position;
+  /** Checkpoints completed (all tasks were running), over all jobs since {@link #reset}. */
+  static volatile int checkpoints;
   /** The position restored from a checkpoint, or -1 when the source started fresh. */
   static volatile long restoredFrom = -1;
 
@@ -47,6 +49,7 @@ final class ReplayableSource
   static void reset() {
     pauseAt = Long.MAX_VALUE;
     position = 0;
+    checkpoints = 0;
     restoredFrom = -1;
   }
 
@@ -71,6 +74,7 @@ final class ReplayableSource
   @Override
   public void notifyCheckpointComplete(long checkpointId) {
     checkpointed = true;
+    checkpoints++;
   }
 
   @Override
