@@ -34,7 +34,7 @@ class DedupMetricsTest {
   void exactModeReadsKeyedStateForDuplicatesAndFalsePositivesOnly() throws Exception {
     double p = 0.01;
     StreamExecutionEnvironment env = TestJobs.environment(checkpoints);
-    IdemDedup.of(env.addSource(new ReplayableSource(RECORDS)).setParallelism(1))
+    IdemDedup.of(TestJobs.replayableRecords(env, RECORDS))
         .key(DuplicatedKeys::keyOfRecord).exact().falsePositiveRate(p).expectedKeys(RECORDS)
         .build().setParallelism(2)
         .sinkTo(new DiscardingSink<>());
@@ -54,7 +54,7 @@ class DedupMetricsTest {
   @Test
   void approximateModeCountsWithoutKeyedState() throws Exception {
     StreamExecutionEnvironment env = TestJobs.environment(checkpoints);
-    IdemDedup.of(env.addSource(new ReplayableSource(RECORDS)).setParallelism(1))
+    IdemDedup.of(TestJobs.replayableRecords(env, RECORDS))
         .key(DuplicatedKeys::keyOfRecord).approximate(0.001).expectedKeys(RECORDS)
         .build().setParallelism(2)
         .sinkTo(new DiscardingSink<>());

@@ -41,7 +41,7 @@ class ExactlyOnceAcrossFailureTest {
 
   private void run(Function<DataStream<String>, DataStream<String>> dedup) throws Exception {
     StreamExecutionEnvironment env = TestJobs.environment(checkpoints);
-    DataStream<String> records = env.addSource(new ReplayableSource(RECORDS)).setParallelism(1)
+    DataStream<String> records = TestJobs.replayableRecords(env, RECORDS)
         .map(new FailOnce(RECORDS * 3 / 5)).setParallelism(1);
     dedup.apply(records)
         .sinkTo(TestJobs.fileSink(output)).setParallelism(PARALLELISM);

@@ -15,6 +15,7 @@ import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.connector.file.sink.FileSink;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.filesystem.rollingpolicies.OnCheckpointRollingPolicy;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -48,6 +49,16 @@ final class TestJobs {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
     env.enableCheckpointing(100);
     return env;
+  }
+
+  /**
+   * {@link ReplayableSource} of {@code count} records at parallelism 1, with uid {@code
+   * "records"}. The legacy source API is deprecated in Flink 2, and used here on purpose (see
+   * ReplayableSource).
+   */
+  @SuppressWarnings("deprecation")
+  static DataStream<String> replayableRecords(StreamExecutionEnvironment env, long count) {
+    return env.addSource(new ReplayableSource(count)).setParallelism(1).uid("records");
   }
 
   /** Exactly-once text files: a part file is committed when a checkpoint completes. */

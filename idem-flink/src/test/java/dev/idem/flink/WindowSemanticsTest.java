@@ -64,6 +64,7 @@ class WindowSemanticsTest {
   }
 
   /** Runs the events through IdemDedup on a MiniCluster; the verdict of each, by position. */
+  @SuppressWarnings("try") // Flink's CloseableIterator.close() may throw InterruptedException
   private static List<Verdict> flinkVerdicts(List<Tuple3<Integer, Integer, Long>> events,
       boolean tumbling, long window, long delay, long lateness) throws Exception {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
