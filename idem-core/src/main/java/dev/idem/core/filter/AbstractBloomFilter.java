@@ -132,6 +132,11 @@ public abstract sealed class AbstractBloomFilter implements MembershipFilter, Sn
     return (double) bits.bitCount() / bitSize;
   }
 
+  /** Adds {@code puts} changing puts at once (a union of two filters). */
+  final void addCount(long puts) {
+    changingPuts.add(puts);
+  }
+
   /** Counts a put; returns {@code changed}. */
   final boolean counted(boolean changed) {
     if (changed) {

@@ -48,6 +48,59 @@ public final class BlockedBloomFilter extends AbstractBloomFilter {
         HeapBitArray.allocate(layout.bitSize()), 0);
   }
 
+  /**
+   * This filter as a self-checking byte array (magic, version, parameters, bits, CRC32C), for
+   * state that is kept as bytes, such as Flink operator state. Stop writers first.
+   *
+   * @throws IllegalStateException when the filter is larger than one array can hold (2 GiB)
+   */
+  public byte[] toBytes() {
+    return BlockedFilterBytes.encode(this);
+  }
+
+  /**
+   * The filter written by {@link #toBytes()}, on the heap.
+   *
+   * @throws IllegalArgumentException when the bytes are not such a filter, or are damaged
+   */
+  public static BlockedBloomFilter fromBytes(byte[] bytes) {
+    return BlockedFilterBytes.decode(bytes);
+  }
+
+  /**
+   * True when {@code other} has the same layout (bits and positions per key), so that {@link
+   * #unionWith} may OR it into this one. Filters created with the same expected keys and rate
+   * always do.
+   */
+  public boolean hasSameLayout(BlockedBloomFilter other) {
+    return bitSize == other.bitSize && hashCount == other.hashCount;
+  }
+
+  /**
+   * ORs {@code other} into this filter: afterwards this filter answers "maybe" for every key
+   * either held, so it keeps the no-false-negative promise for both. The false-positive rate
+   * becomes that of the two key sets together. The count becomes the sum of both counts, an upper
+   * bound of the distinct keys (keys in both are counted twice), so {@link #expectedFpp()} errs
+   * high. Stop writers of {@code other} first.
+   *
+   * @throws IllegalArgumentException when the layouts differ (see {@link #hasSameLayout})
+   */
+  public void unionWith(BlockedBloomFilter other) {
+    if (!hasSameLayout(other)) {
+      throw new IllegalArgumentException("cannot OR a blocked filter of " + other.bitSize
+          + " bits and k=" + other.hashCount + " into one of " + bitSize + " bits and k="
+          + hashCount + ": only filters created with the same expected keys and rate can be "
+          + "combined; create both with the same BlockedBloomFilter.create(n, p)");
+    }
+    for (long i = 0, n = bits.wordCount(); i < n; i++) {
+      long w = other.bits.word(i);
+      if (w != 0) {
+        bits.orWord(i, w);
+      }
+    }
+    addCount(other.approximateCount());
+  }
+
   /** Number of 512-bit blocks. */
   public long blockCount() {
     return blockCount;
