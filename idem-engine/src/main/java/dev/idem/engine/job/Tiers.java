@@ -82,18 +82,8 @@ final class Tiers {
     MembershipFilter f = filter;
     // in memory mode without `seen`, the journal is also what the exact set is rebuilt from
     boolean journalSet = m.exactStore().equals("memory") && !m.writesSeen();
-    long setFrom = 1;
-    MemoryStore set = null;
-    if (journalSet && cp.snapshotSequence() > 0) {
-      try {
-        set = MemoryStore.fromSnapshot(dir.exactSnapshot(cp.snapshotSequence()), fingerprinter,
-            true);
-        setFrom = cp.snapshotSequence() + 1;
-      } catch (IOException e) {
-        warnings.add("exact-set snapshot unusable (" + e.getMessage() + "); rebuilt the set "
-            + "from the journal");
-      }
-    }
+    MemoryStore set = journalSet ? setSnapshot(dir, cp, fingerprinter, warnings) : null;
+    long setFrom = set != null ? cp.snapshotSequence() + 1 : 1;
     if (journalSet && set == null) {
       set = MemoryStore.create(Math.max(cp.stats().kept(), 1024), false, true);
     }
@@ -119,6 +109,22 @@ final class Tiers {
       exact = RocksDbStore.forCheckpoints(store, full, cp.stats().kept());
     }
     return new Tiers(filter, exact, replayed, rebuilt, warnings);
+  }
+
+  /** The exact set of the snapshot at checkpoint {@code cp}, or null when there is none usable. */
+  private static MemoryStore setSnapshot(StateDirectory dir, Checkpoint cp,
+      Fingerprinter fingerprinter, List<String> warnings) {
+    if (cp.snapshotSequence() == 0) {
+      return null;
+    }
+    try {
+      return MemoryStore.fromSnapshot(dir.exactSnapshot(cp.snapshotSequence()), fingerprinter,
+          true);
+    } catch (IOException e) {
+      warnings.add("exact-set snapshot unusable (" + e.getMessage() + "); rebuilt the set from "
+          + "the journal");
+      return null;
+    }
   }
 
   /**
