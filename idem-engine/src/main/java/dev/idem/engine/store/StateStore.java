@@ -65,6 +65,9 @@ public final class StateStore implements AutoCloseable {
   private final ColumnFamilyHandle journal;
   private final ColumnFamilyHandle meta;
   private final ColumnFamilyHandle windows;
+  /** The write-ahead log replayed when a crashed store is opened stays about this size. */
+  static final long MAX_WAL_BYTES = 16L << 20;
+
   private final WriteOptions syncWrites = new WriteOptions().setSync(true);
   private final WriteOptions plainWrites = new WriteOptions();
   private final ReadOptions reads = new ReadOptions();
@@ -104,8 +107,11 @@ public final class StateStore implements AutoCloseable {
           .setOptimizeFiltersForHits(false)
           .setLevelCompactionDynamicLevelBytes(true);
       otherOptions = new ColumnFamilyOptions();
+      // A small column family (the journal, meta) keeps every WAL file alive until it is
+      // flushed, and an open after a crash replays them all: ~100 MB and a second of every
+      // resume before this cap made RocksDB flush the column families that pin old WAL files.
       dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
-          .setMaxBackgroundJobs(2).setKeepLogFileNum(3);
+          .setMaxBackgroundJobs(2).setKeepLogFileNum(3).setMaxTotalWalSize(MAX_WAL_BYTES);
       List<ColumnFamilyDescriptor> descriptors = List.of(
           new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, otherOptions),
           new ColumnFamilyDescriptor(SEEN, seenOptions),
