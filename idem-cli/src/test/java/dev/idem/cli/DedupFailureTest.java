@@ -283,7 +283,7 @@ class DedupFailureTest {
     for (int i = 0; i < 30_000; i++) {
       sb.append("{\"id\":").append(i % 20_000).append("}\n");
       if (i % 10_000 == 9_999) {
-        sb.append("broken\n"); // each stops the job once, after a checkpoint
+        sb.append("broken\n"); // with "fail", every run resumes and stops at the first one
         bad++;
       }
     }
