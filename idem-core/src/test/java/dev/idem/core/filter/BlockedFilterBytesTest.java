@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idem.core.Fingerprint;
 import dev.idem.core.Fingerprinter;
+import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.zip.CRC32C;
 import org.junit.jupiter.api.Test;
 
 /** The byte form and the union of blocked filters, used by the Flink operator's state. */
@@ -51,6 +53,32 @@ class BlockedFilterBytesTest {
     otherMagic[0] = 'X';
     assertThatThrownBy(() -> BlockedBloomFilter.fromBytes(otherMagic))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("magic");
+  }
+
+  @Test
+  void otherVersionsAndParametersThatDisagreeAreRefusedEvenWithAGoodChecksum() {
+    byte[] good = filled("k", 100).toBytes();
+    byte[] newer = good.clone();
+    ByteBuffer.wrap(newer).putInt(4, 2);
+    assertThatThrownBy(() -> BlockedBloomFilter.fromBytes(resealed(newer)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("version 2");
+    byte[] partBlock = good.clone();
+    ByteBuffer b = ByteBuffer.wrap(partBlock);
+    b.putLong(24, b.getLong(24) - 64); // no longer whole 512-bit blocks
+    assertThatThrownBy(() -> BlockedBloomFilter.fromBytes(resealed(partBlock)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("do not match");
+    byte[] noHashes = good.clone();
+    ByteBuffer.wrap(noHashes).putInt(32, 0);
+    assertThatThrownBy(() -> BlockedBloomFilter.fromBytes(resealed(noHashes)))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("k=0");
+  }
+
+  /** The bytes with their trailing CRC32C recomputed, so only the change under test is wrong. */
+  private static byte[] resealed(byte[] bytes) {
+    CRC32C crc = new CRC32C();
+    crc.update(bytes, 0, bytes.length - 4);
+    ByteBuffer.wrap(bytes).putInt(bytes.length - 4, (int) crc.getValue());
+    return bytes;
   }
 
   @Test
