@@ -108,8 +108,8 @@ public final class StateStore implements AutoCloseable {
           .setLevelCompactionDynamicLevelBytes(true);
       otherOptions = new ColumnFamilyOptions();
       // A small column family (the journal, meta) keeps every WAL file alive until it is
-      // flushed, and an open after a crash replays them all: ~100 MB and a second of every
-      // resume before this cap made RocksDB flush the column families that pin old WAL files.
+      // flushed, and an open after a crash replays them all. The cap makes RocksDB flush the
+      // column families that pin old WAL files (docs/BENCHMARKS.md, Part A after the WAL cap).
       dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
           .setMaxBackgroundJobs(2).setKeepLogFileNum(3).setMaxTotalWalSize(MAX_WAL_BYTES);
       List<ColumnFamilyDescriptor> descriptors = List.of(
