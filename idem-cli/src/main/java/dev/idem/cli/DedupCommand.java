@@ -9,6 +9,7 @@ import dev.idem.engine.job.DedupJob;
 import dev.idem.engine.job.DedupJobSpec;
 import dev.idem.engine.job.JobException;
 import dev.idem.engine.job.JobResult;
+import dev.idem.engine.job.OutputGuard;
 import dev.idem.engine.job.WindowSpec;
 import dev.idem.engine.store.SharedSeenSet;
 import dev.idem.redis.RedisSeenSet;
@@ -225,6 +226,7 @@ final class DedupCommand implements Callable<Integer> {
     DedupJobSpec jobSpec = jobSpec();
     JobSummary summary = new JobSummary(io, quiet, statsJson, jobSpec.rocksDbCacheBytes());
     try {
+      refuseDestructivePaths(jobSpec);
       JobResult result = DedupJob.run(jobSpec, io.in(), io.out(), summary.listener());
       summary.finish(result);
       return 0;
@@ -239,6 +241,26 @@ final class DedupCommand implements Callable<Integer> {
       summary.abandon();
       throw e;
     }
+  }
+
+  /** Refuses outputs that are inputs, lie in the state directory, or are each other. */
+  private void refuseDestructivePaths(DedupJobSpec s) throws IOException {
+    OutputGuard guard = new OutputGuard().inputs(s.inputs())
+        .input("--seen-before " + s.seenBefore(), s.seenBefore())
+        .input("--ring-nodes " + shards.ringNodes, shards.ringNodes)
+        .stateDirectory("--state " + s.state(), s.state());
+    if (s.output() == null) {
+      guard.standardOutput();
+    }
+    guard.output("-o " + s.output(), s.output())
+        .output("--dropped " + s.dropped(), s.dropped());
+    if (s.onBadRecord() instanceof BadRecordPolicy.Quarantine q) {
+      guard.output("--on-bad-record quarantine=" + q.file(), q.file());
+    }
+    if (s.window() != null && s.window().late() instanceof WindowSpec.LatePolicy.SideOutput so) {
+      guard.output("--late side-output=" + so.file(), so.file());
+    }
+    guard.output("--stats-json " + statsJson, statsJson).check();
   }
 
   /** {@code -o -} means standard output, as for most Unix tools. */

@@ -10,6 +10,7 @@ import dev.idem.core.filter.FilterFullException;
 import dev.idem.core.filter.FilterType;
 import dev.idem.core.filter.MembershipFilter;
 import dev.idem.engine.io.Inputs;
+import dev.idem.engine.job.OutputGuard;
 import dev.idem.engine.io.LineReader;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -93,6 +94,8 @@ final class FilterBuildCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), "--normalize: " + e.getMessage());
     }
+    new OutputGuard().inputs(inputs.isEmpty() ? List.of(Inputs.STDIN) : inputs)
+        .output("-o " + output, output).check();
     Path dir = output.toAbsolutePath().getParent();
     if (!Files.isDirectory(dir)) {
       throw new UserException(output + ": cannot write: directory " + dir + " does not exist");

@@ -2,6 +2,7 @@ package dev.idem.cli;
 
 import dev.idem.core.ByteSize;
 import dev.idem.core.filter.NotEnoughMemoryException;
+import dev.idem.engine.job.JobException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -72,6 +73,11 @@ public final class IdemCommand implements Runnable {
       Throwable cause = e;
       if (cause instanceof UncheckedIOException u) {
         cause = u.getCause();
+      }
+      if (cause instanceof JobException) {
+        // a command that cannot run as asked (e.g. an output that is an input): a usage error
+        io.err().println(at.getCommandSpec().qualifiedName() + ": " + cause.getMessage());
+        return EXIT_USAGE;
       }
       if (cause instanceof UserException || cause instanceof IOException
           || cause instanceof NotEnoughMemoryException) {

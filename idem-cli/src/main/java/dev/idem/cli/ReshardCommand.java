@@ -1,6 +1,7 @@
 package dev.idem.cli;
 
 import dev.idem.engine.job.JobException;
+import dev.idem.engine.job.OutputGuard;
 import dev.idem.engine.job.ReshardJob;
 import dev.idem.engine.shard.ConsistentHashRing;
 import java.io.IOException;
@@ -67,6 +68,7 @@ final class ReshardCommand implements Callable<Integer> {
     }
     ReshardJob.Result result;
     try {
+      refuseDestructivePaths(r);
       result = ReshardJob.run(states, r, out);
     } catch (JobException e) {
       io.err().println("idem reshard: " + e.getMessage());
@@ -77,5 +79,18 @@ final class ReshardCommand implements Callable<Integer> {
             : String.format(Locale.ROOT, "; %,d keys (%.1f %%) changed owner", result.moved(),
                 100.0 * result.moved() / Math.max(1, result.keys())));
     return 0;
+  }
+
+  /** Refuses node files that would land in a state being read, or on the ring file. */
+  private void refuseDestructivePaths(ConsistentHashRing r) throws IOException {
+    OutputGuard guard = new OutputGuard().input("--ring-nodes " + ring.ringNodes, ring.ringNodes);
+    for (Path state : states) {
+      guard.stateDirectory("state " + state, state);
+    }
+    for (int i = 0; i < r.size(); i++) {
+      Path file = out.resolve(ReshardJob.fileName(i));
+      guard.output("node file " + file, file);
+    }
+    guard.check();
   }
 }

@@ -3,6 +3,7 @@ package dev.idem.cli;
 import dev.idem.engine.job.BadRecordException;
 import dev.idem.engine.job.BadRecordPolicy;
 import dev.idem.engine.job.JobException;
+import dev.idem.engine.job.OutputGuard;
 import dev.idem.engine.job.SortDedupJob;
 import dev.idem.engine.job.SortDedupResult;
 import dev.idem.engine.job.SortDedupSpec;
@@ -129,6 +130,7 @@ final class SortDedupCommand implements Callable<Integer> {
     SortDedupSpec jobSpec = jobSpec();
     SortDedupSummary summary = new SortDedupSummary(io, quiet, statsJson, tmp);
     try {
+      refuseDestructivePaths(jobSpec);
       SortDedupResult result = SortDedupJob.run(jobSpec, io.in(), io.out(), summary.listener());
       summary.finish(result);
       return 0;
@@ -143,6 +145,19 @@ final class SortDedupCommand implements Callable<Integer> {
       summary.abandon();
       throw e;
     }
+  }
+
+  /** Refuses outputs that are inputs or each other. */
+  private void refuseDestructivePaths(SortDedupSpec s) throws IOException {
+    OutputGuard guard = new OutputGuard().inputs(s.inputs());
+    if (s.output() == null) {
+      guard.standardOutput();
+    }
+    guard.output("-o " + s.output(), s.output());
+    if (s.onBadRecord() instanceof BadRecordPolicy.Quarantine q) {
+      guard.output("--on-bad-record quarantine=" + q.file(), q.file());
+    }
+    guard.output("--stats-json " + statsJson, statsJson).check();
   }
 
   private SortDedupSpec jobSpec() {

@@ -3,6 +3,7 @@ package dev.idem.cli;
 import dev.idem.engine.job.BadRecordException;
 import dev.idem.engine.job.BadRecordPolicy;
 import dev.idem.engine.job.JobException;
+import dev.idem.engine.job.OutputGuard;
 import dev.idem.engine.job.SplitJob;
 import dev.idem.engine.record.KeySpec;
 import dev.idem.engine.record.RecordFormat;
@@ -103,6 +104,7 @@ final class SplitCommand implements Callable<Integer> {
     }
     SplitJob.Result result;
     try {
+      refuseDestructivePaths(job);
       result = SplitJob.run(job, new SplitJob.Listener() {});
     } catch (BadRecordException e) {
       throw new UserException(e.getMessage());
@@ -119,5 +121,21 @@ final class SplitCommand implements Callable<Integer> {
           LongStream.of(per).max().orElse(0), result.badRecords());
     }
     return 0;
+  }
+
+  /** Refuses shard files and a quarantine file that are inputs or each other. */
+  private void refuseDestructivePaths(SplitJob.Spec s) throws IOException {
+    OutputGuard guard = new OutputGuard().inputs(s.inputs())
+        .input("--ring-nodes " + ring.ringNodes, ring.ringNodes)
+        .stateDirectory("the split's state " + SplitJob.stateDirectory(directory),
+            SplitJob.stateDirectory(directory));
+    for (int i = 0; i < s.ring().size(); i++) {
+      Path shard = directory.resolve(SplitJob.shardFileName(i, s.format(), s.gzip()));
+      guard.output("shard file " + shard, shard);
+    }
+    if (s.onBadRecord() instanceof BadRecordPolicy.Quarantine q) {
+      guard.output("--on-bad-record quarantine=" + q.file(), q.file());
+    }
+    guard.check();
   }
 }

@@ -108,8 +108,18 @@ public final class FilterSnapshot {
           filter.getClass().getName() + " cannot be saved as an idem snapshot");
     }
     Path target = file.toAbsolutePath();
-    Path dir = target.getParent();
     ByteBuffer header = encodeHeader(filter, support, fingerprinter);
+    try {
+      writeAtomically(target, header, support);
+    } catch (IOException e) {
+      // a full disk's "No space left on device" does not say which file it was writing
+      throw new IOException(file + ": cannot write the snapshot: " + e.getMessage(), e);
+    }
+  }
+
+  private static void writeAtomically(Path target, ByteBuffer header, SnapshotSupport support)
+      throws IOException {
+    Path dir = target.getParent();
     Path tmp = Files.createTempFile(dir, "." + target.getFileName() + ".", ".tmp");
     try {
       try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.WRITE,

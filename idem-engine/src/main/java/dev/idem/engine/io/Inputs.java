@@ -1,6 +1,8 @@
 package dev.idem.engine.io;
 
 import java.io.BufferedInputStream;
+import java.io.EOFException;
+import java.io.FilterInputStream;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -9,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.zip.GZIPInputStream;
+import java.util.zip.ZipException;
 
 /** Opens the inputs users name on the command line: files, {@code -} for stdin, gzip by name. */
 public final class Inputs {
@@ -63,10 +66,60 @@ public final class Inputs {
       return raw;
     }
     try {
-      return new GZIPInputStream(raw, 1 << 16);
+      return new NamedErrors(name, new GZIPInputStream(raw, 1 << 16));
+    } catch (EOFException e) {
+      raw.close();
+      throw new IOException(name + ": truncated gzip file (it ends inside its header)");
     } catch (IOException e) {
       raw.close();
       throw new IOException(name + ": not a gzip file (" + e.getMessage() + ")");
+    }
+  }
+
+  /**
+   * Names the input in its read errors: a decompressor's own ("Unexpected end of ZLIB input
+   * stream") says neither which file nor what is wrong with it.
+   */
+  private static final class NamedErrors extends FilterInputStream {
+    private final String name;
+
+    NamedErrors(String name, InputStream in) {
+      super(in);
+      this.name = name;
+    }
+
+    @Override
+    public int read() throws IOException {
+      try {
+        return super.read();
+      } catch (IOException e) {
+        throw named(e);
+      }
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) throws IOException {
+      try {
+        return super.read(b, off, len);
+      } catch (IOException e) {
+        throw named(e);
+      }
+    }
+
+    @Override
+    public long skip(long n) throws IOException {
+      try {
+        return super.skip(n);
+      } catch (IOException e) {
+        throw named(e);
+      }
+    }
+
+    private IOException named(IOException e) {
+      String what = e instanceof EOFException ? "truncated gzip file (" + e.getMessage() + ")"
+          : e instanceof ZipException ? "damaged gzip data (" + e.getMessage() + ")"
+          : e.getMessage();
+      return new IOException(name + ": " + what, e);
     }
   }
 }

@@ -184,8 +184,10 @@ public final class LineReader implements Closeable {
     try {
       n = in.read(buf, end, buf.length - end);
     } catch (IOException e) {
-      throw new IOException(source + ": read failed after line " + lineNumber + ": "
-          + e.getMessage(), e);
+      String why = String.valueOf(e.getMessage());
+      String named = source + ": "; // said once, even when the stream said it already
+      throw new IOException(named + "read failed after line " + lineNumber + ": "
+          + (why.startsWith(named) ? why.substring(named.length()) : why), e);
     }
     if (n < 0) {
       eof = true;

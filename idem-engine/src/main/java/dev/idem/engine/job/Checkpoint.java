@@ -1,6 +1,7 @@
 package dev.idem.engine.job;
 
 import dev.idem.engine.DedupStats;
+import java.util.Map;
 
 /**
  * What a checkpoint commits, atomically with the keys kept up to it: where the input was, how
@@ -23,13 +24,30 @@ import dev.idem.engine.DedupStats;
  * @param stats the deduplicator's counts
  * @param window a windowed job's clock and counts, or {@code null}
  * @param complete whether every input was read to its end
+ * @param tails each output file's {@code OutputFile.tailChecksum()} at this checkpoint, by role
+ *     ({@link #OUTPUT}, {@link #DROPPED}, {@link #QUARANTINE}, {@link #LATE}); empty in states
+ *     written before idem recorded them
  */
 public record Checkpoint(long sequence, int fileIndex, long offset, long line,
     long outputBytes, long droppedBytes, String quarantine, long quarantineBytes,
     long snapshotSequence, long records, long blankLines, long badRecords, DedupStats stats,
-    WindowCheckpoint window, boolean complete) {
+    WindowCheckpoint window, boolean complete, Map<String, Long> tails) {
+
+  static final String OUTPUT = "output";
+  static final String DROPPED = "dropped";
+  static final String QUARANTINE = "quarantine";
+  static final String LATE = "late";
 
   /** The state before anything was read. */
-  public static final Checkpoint START =
-      new Checkpoint(0, 0, 0, 0, 0, 0, null, 0, 0, 0, 0, 0, DedupStats.ZERO, null, false);
+  public static final Checkpoint START = new Checkpoint(0, 0, 0, 0, 0, 0, null, 0, 0, 0, 0, 0,
+      DedupStats.ZERO, null, false, Map.of());
+
+  public Checkpoint {
+    tails = tails == null ? Map.of() : Map.copyOf(tails);
+  }
+
+  /** The tail checksum recorded for the output of {@code role}, or {@code null}. */
+  Long tail(String role) {
+    return tails.get(role);
+  }
 }

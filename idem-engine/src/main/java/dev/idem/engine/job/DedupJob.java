@@ -132,8 +132,22 @@ public final class DedupJob {
           spec.shard() == null ? null : spec.shard().describe(),
           spec.seenBefore() == null ? null : JobStart.describeFile(spec.seenBefore()));
       if (dir != null) {
-        manifest = checkManifest(dir, manifest);
-        store = StateStore.open(dir.storeDirectory(), spec.rocksDbCacheBytes(), fullKeys);
+        Manifest existing = dir.readManifest();
+        if (existing == null) {
+          // the store before the manifest: a state with a manifest always has its store, so a
+          // missing store is damage to report, not a new job to start silently
+          store = StateStore.open(dir.storeDirectory(), spec.rocksDbCacheBytes(), fullKeys);
+          if (store.meta("checkpoint") != null) {
+            throw new JobException(dir.manifestFile() + " is missing, but " + dir.storeDirectory()
+                + " holds checkpoints: the state was damaged; restore the manifest, or start over "
+                + "with a new --state directory");
+          }
+          dir.writeManifest(manifest);
+        } else {
+          manifest = checkManifest(existing, manifest);
+          store = StateStore.openExisting(dir.storeDirectory(), spec.rocksDbCacheBytes(),
+              fullKeys);
+        }
         byte[] saved = store.meta("checkpoint");
         if (saved != null) {
           cp = Json.read(saved, Checkpoint.class);
@@ -203,14 +217,8 @@ public final class DedupJob {
     }
   }
 
-  /** Checks a resumed job's manifest against this command's; writes it for a new state. */
-  private Manifest checkManifest(StateDirectory dir, Manifest now) throws IOException {
-    Manifest existing = dir.readManifest();
-    if (existing == null) {
-      requireEmpty(dir);
-      dir.writeManifest(now);
-      return now;
-    }
+  /** Checks a resumed job's manifest against this command's. */
+  private Manifest checkManifest(Manifest existing, Manifest now) throws JobException {
     if (spec.exactStore() == DedupJobSpec.ExactStoreChoice.AUTO) {
       now = now.withExactStore(existing.exactStore()); // auto keeps the choice it made
     }
@@ -264,15 +272,21 @@ public final class DedupJob {
     Path latePath = spec.window() != null
         && spec.window().late() instanceof WindowSpec.LatePolicy.SideOutput s ? s.file() : null;
     long restoreMillis = (System.nanoTime() - started) / 1_000_000;
+    boolean sameQuarantine = quarantinePath != null && sameFile(start.quarantine(), quarantinePath);
+    boolean sameLate = latePath != null && start.window() != null
+        && sameFile(start.window().lateFile(), latePath);
     try (OutputFile out = spec.output() != null ? OutputFile.open(spec.output(),
-            start.outputBytes()) : OutputFile.stream("<stdout>", stdout);
-        OutputFile dropped = spec.dropped() != null
-            ? OutputFile.open(spec.dropped(), start.droppedBytes()) : null;
-        OutputFile quarantine = quarantinePath != null ? OutputFile.open(quarantinePath,
-            sameFile(start.quarantine(), quarantinePath) ? start.quarantineBytes() : 0) : null;
-        OutputFile late = latePath != null ? OutputFile.open(latePath, start.window() != null
-            && sameFile(start.window().lateFile(), latePath) ? start.window().lateBytes() : 0)
-            : null;
+            start.outputBytes(), start.tail(Checkpoint.OUTPUT))
+            : OutputFile.stream("<stdout>", stdout);
+        OutputFile dropped = spec.dropped() != null ? OutputFile.open(spec.dropped(),
+            start.droppedBytes(), start.tail(Checkpoint.DROPPED)) : null;
+        OutputFile quarantine = quarantinePath == null ? null : sameQuarantine
+            ? OutputFile.open(quarantinePath, start.quarantineBytes(),
+                start.tail(Checkpoint.QUARANTINE))
+            : OutputFile.open(quarantinePath);
+        OutputFile late = latePath == null ? null : sameLate
+            ? OutputFile.open(latePath, start.window().lateBytes(), start.tail(Checkpoint.LATE))
+            : OutputFile.open(latePath);
         RecordSource source = new RecordSource(inputs, settings, stdin, start.fileIndex(),
             start.offset(), start.line())) {
       JobProgress p = new JobProgress(start, judge, new JobProgress.Outputs(out, dropped, quarantine, late,
@@ -406,18 +420,6 @@ public final class DedupJob {
         yield capacity * perKey < Runtime.getRuntime().maxMemory() * 4 / 10;
       }
     };
-  }
-
-  private static void requireEmpty(StateDirectory dir) throws IOException {
-    try (var files = Files.list(dir.path())) {
-      List<String> other = files.map(f -> f.getFileName().toString())
-          // ours: the lock, and a manifest a crash left half-written before its rename
-          .filter(n -> !n.equals("LOCK") && !n.equals("MANIFEST.json.tmp")).toList();
-      if (!other.isEmpty()) {
-        throw new JobException(dir.path() + " is not empty and has no MANIFEST.json, so it is "
-            + "not an idem state directory; give an empty or new directory to --state");
-      }
-    }
   }
 
   static String absolute(Path p) {

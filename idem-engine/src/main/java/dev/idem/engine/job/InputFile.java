@@ -29,21 +29,40 @@ public record InputFile(String path, long size, long headCrc) {
   /** True for standard input. */
   @JsonIgnore
   public boolean isStdin() {
-    return Inputs.STDIN.equals(path);
+    return isStdin(path);
+  }
+
+  /** True for the name that stands for standard input. */
+  public static boolean isStdin(String name) {
+    return Inputs.STDIN.equals(name);
   }
 
   /**
-   * Expands what the user named into files, in order: a directory becomes its regular,
-   * non-hidden files in name order; a name with glob characters ({@code * ? [ {}) that is not a
-   * file becomes the matching files of its directory, in name order; {@code -} is standard input.
+   * Expands what the user named into files, in order, and identifies each (see {@link #files}).
    *
    * @throws IOException naming the argument that matches nothing or cannot be read
    */
   public static List<InputFile> expand(List<String> names) throws IOException {
     List<InputFile> files = new ArrayList<>();
+    for (String name : files(names)) {
+      files.add(isStdin(name) ? new InputFile(name, -1, 0) : identify(Path.of(name)));
+    }
+    return files;
+  }
+
+  /**
+   * The files that {@code names} stand for, in order, without reading them: a directory becomes
+   * its regular, non-hidden files in name order; a name with glob characters ({@code * ? [ {})
+   * that is not a file becomes the matching files of its directory, in name order; {@code -}
+   * stays, for standard input.
+   *
+   * @throws IOException naming the argument that matches nothing
+   */
+  public static List<String> files(List<String> names) throws IOException {
+    List<String> files = new ArrayList<>();
     for (String name : names) {
-      if (Inputs.STDIN.equals(name)) {
-        files.add(new InputFile(name, -1, 0));
+      if (isStdin(name)) {
+        files.add(name);
         continue;
       }
       Path path = Path.of(name);
@@ -52,9 +71,7 @@ public record InputFile(String path, long size, long headCrc) {
         if (inside.isEmpty()) {
           throw new IOException(name + ": directory has no input files");
         }
-        for (Path p : inside) {
-          files.add(identify(p));
-        }
+        inside.forEach(p -> files.add(p.toString()));
       } else if (!Files.exists(path) && name.matches(".*[*?\\[{].*")) {
         Path dir = path.toAbsolutePath().getParent();
         List<Path> matches = Files.isDirectory(dir)
@@ -62,14 +79,12 @@ public record InputFile(String path, long size, long headCrc) {
         if (matches.isEmpty()) {
           throw new IOException(name + ": no files match");
         }
-        for (Path p : matches) {
-          files.add(identify(Path.of(name).resolveSibling(p.getFileName())));
-        }
+        matches.forEach(p -> files.add(path.resolveSibling(p.getFileName()).toString()));
       } else {
         if (!Files.exists(path)) {
           throw new IOException(name + ": no such file");
         }
-        files.add(identify(path));
+        files.add(path.toString());
       }
     }
     return files;

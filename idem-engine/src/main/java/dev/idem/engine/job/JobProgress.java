@@ -4,6 +4,8 @@ import dev.idem.engine.DedupStats;
 import dev.idem.engine.store.StateStore;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * Where a running dedup job is (input position, counts, outputs) and the checkpoint procedure of
@@ -61,6 +63,10 @@ final class JobProgress {
   }
 
   Checkpoint counts(boolean complete) {
+    return counts(complete, Map.of());
+  }
+
+  private Checkpoint counts(boolean complete, Map<String, Long> tails) {
     Outputs o = outputs;
     DedupStats stats = start.stats().plus(judge.stats());
     return new Checkpoint(sequence, fileIndex, offset, line, o.out().length(),
@@ -69,27 +75,37 @@ final class JobProgress {
         o.quarantine() == null ? 0 : o.quarantine().length(), judge.snapshotSequence(),
         records, blankLines, badRecords, stats,
         judge.window(DedupJob.absolute(o.latePath()), o.late() == null ? 0 : o.late().length()),
-        complete);
+        complete, tails);
   }
 
   /** The checkpoint procedure; returns the checkpoint written. */
   Checkpoint checkpoint(boolean complete, StateStore store) throws IOException {
-    for (OutputFile f : new OutputFile[] {outputs.out(), outputs.dropped(),
-        outputs.quarantine(), outputs.late()}) {
-      if (f != null) {
-        f.sync();
-      }
-    }
+    Map<String, Long> tails = new HashMap<>();
+    sync(Checkpoint.OUTPUT, outputs.out(), tails);
+    sync(Checkpoint.DROPPED, outputs.dropped(), tails);
+    sync(Checkpoint.QUARANTINE, outputs.quarantine(), tails);
+    sync(Checkpoint.LATE, outputs.late(), tails);
     sequence++;
     Checkpoint cp;
     try (StateStore.Commit commit = store.commit()) {
       judge.checkpoint(sequence, commit);
-      cp = counts(complete);
+      cp = counts(complete, tails);
       commit.meta("checkpoint", Json.write(cp)).write(true);
     }
     judge.committed();
     recordsSinceCheckpoint = 0;
     lastCheckpointNanos = System.nanoTime();
     return cp;
+  }
+
+  private static void sync(String role, OutputFile f, Map<String, Long> tails)
+      throws IOException {
+    if (f != null) {
+      f.sync();
+      Long tail = f.tailChecksum();
+      if (tail != null) {
+        tails.put(role, tail);
+      }
+    }
   }
 }

@@ -4,16 +4,27 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.zip.CRC32C;
 
 /**
  * An output of a job: buffered writes, a length that counts what was accepted (buffered or not),
  * and {@link #sync()} for checkpoints. Opened at a checkpoint's length, it cuts off whatever a
- * crash left after it; it refuses a file shorter than that length, which someone else changed.
+ * crash left after it; it refuses a file that someone else changed since the checkpoint: one
+ * shorter than that length, or whose bytes just before it are not the ones the job wrote (the
+ * checkpoint keeps their {@link #tailChecksum()}).
+ *
+ * <p>A file output is held under an exclusive lock from open to close, so two jobs never write
+ * one file at once; the lock is the operating system's, so it dies with its process.
  */
 final class OutputFile implements AutoCloseable {
+
+  /** How many bytes before a checkpoint's length {@link #tailChecksum()} covers. */
+  static final int TAIL_BYTES = 64 * 1024;
 
   private final String name;
   private final FileChannel channel;
@@ -30,24 +41,60 @@ final class OutputFile implements AutoCloseable {
 
   /**
    * Opens {@code path} for a job resumed at {@code checkpointLength} bytes (0 for a new job, which
-   * creates or empties the file).
+   * creates or empties the file), after checking that the bytes before that length still end as
+   * the checkpoint saw them ({@code tailChecksum}; {@code null} when it did not record one).
    *
-   * @throws IOException naming the file when it is shorter than the checkpoint says
+   * @throws JobException naming the file when another process is writing it, or it was changed
+   *     since the checkpoint
    */
-  static OutputFile open(Path path, long checkpointLength) throws IOException {
+  static OutputFile open(Path path, long checkpointLength, Long tailChecksum) throws IOException {
     requireDirectory(path);
     FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
         StandardOpenOption.READ);
-    long size = ch.size();
-    if (size < checkpointLength) {
+    try {
+      if (Files.isRegularFile(path)) { // devices (/dev/null) have any number of writers
+        lock(path, ch); // before anything is cut: the file may be another job's output
+      }
+      long size = ch.size();
+      if (size < checkpointLength) {
+        throw new JobException(path + " is " + size + " bytes, shorter than the "
+            + checkpointLength + " bytes of the last checkpoint: it was changed outside this job; "
+            + "start over with a fresh --state directory");
+      }
+      if (tailChecksum != null && tailChecksum(ch, checkpointLength) != tailChecksum) {
+        throw new JobException(path + " changed since the last checkpoint: its bytes before "
+            + "offset " + checkpointLength + " are not the ones this job wrote (another job or a "
+            + "person wrote it since); resuming would cut their data. Restore the file, or start "
+            + "over with a fresh --state directory and another output file");
+      }
+      ch.truncate(checkpointLength);
+      ch.position(checkpointLength);
+    } catch (IOException | RuntimeException e) {
       ch.close();
-      throw new IOException(path + " is " + size + " bytes, shorter than the " + checkpointLength
-          + " bytes of the last checkpoint: it was changed outside this job; start over with a "
-          + "fresh --state directory");
+      throw e;
     }
-    ch.truncate(checkpointLength);
-    ch.position(checkpointLength);
     return new OutputFile(path.toString(), ch, null, checkpointLength);
+  }
+
+  /** Opens {@code path} for a new job: creates or empties it. */
+  static OutputFile open(Path path) throws IOException {
+    return open(path, 0, null);
+  }
+
+  private static void lock(Path path, FileChannel ch) throws IOException {
+    FileLock lock;
+    try {
+      lock = ch.tryLock();
+    } catch (OverlappingFileLockException e) {
+      throw new JobException(path + " is already an output of this process: give each output "
+          + "its own file");
+    }
+    if (lock == null) {
+      String holder = LockHolder.of(path);
+      throw new JobException(path + " is being written by another process"
+          + (holder == null ? "" : " (" + holder + ")") + ": one writer per file; wait for it "
+          + "to finish, or write to another file");
+    }
   }
 
   /**
@@ -106,29 +153,69 @@ final class OutputFile implements AutoCloseable {
   }
 
   private void writeDirect(ByteBuffer b) throws IOException {
-    if (channel != null) {
-      while (b.hasRemaining()) {
-        channel.write(b);
+    try {
+      if (channel != null) {
+        while (b.hasRemaining()) {
+          channel.write(b);
+        }
+      } else {
+        stream.write(b.array(), b.arrayOffset() + b.position(), b.remaining());
+        b.position(b.limit());
       }
-    } else {
-      stream.write(b.array(), b.arrayOffset() + b.position(), b.remaining());
-      b.position(b.limit());
+    } catch (IOException e) {
+      throw failed("write", e);
     }
+  }
+
+  /** An I/O error that names the file (a full disk does not say which file it filled). */
+  private IOException failed(String doing, IOException e) {
+    return new IOException(name + ": " + doing + " failed: " + e.getMessage(), e);
+  }
+
+  /**
+   * The CRC32C of the last {@link #TAIL_BYTES} bytes written (all of them when fewer), for a
+   * checkpoint to record: a resumed job checks it to tell its own output from a file that another
+   * job has since rewritten. Flushes first. {@code null} for a stream.
+   */
+  Long tailChecksum() throws IOException {
+    if (channel == null) {
+      return null;
+    }
+    flush();
+    return tailChecksum(channel, length);
+  }
+
+  private static long tailChecksum(FileChannel ch, long end) throws IOException {
+    long from = Math.max(0, end - TAIL_BYTES);
+    ByteBuffer tail = ByteBuffer.allocate((int) (end - from));
+    while (tail.hasRemaining() && ch.read(tail, from + tail.position()) >= 0) {
+      // positional reads leave the write position alone
+    }
+    CRC32C crc = new CRC32C();
+    crc.update(tail.flip());
+    return crc.getValue();
   }
 
   /** Flushes and, for a file, forces it to disk: what a checkpoint needs before it commits. */
   void sync() throws IOException {
     flush();
     if (channel != null) {
-      channel.force(false);
+      try {
+        channel.force(false);
+      } catch (IOException e) {
+        throw failed("sync to disk", e);
+      }
     }
   }
 
   @Override
   public void close() throws IOException {
-    flush();
-    if (channel != null) {
-      channel.close();
+    try {
+      flush();
+    } finally {
+      if (channel != null) {
+        channel.close(); // and with it the lock, even when the last write failed
+      }
     }
   }
 }

@@ -57,11 +57,8 @@ public final class ReshardJob {
     boolean sharded = true;
     Fingerprinter fingerprinter = null;
     for (Path state : states) {
-      try (StateDirectory dir = StateDirectory.open(state)) {
+      try (StateDirectory dir = StateDirectory.openExisting(state)) {
         Manifest m = dir.readManifest();
-        if (m == null) {
-          throw new JobException(state + ": not an idem state directory (no MANIFEST.json)");
-        }
         if (m.window() != null || KeyMode.valueOf(m.keyMode()) == KeyMode.FULL_KEY
             || m.exactStore().startsWith("redis") || m.exactStore().equals("none")) {
           throw new JobException(state + ": only the states of exact, 'ever seen' jobs with "
@@ -76,7 +73,7 @@ public final class ReshardJob {
         fingerprinter = f;
         int oldOwner = ownerIndex(m.shard());
         sharded &= oldOwner >= 0;
-        try (StateStore store = StateStore.open(dir.storeDirectory(), 8 << 20, false)) {
+        try (StateStore store = StateStore.openExisting(dir.storeDirectory(), 8 << 20, false)) {
           byte[] saved = store.meta("checkpoint");
           Checkpoint cp = saved == null ? Checkpoint.START : Json.read(saved, Checkpoint.class);
           if (!cp.complete()) {

@@ -172,7 +172,7 @@ public final class SortDedupJob {
       int passes = 0;
       int keyPasses = 0;
       long outputBytes;
-      try (OutputFile out = spec.output() != null ? OutputFile.open(spec.output(), 0)
+      try (OutputFile out = spec.output() != null ? OutputFile.open(spec.output())
           : OutputFile.stream("<stdout>", stdout)) {
         if (header != null) {
           write(out, header, 0, header.length);
@@ -241,7 +241,7 @@ public final class SortDedupJob {
         ? q.file() : null;
     long total = inputs.stream().mapToLong(f -> Math.max(0, f.size())).sum();
     long lastProgress = System.nanoTime();
-    try (OutputFile quarantine = quarantinePath != null ? OutputFile.open(quarantinePath, 0)
+    try (OutputFile quarantine = quarantinePath != null ? OutputFile.open(quarantinePath)
             : null;
         RecordSource source = new RecordSource(inputs, new RecordSource.Settings(spec.format(),
             spec.header(), extractor, fingerprinter, spec.exactKey(), spec.maxRecordBytes()),

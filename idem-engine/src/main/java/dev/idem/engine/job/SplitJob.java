@@ -87,6 +87,11 @@ public final class SplitJob {
     return String.format(Locale.ROOT, "shard-%05d%s%s", i, ext, gzip ? ".gz" : "");
   }
 
+  /** Where a split into {@code directory} keeps its checkpoints. */
+  public static Path stateDirectory(Path directory) {
+    return directory.resolve(STATE);
+  }
+
   private String identity() {
     return "format " + spec.format().displayName() + ", key " + spec.key().describe()
         + ", header " + spec.header() + ", normalizer " + spec.normalizer().spec() + ", ring "
@@ -104,7 +109,7 @@ public final class SplitJob {
           + "files go to");
     }
     Files.createDirectories(spec.directory());
-    try (StateDirectory state = StateDirectory.open(spec.directory().resolve(STATE))) {
+    try (StateDirectory state = StateDirectory.open(stateDirectory(spec.directory()), CHECKPOINT)) {
       Checkpoint cp = readCheckpoint(state);
       if (cp == null) {
         requireNoShardFiles(n);
@@ -140,10 +145,10 @@ public final class SplitJob {
     try (RecordSource source = new RecordSource(inputs, settings, InputStream.nullInputStream(),
         start.fileIndex(), start.offset(), start.line());
         OutputFile quarantine = quarantinePath == null ? null
-            : OutputFile.open(quarantinePath, start.quarantineBytes())) {
+            : OutputFile.open(quarantinePath, start.quarantineBytes(), null)) {
       for (int i = 0; i < n; i++) {
         shards.add(new ShardFile(OutputFile.open(spec.directory().resolve(
-            shardFileName(i, spec.format(), spec.gzip())), start.lengths()[i]), spec.gzip()));
+            shardFileName(i, spec.format(), spec.gzip())), start.lengths()[i], null), spec.gzip()));
       }
       long[] perShard = start.perShard().clone();
       long records = start.records();

@@ -13,6 +13,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -36,14 +37,51 @@ final class StateDirectory implements AutoCloseable {
     this.lock = lock;
   }
 
+  /** The file that makes a directory a dedup job's state. */
+  static final String MANIFEST = "MANIFEST.json";
+
   /**
-   * Opens (creating) {@code dir} and takes its lock.
+   * Opens (creating) {@code dir}, a dedup job's state, and takes its lock.
    *
-   * @throws IOException when another process holds the lock, naming its process id
+   * @throws JobException when {@code dir} holds files but no manifest (it is not a state), or
+   *     another process holds the lock, naming its process id
    */
   static StateDirectory open(Path dir) throws IOException {
+    return open(dir, MANIFEST);
+  }
+
+  /** Opens the state of an earlier dedup job, refusing a directory that is not one. */
+  static StateDirectory openExisting(Path dir) throws IOException {
+    if (!Files.isRegularFile(dir.resolve(MANIFEST))) {
+      throw new JobException(dir + ": not an idem state directory (no " + MANIFEST + ")");
+    }
+    return open(dir);
+  }
+
+  /**
+   * Opens (creating) {@code dir}, a state identified by the file {@code identity}, and takes its
+   * lock. A directory that exists without that file must hold nothing but what a crash before it
+   * was written can leave (the lock, the identity's temporary file, a new {@code store/}), and is
+   * refused before anything is written to it.
+   *
+   * @throws JobException when {@code dir} is someone else's, or another process holds the lock
+   */
+  static StateDirectory open(Path dir, String identity) throws IOException {
     if (Files.exists(dir) && !Files.isDirectory(dir)) {
       throw new IOException(dir + ": --state must be a directory, and this is a file");
+    }
+    if (Files.isDirectory(dir) && !Files.exists(dir.resolve(identity))) {
+      try (var files = Files.list(dir)) {
+        List<String> other = files.map(f -> f.getFileName().toString())
+            .filter(n -> !n.equals("LOCK") && !n.equals(identity + ".tmp") && !n.equals("store"))
+            .sorted().toList();
+        if (!other.isEmpty()) {
+          throw new JobException(dir + " is not empty and has no " + identity + ", so it is "
+              + "not an idem state directory (it holds " + String.join(", ", other.subList(0,
+                  Math.min(3, other.size()))) + (other.size() > 3 ? ", ..." : "") + "); give "
+              + "an empty or new directory");
+        }
+      }
     }
     Files.createDirectories(dir);
     Path lockFile = dir.resolve("LOCK");
@@ -78,7 +116,7 @@ final class StateDirectory implements AutoCloseable {
   }
 
   Path manifestFile() {
-    return dir.resolve("MANIFEST.json");
+    return dir.resolve(MANIFEST);
   }
 
   Path snapshot(long sequence) {
@@ -109,6 +147,14 @@ final class StateDirectory implements AutoCloseable {
 
   /** Replaces file {@code name} in the directory all at once: temp file, fsync, rename. */
   void writeAtomically(String name, byte[] content) throws IOException {
+    try {
+      replace(name, content);
+    } catch (IOException e) {
+      throw new IOException(dir.resolve(name) + ": cannot write: " + e.getMessage(), e);
+    }
+  }
+
+  private void replace(String name, byte[] content) throws IOException {
     Path tmp = dir.resolve(name + ".tmp");
     try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE,
         StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {

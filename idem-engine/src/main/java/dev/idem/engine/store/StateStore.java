@@ -2,6 +2,7 @@ package dev.idem.engine.store;
 
 import dev.idem.core.Fingerprint;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -71,17 +72,29 @@ public final class StateStore implements AutoCloseable {
   private final WriteOptions syncWrites = new WriteOptions().setSync(true);
   private final WriteOptions plainWrites = new WriteOptions();
   private final ReadOptions reads = new ReadOptions();
+  private final Path dir;
   private final boolean fullKeys;
   private final boolean readOnly;
   private final byte[] fingerprintBuffer = new byte[16];
   private final byte[] valueBuffer = new byte[16];
 
-  private StateStore(Path dir, long cacheBytes, boolean fullKeys, boolean readOnly)
+  /** How a store is opened. */
+  private enum Access {
+    CREATE,
+    EXISTING,
+    READ_ONLY
+  }
+
+  private StateStore(Path dir, long cacheBytes, boolean fullKeys, Access access)
       throws IOException {
+    this.dir = dir;
     this.fullKeys = fullKeys;
-    this.readOnly = readOnly;
+    this.readOnly = access == Access.READ_ONLY;
+    if (access == Access.EXISTING && !Files.isRegularFile(dir.resolve("CURRENT"))) {
+      throw damaged(dir, Files.isDirectory(dir) ? "its CURRENT file is missing" : "it is missing");
+    }
     try {
-      if (!readOnly) {
+      if (access == Access.CREATE) {
         Files.createDirectories(dir);
       }
       cache = new LRUCache(Math.max(8L << 20, cacheBytes));
@@ -110,7 +123,8 @@ public final class StateStore implements AutoCloseable {
       // A small column family (the journal, meta) keeps every WAL file alive until it is
       // flushed, and an open after a crash replays them all. The cap makes RocksDB flush the
       // column families that pin old WAL files (docs/BENCHMARKS.md, Part A after the WAL cap).
-      dbOptions = new DBOptions().setCreateIfMissing(true).setCreateMissingColumnFamilies(true)
+      dbOptions = new DBOptions().setCreateIfMissing(access == Access.CREATE)
+          .setCreateMissingColumnFamilies(true)
           .setMaxBackgroundJobs(2).setKeepLogFileNum(3).setMaxTotalWalSize(MAX_WAL_BYTES);
       List<ColumnFamilyDescriptor> descriptors = List.of(
           new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, otherOptions),
@@ -126,8 +140,18 @@ public final class StateStore implements AutoCloseable {
       meta = handles.get(3);
       windows = handles.get(4);
     } catch (RocksDBException e) {
+      if (access == Access.EXISTING && e.getStatus() != null
+          && e.getStatus().getCode() == org.rocksdb.Status.Code.Corruption) {
+        throw damaged(dir, "RocksDB: " + e.getMessage());
+      }
       throw new IOException(dir + ": cannot open the RocksDB state: " + e.getMessage(), e);
     }
+  }
+
+  private static IOException damaged(Path dir, String why) {
+    return new IOException(dir + " is damaged (" + why + "): the job's progress cannot be read, "
+        + "and starting over silently could repeat or lose output. Restore it from a backup, or "
+        + "start over with a new --state directory (the output is then rewritten from the start)");
   }
 
   /**
@@ -137,7 +161,18 @@ public final class StateStore implements AutoCloseable {
    * @param fullKeys whether {@code seen} holds full keys rather than fingerprints
    */
   public static StateStore open(Path dir, long cacheBytes, boolean fullKeys) throws IOException {
-    return new StateStore(dir, cacheBytes, fullKeys, false);
+    return new StateStore(dir, cacheBytes, fullKeys, Access.CREATE);
+  }
+
+  /**
+   * Opens the store in {@code dir}, which must exist: for a state whose manifest says it has
+   * one, where a new, empty store would silently start the job over.
+   *
+   * @throws IOException naming {@code dir} when the store is missing or damaged
+   */
+  public static StateStore openExisting(Path dir, long cacheBytes, boolean fullKeys)
+      throws IOException {
+    return new StateStore(dir, cacheBytes, fullKeys, Access.EXISTING);
   }
 
   /** Opens an existing store for reading only; works while a job writes to it. */
@@ -145,7 +180,7 @@ public final class StateStore implements AutoCloseable {
     if (!Files.isDirectory(dir)) {
       throw new IOException(dir + ": no RocksDB store here");
     }
-    return new StateStore(dir, 8L << 20, fullKeys, true);
+    return new StateStore(dir, 8L << 20, fullKeys, Access.READ_ONLY);
   }
 
   /** True when {@code seen} holds the key. */
@@ -153,7 +188,7 @@ public final class StateStore implements AutoCloseable {
     try {
       return db.get(seen, reads, seenKey(hi, lo, key), valueBuffer) != RocksDB.NOT_FOUND;
     } catch (RocksDBException e) {
-      throw new IllegalStateException("RocksDB read failed: " + e.getMessage(), e);
+      throw failed("read", e);
     }
   }
 
@@ -285,8 +320,14 @@ public final class StateStore implements AutoCloseable {
     }
   }
 
-  private static IllegalStateException failed(String what, RocksDBException e) {
-    return new IllegalStateException("RocksDB " + what + " failed: " + e.getMessage(), e);
+  /**
+   * A failed read or write, naming the store: unchecked, since lookups happen where no I/O is
+   * declared, but an {@link UncheckedIOException}, so callers report it as the I/O problem it is
+   * (a full disk, most often) rather than as a bug.
+   */
+  private UncheckedIOException failed(String what, RocksDBException e) {
+    return new UncheckedIOException(new IOException(dir + ": RocksDB " + what + " failed: "
+        + e.getMessage(), e));
   }
 
   private static final byte[] EMPTY = new byte[0];
@@ -313,7 +354,7 @@ public final class StateStore implements AutoCloseable {
     try {
       return db.get(meta, name.getBytes(java.nio.charset.StandardCharsets.UTF_8));
     } catch (RocksDBException e) {
-      throw new IllegalStateException("RocksDB read failed: " + e.getMessage(), e);
+      throw failed("read", e);
     }
   }
 
