@@ -89,6 +89,47 @@ class ErrorHandlingTest {
   }
 
   @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+    "5|dedup --key id -o OUT IN|truncated gzip file (it ends inside its header)",
+    "200|dedup --key id -o OUT IN|truncated gzip file (Unexpected end of ZLIB input stream)",
+    "200|dedup --key id --expected auto -o OUT IN|truncated gzip file",
+    "200|sort-dedup --key id -o OUT IN|truncated gzip file",
+    "300000|dedup --key id -o OUT IN|read failed after line",
+    "300000|sort-dedup --key id -o OUT IN|read failed after line",
+  })
+  void aTruncatedGzipInputIsNamed(int keptBytes, String command, String problem)
+      throws IOException {
+    java.io.ByteArrayOutputStream gz = new java.io.ByteArrayOutputStream();
+    try (var zip = new java.util.zip.GZIPOutputStream(gz)) {
+      for (int i = 0; i < 200_000; i++) {
+        zip.write(("{\"id\":" + i * 7919L % 1_000_003 + "}\n").getBytes());
+      }
+    }
+    Path in = dir.resolve("part-1.jsonl.gz");
+    Files.write(in, java.util.Arrays.copyOf(gz.toByteArray(), keptBytes));
+
+    Cli.Result r = Cli.run(command.replace("OUT", dir.resolve("o.jsonl").toString())
+        .replace("IN", in.toString()).split(" "));
+
+    assertThat(r.status()).isEqualTo(1);
+    assertThat(r.err()).startsWith("idem: " + in + ": ").contains(problem)
+        .doesNotContain("\tat ");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"-o /dev/full", "-o /dev/null --dropped /dev/full"})
+  void aFullDiskIsNamed(String outputs) throws IOException {
+    org.assertj.core.api.Assumptions.assumeThat(Path.of("/dev/full")).exists();
+    Path in = dir.resolve("in.txt");
+    Files.writeString(in, "a\nb\na\n".repeat(30_000));
+
+    Cli.Result r = Cli.run(("dedup --whole-line " + outputs + " " + in).split(" "));
+
+    assertThat(r.status()).isEqualTo(1);
+    assertThat(r.err()).isEqualTo("idem: /dev/full: write failed: No space left on device\n");
+  }
+
+  @ParameterizedTest
   @ValueSource(strings = {"", "filter", "filter build", "filter query", "filter stats",
       "filter verify"})
   void helpIsAvailableEverywhere(String command) {
