@@ -73,7 +73,7 @@ class OutputOwnershipTest {
     byte[] written = Files.readAllBytes(out);
     Cli.Result resumed = Cli.run(withSkip(first));
 
-    assertThat(resumed.status()).isEqualTo(2);
+    assertThat(resumed.status()).isEqualTo(1);
     assertThat(resumed.err()).contains(out + " changed since the last checkpoint");
     assertThat(Files.readAllBytes(out)).isEqualTo(written);
   }

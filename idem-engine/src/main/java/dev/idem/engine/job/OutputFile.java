@@ -44,8 +44,8 @@ final class OutputFile implements AutoCloseable {
    * creates or empties the file), after checking that the bytes before that length still end as
    * the checkpoint saw them ({@code tailChecksum}; {@code null} when it did not record one).
    *
-   * @throws JobException naming the file when another process is writing it, or it was changed
-   *     since the checkpoint
+   * @throws JobException naming the file when another process is writing it
+   * @throws IOException naming the file when it was changed since the checkpoint
    */
   static OutputFile open(Path path, long checkpointLength, Long tailChecksum) throws IOException {
     requireDirectory(path);
@@ -57,12 +57,12 @@ final class OutputFile implements AutoCloseable {
       }
       long size = ch.size();
       if (size < checkpointLength) {
-        throw new JobException(path + " is " + size + " bytes, shorter than the "
+        throw new IOException(path + " is " + size + " bytes, shorter than the "
             + checkpointLength + " bytes of the last checkpoint: it was changed outside this job; "
             + "start over with a fresh --state directory");
       }
       if (tailChecksum != null && tailChecksum(ch, checkpointLength) != tailChecksum) {
-        throw new JobException(path + " changed since the last checkpoint: its bytes before "
+        throw new IOException(path + " changed since the last checkpoint: its bytes before "
             + "offset " + checkpointLength + " are not the ones this job wrote (another job or a "
             + "person wrote it since); resuming would cut their data. Restore the file, or start "
             + "over with a fresh --state directory and another output file");

@@ -39,11 +39,19 @@ public final class OutputGuard {
    * (expanded as the job will), and {@code -} for standard input.
    */
   public OutputGuard inputs(List<String> names) throws IOException {
-    for (String name : InputFile.files(names)) {
-      if (InputFile.isStdin(name)) {
-        addStandard(inputs, "standard input", STDIN);
-      } else {
-        inputs.add(new Named("input " + name, identity(Path.of(name))));
+    for (String given : names) {
+      List<String> files;
+      try {
+        files = InputFile.files(List.of(given));
+      } catch (IOException e) {
+        continue; // matches no file, so it cannot be an output: the job says so, before writing
+      }
+      for (String name : files) {
+        if (InputFile.isStdin(name)) {
+          addStandard(inputs, "standard input", STDIN);
+        } else {
+          inputs.add(new Named("input " + name, identity(Path.of(name))));
+        }
       }
     }
     return this;

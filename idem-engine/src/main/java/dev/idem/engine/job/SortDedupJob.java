@@ -175,10 +175,10 @@ public final class SortDedupJob {
       try (OutputFile out = spec.output() != null ? OutputFile.open(spec.output())
           : OutputFile.stream("<stdout>", stdout)) {
         if (header != null) {
-          write(out, header, 0, header.length);
+          out.write(header, 0, header.length);
         }
         EntrySink sink = (hi, lo, ord, key, keyOff, keyLen, record, off, len) ->
-            write(out, record, off, len);
+            out.write(record, off, len);
         if (runs.isEmpty()) { // it all fit in memory: no temporary files at all
           kept = spec.order() == SortDedupSpec.Order.INPUT
               ? buffer.drainSurvivorsInArrivalOrder(sink) : buffer.drainSorted(sink);
@@ -195,7 +195,7 @@ public final class SortDedupJob {
           passes = merge.passes();
           keyPasses = merge.keyPasses();
         }
-        write(out, null, 0, 0);
+        out.flush();
         outputBytes = out.length();
       }
       long ok = records - badRecords;
@@ -203,19 +203,6 @@ public final class SortDedupJob {
           passes, keyPasses, plan.fanIn(), spec.memoryBytes(), dir.writtenBytes(), dir.peakBytes(),
           compress, outputBytes, readMillis, (System.nanoTime() - started) / 1_000_000,
           List.copyOf(warnings));
-    }
-  }
-
-  /** Writes to the output (flushes it for {@code null}), naming it when that fails. */
-  private static void write(OutputFile out, byte[] b, int off, int len) throws IOException {
-    try {
-      if (b == null) {
-        out.flush();
-      } else {
-        out.write(b, off, len);
-      }
-    } catch (IOException e) {
-      throw new IOException(out.name() + ": cannot write: " + e.getMessage(), e);
     }
   }
 
