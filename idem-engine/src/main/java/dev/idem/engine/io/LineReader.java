@@ -20,7 +20,10 @@ public final class LineReader implements Closeable {
 
   private final InputStream in;
   private final String source;
-  private byte[] buf = new byte[1 << 16];
+  /** Enough for most lines; the buffer grows (up to the limit) for longer ones. */
+  private static final int INITIAL_BUFFER_BYTES = 1 << 16;
+
+  private byte[] buf;
   private int start; // first unread byte
   private int end; // end of valid bytes
   private boolean eof;
@@ -45,6 +48,13 @@ public final class LineReader implements Closeable {
    * it, just after line {@code lineNumber}, and numbering and byte counts carry on from there.
    */
   public LineReader(InputStream in, String source, long bytesConsumed, long lineNumber) {
+    this(in, source, bytesConsumed, lineNumber, INITIAL_BUFFER_BYTES);
+  }
+
+  /** With a given first buffer size, so tests reach the growth path with small lines. */
+  LineReader(InputStream in, String source, long bytesConsumed, long lineNumber,
+      int initialBufferBytes) {
+    this.buf = new byte[initialBufferBytes];
     this.in = in;
     this.source = source;
     this.bytesConsumed = bytesConsumed;
