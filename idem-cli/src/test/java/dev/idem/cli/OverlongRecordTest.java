@@ -57,6 +57,23 @@ class OverlongRecordTest {
   }
 
   @Test
+  void aJobStoppedAtTheRecordResumesPastItWithSkip() throws IOException {
+    Path state = dir.resolve("state");
+    Path out = dir.resolve("resumed.jsonl");
+    String[] args = {"dedup", "--key", "id", "--state", state.toString(), "-o", out.toString(),
+        "--on-bad-record", "fail", in.toString()};
+    Cli.Result fail = Cli.run(args);
+    assertThat(fail.status()).isEqualTo(1);
+    assertThat(fail.err()).contains(in + ":2: record of 20,971,520 bytes")
+        .contains("stopped after a checkpoint");
+    args[args.length - 2] = "skip";
+    Cli.Result skip = Cli.run(args);
+    assertThat(skip.status()).as(skip.err()).isZero();
+    assertThat(Files.readString(out)).isEqualTo("{\"id\":1}\n{\"id\":2}\n");
+    assertThat(skip.err()).contains("3 records, 2 kept").contains("1 bad records");
+  }
+
+  @Test
   void aLimitManyTimesSmallerThanTheRecordIsALimitLikeAnyOther() {
     Cli.Result r = Cli.run("dedup", "--key", "id", "--max-record-bytes", "1m",
         "--on-bad-record", "skip", in.toString());
