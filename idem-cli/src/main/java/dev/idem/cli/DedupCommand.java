@@ -134,7 +134,8 @@ final class DedupCommand implements Callable<Integer> {
 
   @Option(names = "--max-record-bytes", paramLabel = "SIZE", defaultValue = "16m",
       converter = SizeConverter.class,
-      description = "Longer records are bad records (default: ${DEFAULT-VALUE}).")
+      description = "Longer records are bad records, however long (default: ${DEFAULT-VALUE}, "
+          + "at most 64m).")
   long maxRecordBytes;
 
   @Option(names = "--recent", paramLabel = "N", defaultValue = "0",

@@ -87,10 +87,15 @@ final class RecordOptions {
     return KeyNormalizer.parse(normalize);
   }
 
-  /** {@code --max-record-bytes} as the readers take it. */
+  /**
+   * {@code --max-record-bytes} as the readers take it. The cap is not about long lines, which are
+   * streamed past at any length, but about the records kept: each is held whole, in a buffer and
+   * in a batch or the sort buffer, so a limit of gigabytes would fail later as an out-of-memory.
+   */
   static int maxRecordBytes(long value) {
     if (value > LineReader.MAX_LINE_BYTES) {
-      throw new IllegalArgumentException("--max-record-bytes can be at most 64m");
+      throw new IllegalArgumentException("--max-record-bytes can be at most 64m: records are "
+          + "held whole in memory; longer ones are bad records (see --on-bad-record)");
     }
     return (int) value;
   }

@@ -102,9 +102,9 @@ final class SortDedupCommand implements Callable<Integer> {
 
   @Option(names = "--max-record-bytes", paramLabel = "SIZE", defaultValue = "16m",
       converter = SizeConverter.class,
-      description = "Longer records are bad records (default: ${DEFAULT-VALUE}). A record "
-          + "larger than the sort buffer is a run of its own, held in memory beyond --memory "
-          + "while it is read and merged.")
+      description = "Longer records are bad records, however long (default: ${DEFAULT-VALUE}, "
+          + "at most 64m). A record larger than the sort buffer is a run of its own, held in "
+          + "memory beyond --memory while it is read and merged.")
   long maxRecordBytes;
 
   @Option(names = "--stats-json", paramLabel = "FILE",

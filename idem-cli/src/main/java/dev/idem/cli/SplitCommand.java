@@ -68,7 +68,8 @@ final class SplitCommand implements Callable<Integer> {
 
   @Option(names = "--max-record-bytes", paramLabel = "SIZE", defaultValue = "16m",
       converter = SizeConverter.class,
-      description = "Longer records are bad records (default: ${DEFAULT-VALUE}).")
+      description = "Longer records are bad records, however long (default: ${DEFAULT-VALUE}, "
+          + "at most 64m).")
   long maxRecordBytes;
 
   @Option(names = "--checkpoint-every", paramLabel = "N", defaultValue = "100000",
@@ -105,7 +106,12 @@ final class SplitCommand implements Callable<Integer> {
     SplitJob.Result result;
     try {
       refuseDestructivePaths(job);
-      result = SplitJob.run(job, new SplitJob.Listener() {});
+      result = SplitJob.run(job, new SplitJob.Listener() {
+        @Override
+        public void warning(String message) {
+          io.err().println("idem split: warning: " + message);
+        }
+      });
     } catch (BadRecordException e) {
       throw new UserException(e.getMessage());
     } catch (JobException e) {

@@ -233,7 +233,8 @@ class SortDedupCommandTest {
     "--content text --exact-key x|drop --exact-key",
     "--whole-line --header x|--header applies to csv and tsv inputs",
     "--whole-line --on-bad-record ignore x|'ignore' is not a bad-record policy",
-    "--whole-line --max-record-bytes 65m x|--max-record-bytes can be at most 64m",
+    "--whole-line --max-record-bytes 65m x|--max-record-bytes can be at most 64m: records are "
+        + "held whole in memory; longer ones are bad records (see --on-bad-record)",
     "--key id --column 2 x|mutually exclusive",
     "x|Missing required argument",
   })

@@ -3,6 +3,7 @@ package dev.idem.engine.io;
 import java.io.Closeable;
 import java.io.IOException;
 import java.io.InputStream;
+import java.util.Arrays;
 import java.util.Locale;
 
 /**
@@ -15,12 +16,18 @@ import java.util.Locale;
  */
 public final class LineReader implements Closeable {
 
-  /** Lines longer than this are refused rather than allowed to exhaust the heap. */
+  /**
+   * The largest limit: a line is held whole in the buffer, so this bounds the reader's memory. A
+   * reader given no limit refuses longer lines rather than skipping them.
+   */
   public static final int MAX_LINE_BYTES = 64 << 20;
 
   private final InputStream in;
   private final String source;
-  private byte[] buf = new byte[1 << 16];
+  /** Enough for most lines; the buffer grows (up to the limit) for longer ones. */
+  private static final int INITIAL_BUFFER_BYTES = 1 << 16;
+
+  private byte[] buf;
   private int start; // first unread byte
   private int end; // end of valid bytes
   private boolean eof;
@@ -28,8 +35,10 @@ public final class LineReader implements Closeable {
   private int lineLength;
   private int terminatorLength;
   private int maxLineBytes = MAX_LINE_BYTES;
+  private boolean skipOverlong;
   private boolean overlong;
   private long overlongBytes;
+  private boolean overlongQuotesBalanced;
   private long lineNumber;
   private long bytesConsumed;
 
@@ -45,6 +54,13 @@ public final class LineReader implements Closeable {
    * it, just after line {@code lineNumber}, and numbering and byte counts carry on from there.
    */
   public LineReader(InputStream in, String source, long bytesConsumed, long lineNumber) {
+    this(in, source, bytesConsumed, lineNumber, INITIAL_BUFFER_BYTES);
+  }
+
+  /** With a given first buffer size, so tests reach the growth path with small lines. */
+  LineReader(InputStream in, String source, long bytesConsumed, long lineNumber,
+      int initialBufferBytes) {
+    this.buf = new byte[initialBufferBytes];
     this.in = in;
     this.source = source;
     this.bytesConsumed = bytesConsumed;
@@ -52,8 +68,9 @@ public final class LineReader implements Closeable {
   }
 
   /**
-   * Lines longer than {@code max} bytes are not kept: {@link #next()} skips to their end and
-   * reports them with {@link #overlong()} true and no content. Without this, a line over {@link
+   * Lines longer than {@code max} bytes (terminator excluded) are not kept: {@link #next()}
+   * streams through them and reports them with {@link #overlong()} true and no content, holding at
+   * most {@code max + 2} bytes however long they are. Without this, a line over {@link
    * #MAX_LINE_BYTES} is an error.
    */
   public void setMaxLineBytes(int max) {
@@ -62,6 +79,7 @@ public final class LineReader implements Closeable {
           "max line bytes must be between 1 and " + MAX_LINE_BYTES + ", got " + max);
     }
     this.maxLineBytes = max;
+    this.skipOverlong = true;
   }
 
   /** Advances to the next line; false at the end of the input. */
@@ -71,30 +89,30 @@ public final class LineReader implements Closeable {
     while (true) {
       int nl = indexOfNewline(start + scanned);
       if (nl >= 0) {
-        int content = nl - start - (nl > start && buf[nl - 1] == '\r' ? 1 : 0);
-        if (content > maxLineBytes && maxLineBytes < MAX_LINE_BYTES) {
-          reportOverlong(nl + 1 - start);
-          start = nl + 1;
-          return true;
+        int contentEnd = nl > start && buf[nl - 1] == '\r' ? nl - 1 : nl;
+        if (contentEnd - start > maxLineBytes) {
+          dropLine(contentEnd, nl + 1);
+        } else {
+          emit(contentEnd, nl + 1);
         }
-        emit(nl, nl + 1);
         return true;
       }
       scanned = end - start;
       if (eof) {
-        if (start == end) {
+        if (scanned == 0) {
           return false;
         }
-        if (scanned > maxLineBytes && maxLineBytes < MAX_LINE_BYTES) {
-          reportOverlong(scanned);
-          start = end;
-          return true;
+        // the last line without a terminator: a final \r is content
+        if (scanned > maxLineBytes) {
+          dropLine(end, end);
+        } else {
+          emit(end, end);
         }
-        emit(end, end); // last line without a terminator
         return true;
       }
-      // one byte of slack: a final \r may yet turn out to be part of the terminator
-      if (scanned > maxLineBytes + 1 && maxLineBytes < MAX_LINE_BYTES) {
+      // max + 2 bytes without a newline hold more than max bytes of content even if the last is
+      // a \r before a \n still to come; the buffer never grows beyond that (see fill)
+      if (scanned >= maxLineBytes + 2) {
         skipOverlongLine();
         return true;
       }
@@ -102,34 +120,63 @@ public final class LineReader implements Closeable {
     }
   }
 
-  /** Discards the rest of a line that is too long, and reports it as an empty overlong line. */
-  private void skipOverlongLine() throws IOException {
-    long skipped = end - start;
-    start = end;
-    while (true) {
-      fill();
-      int nl = indexOfNewline(start);
-      if (nl >= 0) {
-        skipped += nl + 1 - start;
-        start = nl + 1;
-        break;
-      }
-      skipped += end - start;
-      start = end;
-      if (eof) {
-        break;
-      }
+  /** Reports the overlong line {@code [start, contentEnd)} that is whole in the buffer. */
+  private void dropLine(int contentEnd, int next) throws IOException {
+    boolean quotesOdd = false;
+    for (int i = start; i < contentEnd; i++) {
+      quotesOdd ^= buf[i] == '"';
     }
-    reportOverlong(skipped);
+    reportOverlong(contentEnd - start, next - contentEnd, quotesOdd);
+    start = next;
   }
 
-  private void reportOverlong(long bytes) {
+  /**
+   * Streams through the rest of a line too long to hold, keeping only its length and the parity
+   * of its quotes: memory stays bounded by the limit for a line of gigabytes, or a binary file
+   * without a newline.
+   */
+  private void skipOverlongLine() throws IOException {
+    long length = 0; // bytes of the line before its \n
+    boolean quotesOdd = false;
+    byte last = 0;
+    while (true) {
+      int i = start;
+      for (; i < end && buf[i] != '\n'; i++) {
+        quotesOdd ^= buf[i] == '"';
+      }
+      if (i > start) {
+        last = buf[i - 1];
+      }
+      length += i - start;
+      if (i < end) {
+        int cr = last == '\r' ? 1 : 0;
+        reportOverlong(length - cr, 1 + cr, quotesOdd);
+        start = i + 1;
+        return;
+      }
+      start = end;
+      if (eof) {
+        reportOverlong(length, 0, quotesOdd);
+        return;
+      }
+      fill();
+    }
+  }
+
+  private void reportOverlong(long contentBytes, int terminator, boolean quotesOdd)
+      throws IOException {
+    if (!skipOverlong) {
+      throw new IOException(String.format(Locale.ROOT,
+          "%s:%d: line longer than %d MiB; is this a binary file?", source, lineNumber + 1,
+          maxLineBytes >> 20));
+    }
     overlong = true;
-    overlongBytes = bytes;
+    overlongBytes = contentBytes + terminator;
+    overlongQuotesBalanced = !quotesOdd;
     lineOffset = start;
     lineLength = 0;
-    terminatorLength = 0;
-    bytesConsumed += bytes;
+    terminatorLength = terminator;
+    bytesConsumed += contentBytes + terminator;
     lineNumber++;
   }
 
@@ -138,19 +185,27 @@ public final class LineReader implements Closeable {
     return overlong;
   }
 
-  /** Bytes of the current overlong line, terminator included. */
+  /**
+   * Bytes of the current overlong line, terminator included: its content was {@code
+   * overlongBytes() - terminatorLength()} bytes.
+   */
   public long overlongBytes() {
     return overlongBytes;
   }
 
-  private void emit(int lineEnd, int next) {
-    int len = lineEnd - start;
-    if (len > 0 && buf[lineEnd - 1] == '\r' && lineEnd < next) {
-      len--;
-    }
+  /**
+   * Whether the current overlong line holds an even number of {@code "} bytes, so that a CSV
+   * reader can follow quoted fields across a line whose content it never saw.
+   */
+  public boolean overlongQuotesBalanced() {
+    return overlongQuotesBalanced;
+  }
+
+  /** Makes {@code [start, contentEnd)} the current line, and moves on to {@code next}. */
+  private void emit(int contentEnd, int next) {
     lineOffset = start;
-    lineLength = len;
-    terminatorLength = next - start - len;
+    lineLength = contentEnd - start;
+    terminatorLength = next - contentEnd;
     bytesConsumed += next - start;
     start = next;
     lineNumber++;
@@ -173,12 +228,9 @@ public final class LineReader implements Closeable {
       start = 0;
     }
     if (end == buf.length) {
-      if (buf.length >= maxLineBytes) {
-        throw new IOException(String.format(Locale.ROOT,
-            "%s:%d: line longer than %d MiB; is this a binary file?", source, lineNumber + 1,
-            MAX_LINE_BYTES >> 20));
-      }
-      buf = java.util.Arrays.copyOf(buf, Math.min(maxLineBytes + 2, buf.length * 2));
+      // next() holds fewer than maxLineBytes + 2 bytes of a line, so this is always a real growth;
+      // at exactly maxLineBytes + 2 it decides the line is too long instead of reading on
+      buf = Arrays.copyOf(buf, (int) Math.min(maxLineBytes + 2L, 2L * buf.length));
     }
     int n;
     try {
@@ -214,7 +266,7 @@ public final class LineReader implements Closeable {
   /**
    * Bytes of the current line's terminator: 2 for {@code \r\n}, 1 for {@code \n}, 0 for a last
    * line without one. The line as read is {@code bytes()[offset(), offset() + length() +
-   * terminatorLength())}.
+   * terminatorLength())}, except for an overlong line, whose content is gone.
    */
   public int terminatorLength() {
     return terminatorLength;

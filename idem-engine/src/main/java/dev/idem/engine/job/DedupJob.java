@@ -400,7 +400,7 @@ public final class DedupJob {
       throw new BadRecordException(name, batch.line[i], batch.problem[i], dir != null);
     }
     if (policy instanceof BadRecordPolicy.Quarantine) {
-      if (batch.contentLength[i] == 0 && batch.problem[i].startsWith("record of ")) {
+      if (batch.tooLongToKeep(i)) {
         String w = name + ":" + batch.line[i] + ": " + batch.problem[i]
             + "; too long to quarantine, counted as bad";
         warnings.add(w);

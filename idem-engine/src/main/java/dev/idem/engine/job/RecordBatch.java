@@ -98,6 +98,15 @@ final class RecordBatch {
     return i;
   }
 
+  /**
+   * Whether bad record {@code i} was too long to keep: its bytes are not here, so it cannot be
+   * quarantined, only counted.
+   */
+  boolean tooLongToKeep(int i) {
+    // RecordReader's message for a record over --max-record-bytes, which it reads but drops
+    return contentLength[i] == 0 && problem[i].startsWith("record of ");
+  }
+
   void endLine(int i, long lineNumber) {
     endLine[i] = lineNumber;
   }

@@ -332,7 +332,7 @@ public final class SortDedupJob {
       throw new BadRecordException(name, batch.line[i], batch.problem[i], false);
     }
     if (policy instanceof BadRecordPolicy.Quarantine) {
-      if (batch.contentLength[i] == 0 && batch.problem[i].startsWith("record of ")) {
+      if (batch.tooLongToKeep(i)) {
         warn(name + ":" + batch.line[i] + ": " + batch.problem[i]
             + "; too long to quarantine, counted as bad");
       } else {

@@ -56,9 +56,11 @@ public final class SplitJob {
   private final Spec spec;
   private final Listener listener;
 
-  /** Hears about progress. */
+  /** Hears about progress, and what the user should know. */
   public interface Listener {
     default void progress(long rawBytesDone, long rawBytesTotal, long records) {}
+
+    default void warning(String message) {}
   }
 
   private SplitJob(Spec spec, Listener listener) {
@@ -182,7 +184,10 @@ public final class SplitJob {
                 throw new BadRecordException(inputs.get(batch.fileIndex[i]).path(),
                     batch.line[i], batch.problem[i], true);
               }
-              if (quarantine != null) {
+              if (quarantine != null && batch.tooLongToKeep(i)) {
+                listener.warning(inputs.get(batch.fileIndex[i]).path() + ":" + batch.line[i]
+                    + ": " + batch.problem[i] + "; too long to quarantine, counted as bad");
+              } else if (quarantine != null) {
                 quarantine.write(batch.arena, batch.start[i],
                     batch.contentLength[i] + batch.terminatorLength[i]);
                 if (batch.terminatorLength[i] == 0) {

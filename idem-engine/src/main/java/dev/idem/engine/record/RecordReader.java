@@ -4,6 +4,7 @@ import dev.idem.engine.io.LineReader;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.Locale;
 
 /**
  * Splits an input into records: one per line, except in CSV, where a quoted field may continue
@@ -25,13 +26,14 @@ public final class RecordReader implements Closeable {
 
   /**
    * @param csv whether quoted fields may span lines
-   * @param maxRecordBytes longer records are reported as bad, with no content
+   * @param maxRecordBytes longer records (final terminator excluded) are reported as bad, with
+   *     no content; at most {@link LineReader#MAX_LINE_BYTES}
    */
   public RecordReader(LineReader lines, boolean csv, int maxRecordBytes) {
     this.lines = lines;
     this.csv = csv;
     this.maxRecordBytes = maxRecordBytes;
-    lines.setMaxLineBytes(Math.min(maxRecordBytes, LineReader.MAX_LINE_BYTES));
+    lines.setMaxLineBytes(maxRecordBytes);
   }
 
   /** Advances to the next record; false at the end of the input. */
@@ -42,42 +44,60 @@ public final class RecordReader implements Closeable {
     }
     lineNumber = lines.lineNumber();
     if (lines.overlong()) {
-      return overlong(lines.overlongBytes());
+      if (!csv || lines.overlongQuotesBalanced()) {
+        return overlong(lines.overlongBytes() - lines.terminatorLength());
+      }
+    } else {
+      bytes = lines.bytes();
+      offset = lines.offset();
+      length = lines.length();
+      terminatorLength = lines.terminatorLength();
+      if (!csv || quotesBalanced(bytes, offset, length)) {
+        return true;
+      }
     }
-    bytes = lines.bytes();
-    offset = lines.offset();
-    length = lines.length();
-    terminatorLength = lines.terminatorLength();
-    if (!csv || quotesBalanced(bytes, offset, length)) {
-      return true;
-    }
-    // a quoted field continues on the next line: gather lines, terminators included
-    int size = 0;
-    long total = 0;
+    return gatherQuotedLines();
+  }
+
+  /**
+   * Reads the lines of a CSV record whose current line opens a quoted field, through the line
+   * that closes it. A record over the limit is still read to its end, so that it is one bad
+   * record, but only its size is kept.
+   */
+  private boolean gatherQuotedLines() throws IOException {
+    int size = 0; // bytes in joined
+    long total = 0; // bytes of the record so far, terminators included
+    boolean fits = true;
     boolean open = true;
     while (true) {
-      int piece = lines.length() + lines.terminatorLength();
-      total += lines.overlong() ? lines.overlongBytes() : piece;
-      if (total <= maxRecordBytes) {
+      long content = lines.overlong() ? lines.overlongBytes() - lines.terminatorLength()
+          : lines.length();
+      terminatorLength = lines.terminatorLength();
+      total += content + terminatorLength;
+      // the limit is on the record without its final terminator, as for a one-line record
+      fits = fits && !lines.overlong() && total - terminatorLength <= maxRecordBytes;
+      if (fits) {
+        int piece = (int) content + terminatorLength;
         if (size + piece > joined.length) {
-          joined = Arrays.copyOf(joined, (int) Math.min(Integer.MAX_VALUE - 8,
-              Math.max(size + piece, 2L * joined.length)));
+          // at most maxRecordBytes + 2 bytes
+          joined = Arrays.copyOf(joined, Math.max(size + piece,
+              (int) Math.min(2L * joined.length, maxRecordBytes + 2L)));
         }
         System.arraycopy(lines.bytes(), lines.offset(), joined, size, piece);
         size += piece;
-        terminatorLength = lines.terminatorLength();
       }
       if (!open || !lines.next()) {
         break;
       }
-      // an odd number of quotes on a line opens or closes a quoted field; an overlong line's
-      // quotes are unknown, so it is taken as leaving the state as it was
-      if (!lines.overlong() && !quotesBalanced(lines.bytes(), lines.offset(), lines.length())) {
+      // an odd number of quotes on a line opens or closes a quoted field
+      boolean balanced = lines.overlong() ? lines.overlongQuotesBalanced()
+          : quotesBalanced(lines.bytes(), lines.offset(), lines.length());
+      if (!balanced) {
         open = !open;
       }
     }
-    if (total > maxRecordBytes) {
-      return overlong(total);
+    if (!fits) {
+      return overlong(total - terminatorLength);
     }
     bytes = joined;
     offset = 0;
@@ -93,9 +113,17 @@ public final class RecordReader implements Closeable {
     offset = 0;
     length = 0;
     terminatorLength = 0;
-    problem = "record of " + recordBytes + " bytes is longer than --max-record-bytes "
-        + maxRecordBytes;
+    problem = String.format(Locale.ROOT, "record of %,d bytes is longer than --max-record-bytes %s",
+        recordBytes, asSize(maxRecordBytes));
     return true;
+  }
+
+  /** A size as the option takes it: {@code 16m}, {@code 1k}, {@code 1000}. */
+  static String asSize(int bytes) {
+    return bytes % (1 << 30) == 0 ? (bytes >> 30) + "g"
+        : bytes % (1 << 20) == 0 ? (bytes >> 20) + "m"
+        : bytes % (1 << 10) == 0 ? (bytes >> 10) + "k"
+        : Integer.toString(bytes);
   }
 
   private static boolean quotesBalanced(byte[] b, int offset, int length) {

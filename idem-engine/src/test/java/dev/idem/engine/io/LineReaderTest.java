@@ -12,6 +12,7 @@ import java.util.Arrays;
 import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
+import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
@@ -71,6 +72,152 @@ class LineReaderTest {
     }
     assertThat(i).isEqualTo(expected.size());
     assertThat(consumed).isEqualTo(input.length);
+  }
+
+  /** A line of a generated input: its length relative to the limit, and its terminator. */
+  enum Length { EMPTY, ONE, BELOW, AT, ABOVE, TWO_ABOVE, TWICE, MANY_TIMES, BUFFER_BELOW,
+    BUFFER, BUFFER_ABOVE }
+
+  record Line(Length length, boolean crlf) {}
+
+  @Provide
+  Arbitrary<Integer> limits() {
+    // 2^k - 1, 2^k and 2^k + 1: a power of two once made the buffer stop growing at the limit
+    return Combinators.combine(Arbitraries.integers().between(0, 20),
+        Arbitraries.integers().between(-1, 1)).as((k, d) -> Math.max(1, (1 << k) + d));
+  }
+
+  @Property(tries = 300)
+  void everyLineOverTheLimitIsOneOverlongLineAndPositionsStayExact(
+      @ForAll("limits") int limit,
+      @ForAll("lines") List<Line> lines,
+      @ForAll boolean lastTerminated,
+      @ForAll("bufferSizes") int initialBuffer,
+      @ForAll("chunks") int chunk) throws IOException {
+    long[] lengths = new long[lines.size()];
+    int[] terminators = new int[lines.size()];
+    for (int i = 0; i < lengths.length; i++) {
+      lengths[i] = length(lines.get(i).length(), limit, initialBuffer);
+      boolean last = i == lengths.length - 1;
+      // an empty last line without a terminator is no line at all
+      boolean unterminated = last && !lastTerminated && lengths[i] > 0;
+      terminators[i] = unterminated ? 0 : lines.get(i).crlf() ? 2 : 1;
+    }
+    LineReader r = new LineReader(new Generated(lengths, terminators, chunk), "t", 1000, 10,
+        initialBuffer);
+    r.setMaxLineBytes(limit);
+    long consumed = 1000;
+    for (int i = 0; i < lengths.length; i++) {
+      assertThat(r.next()).isTrue();
+      consumed += lengths[i] + terminators[i];
+      assertThat(r.lineNumber()).isEqualTo(11 + i);
+      assertThat(r.bytesConsumed()).as("bytes consumed after line %d", i + 1).isEqualTo(consumed);
+      if (lengths[i] > limit) {
+        assertThat(r.overlong()).as("line %d of %d bytes", i + 1, lengths[i]).isTrue();
+        assertThat(r.overlongBytes()).isEqualTo(lengths[i] + terminators[i]);
+        assertThat(r.length()).isZero();
+      } else {
+        assertThat(r.overlong()).as("line %d of %d bytes", i + 1, lengths[i]).isFalse();
+        assertThat(r.length()).isEqualTo(lengths[i]);
+        for (int j = 0; j < r.length(); j++) {
+          if (r.bytes()[r.offset() + j] != Generated.content(i, j, lengths[i])) {
+            throw new AssertionError("line " + (i + 1) + " differs at byte " + j);
+          }
+        }
+      }
+      assertThat(r.terminatorLength()).isEqualTo(terminators[i]);
+      // memory follows the limit, never the length of a line
+      assertThat(r.bytes().length).isLessThanOrEqualTo(Math.max(initialBuffer, limit + 2));
+    }
+    assertThat(r.next()).isFalse();
+    assertThat(r.bytesConsumed()).isEqualTo(consumed);
+  }
+
+  private static long length(Length length, int limit, int buffer) {
+    return switch (length) {
+      case EMPTY -> 0;
+      case ONE -> 1;
+      case BELOW -> limit - 1;
+      case AT -> limit;
+      case ABOVE -> limit + 1L;
+      case TWO_ABOVE -> limit + 2L;
+      case TWICE -> 2L * limit;
+      case MANY_TIMES -> 7L * limit + 3;
+      case BUFFER_BELOW -> buffer - 1;
+      case BUFFER -> buffer;
+      case BUFFER_ABOVE -> buffer + 1L;
+    };
+  }
+
+  @Provide
+  Arbitrary<List<Line>> lines() {
+    return Combinators.combine(Arbitraries.of(Length.class), Arbitraries.of(false, true))
+        .as(Line::new).list().ofMinSize(1).ofMaxSize(6);
+  }
+
+  @Provide
+  Arbitrary<Integer> bufferSizes() {
+    return Arbitraries.of(1, 2, 3, 8, 1 << 16);
+  }
+
+  @Provide
+  Arbitrary<Integer> chunks() {
+    return Arbitraries.of(1, 5, 4096, 1 << 20);
+  }
+
+  @Test
+  void aLineOfHundredsOfMegabytesIsSkippedWithTheBufferAtTheLimit() throws IOException {
+    long big = 200L << 20;
+    int limit = 1 << 20;
+    LineReader r = new LineReader(new Generated(new long[] {1, big, 1, big}, new int[] {1, 2, 1, 0},
+        1 << 16), "t");
+    r.setMaxLineBytes(limit);
+    assertThat(r.next()).isTrue();
+    assertThat(r.overlong()).isFalse();
+    assertThat(r.next()).isTrue();
+    assertThat(r.overlong()).isTrue();
+    assertThat(r.overlongBytes()).isEqualTo(big + 2);
+    assertThat(r.next()).isTrue();
+    assertThat(r.overlong()).isFalse();
+    assertThat(r.lineNumber()).isEqualTo(3);
+    assertThat(r.bytesConsumed()).isEqualTo(2 + big + 2 + 2);
+    // a "binary file": no newline to the end
+    assertThat(r.next()).isTrue();
+    assertThat(r.overlong()).isTrue();
+    assertThat(r.overlongBytes()).isEqualTo(big);
+    assertThat(r.next()).isFalse();
+    assertThat(r.bytesConsumed()).isEqualTo(2 * big + 6);
+    assertThat(r.bytes().length).isLessThanOrEqualTo(limit + 2);
+  }
+
+  @Test
+  void theLargestLimitIsALimitLikeAnyOther() throws IOException {
+    int max = LineReader.MAX_LINE_BYTES;
+    LineReader r = new LineReader(new Generated(new long[] {max, max + 1L, 3},
+        new int[] {2, 1, 1}, 1 << 20), "t");
+    r.setMaxLineBytes(max);
+    assertThat(r.next()).isTrue();
+    assertThat(r.overlong()).isFalse();
+    assertThat(r.length()).isEqualTo(max);
+    assertThat(r.next()).isTrue();
+    assertThat(r.overlong()).isTrue();
+    assertThat(r.overlongBytes()).isEqualTo(max + 2L);
+    assertThat(r.next()).isTrue();
+    assertThat(r.length()).isEqualTo(3);
+    assertThat(r.bytesConsumed()).isEqualTo(2L * max + 8);
+  }
+
+  @Test
+  void withoutALimitALineOverTheLargestIsAnErrorNamingItsLine() {
+    int max = LineReader.MAX_LINE_BYTES;
+    LineReader r = new LineReader(new Generated(new long[] {1, max + 1L}, new int[] {1, 1},
+        1 << 20), "dump.bin");
+    assertThatThrownBy(() -> {
+      while (r.next()) {
+        // drain
+      }
+    }).isInstanceOf(IOException.class)
+        .hasMessage("dump.bin:2: line longer than 64 MiB; is this a binary file?");
   }
 
   @Test
@@ -142,6 +289,56 @@ class LineReaderTest {
       lines.add(s.substring(start));
     }
     return lines;
+  }
+
+  /**
+   * An input made of lines of given lengths and terminators (0, 1 = LF, 2 = CRLF), generated as it
+   * is read, so that lines of hundreds of megabytes cost no memory. Content bytes are letters
+   * with a lone {@code \r} here and there, never {@code \n} and never {@code \r} last.
+   */
+  private static final class Generated extends InputStream {
+    private final long[] lengths;
+    private final int[] terminators;
+    private final int chunk;
+    private int line;
+    private long pos; // in the current line, terminator included
+
+    Generated(long[] lengths, int[] terminators, int chunk) {
+      this.lengths = lengths;
+      this.terminators = terminators;
+      this.chunk = chunk;
+    }
+
+    static byte content(int line, long pos, long length) {
+      if ((pos & 1023) == 500 && pos != length - 1) {
+        return '\r';
+      }
+      return (byte) ('a' + ((line + pos) & 15));
+    }
+
+    @Override
+    public int read() {
+      byte[] b = new byte[1];
+      return read(b, 0, 1) < 0 ? -1 : b[0] & 0xFF;
+    }
+
+    @Override
+    public int read(byte[] b, int off, int len) {
+      while (line < lengths.length && pos == lengths[line] + terminators[line]) {
+        line++;
+        pos = 0;
+      }
+      if (line == lengths.length) {
+        return -1;
+      }
+      long length = lengths[line];
+      int n = (int) Math.min(Math.min(len, chunk), length + terminators[line] - pos);
+      for (int i = 0; i < n; i++, pos++) {
+        b[off + i] = pos < length ? content(line, pos, length)
+            : pos == length + terminators[line] - 1 ? (byte) '\n' : (byte) '\r';
+      }
+      return n;
+    }
   }
 
   /** Hands out at most {@code chunk} bytes per read, like a slow pipe. */
