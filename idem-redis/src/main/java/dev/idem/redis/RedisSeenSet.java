@@ -47,7 +47,6 @@ public final class RedisSeenSet implements SharedSeenSet {
   private final SetParams nx;
   private final boolean expiring;
   private final WorkerMarker marker;
-  private final boolean deleteMarker;
   private Jedis jedis;
 
   private RedisSeenSet(String host, int port, int db, String prefix, long ttlMillis,
@@ -60,8 +59,7 @@ public final class RedisSeenSet implements SharedSeenSet {
         : SetParams.setParams().nx();
     this.prefix = prefix.getBytes(java.nio.charset.StandardCharsets.UTF_8);
     this.description = description;
-    this.marker = new WorkerMarker(prefix, worker, description);
-    this.deleteMarker = start == SharedSeenSet.Start.WITHOUT_STATE;
+    this.marker = new WorkerMarker(prefix, worker, start, description);
   }
 
   /**
@@ -117,7 +115,7 @@ public final class RedisSeenSet implements SharedSeenSet {
           SharedSeenSet.Listener listener) throws IOException {
         RedisSeenSet set = new RedisSeenSet(uri.getHost(), port, db, finalPrefix, finalTtl,
             description, worker, start);
-        set.connectWithRetries(start);
+        set.connectWithRetries();
         PersistenceCheck.report(set.jedis, description, listener);
         return set;
       }
@@ -203,12 +201,12 @@ public final class RedisSeenSet implements SharedSeenSet {
         + "command when Redis is back");
   }
 
-  private void connectWithRetries(SharedSeenSet.Start start) throws IOException {
+  private void connectWithRetries() throws IOException {
     JedisException last = null;
     for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
       try {
         connect();
-        marker.start(jedis, start);
+        marker.begin(jedis);
         return;
       } catch (SharedSetLostException e) {
         disconnect();
@@ -273,9 +271,9 @@ public final class RedisSeenSet implements SharedSeenSet {
 
   @Override
   public void close() {
-    if (deleteMarker && jedis != null) {
+    if (jedis != null) {
       try {
-        marker.delete(jedis);
+        marker.end(jedis);
       } catch (JedisException e) {
         // a marker left behind is one small key; not worth failing a finished job for
       }

@@ -34,18 +34,20 @@ final class WorkerMarker {
 
   private final byte[] key;
   private final String name;
+  private final SharedSeenSet.Start start;
   private final String server;
   /** The count the server last acknowledged. */
   private long count;
 
-  WorkerMarker(String prefix, String worker, String server) {
+  WorkerMarker(String prefix, String worker, SharedSeenSet.Start start, String server) {
     this.name = prefix + "marker:" + worker;
     this.key = name.getBytes(StandardCharsets.UTF_8);
+    this.start = start;
     this.server = server;
   }
 
   /** Writes the marker of a new worker, or finds the one a resumed worker wrote before. */
-  void start(Jedis jedis, SharedSeenSet.Start start) throws SharedSetLostException {
+  void begin(Jedis jedis) throws SharedSetLostException {
     if (start == SharedSeenSet.Start.RESUMED) {
       byte[] found = jedis.get(key);
       if (found == null) {
@@ -90,13 +92,11 @@ final class WorkerMarker {
     count++;
   }
 
-  /** Removes the marker of a worker that cannot resume. */
-  void delete(Jedis jedis) {
-    jedis.del(key);
-  }
-
-  String name() {
-    return name;
+  /** When the worker closes the set: a worker that cannot resume needs its marker no more. */
+  void end(Jedis jedis) {
+    if (start == SharedSeenSet.Start.WITHOUT_STATE) {
+      jedis.del(key);
+    }
   }
 
   private SharedSetLostException gone(String when) {
