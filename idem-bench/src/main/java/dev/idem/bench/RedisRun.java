@@ -121,7 +121,8 @@ final class RedisRun {
     FingerprintSet local = FingerprintSet.withExpectedSize(1 << 20);
     long kept = 0;
     long trips = 0;
-    try (SharedSeenSet set = RedisSeenSet.opener("redis://127.0.0.1:" + port).open()) {
+    try (SharedSeenSet set = RedisSeenSet.opener("redis://127.0.0.1:" + port).open("bench",
+        SharedSeenSet.Start.WITHOUT_STATE, new SharedSeenSet.Listener() {})) {
       long[] fps = new long[2 * BATCH];
       byte[][] tags = new byte[BATCH][SharedTag.BYTES];
       SharedTag worker = new SharedTag("bench");

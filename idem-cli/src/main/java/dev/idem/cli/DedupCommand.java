@@ -103,9 +103,10 @@ final class DedupCommand implements Callable<Integer> {
   @Option(names = "--exact-store", paramLabel = "WHERE", defaultValue = "auto",
       description = "auto (memory when the keys fit in 40 %% of the heap, else RocksDB), memory, "
           + "rocksdb, or redis://HOST[:PORT][/DB][?prefix=P&ttl=T]: a seen-set shared by "
-          + "every worker that names it, marked atomically per key (Redis 7+; no local filter, "
-          + "which could not know other workers' keys); with ttl=10m a key repeats only within "
-          + "10 minutes of wall-clock time (default: ${DEFAULT-VALUE}).")
+          + "every worker that names it, marked atomically per key (Redis 7+ with appendonly "
+          + "yes; a job stops if the server forgets its marks; no local filter, which could not "
+          + "know other workers' keys); with ttl=10m a key repeats only within 10 minutes of "
+          + "wall-clock time (default: ${DEFAULT-VALUE}).")
   String exactStore;
 
   @Option(names = "--state", paramLabel = "DIR",

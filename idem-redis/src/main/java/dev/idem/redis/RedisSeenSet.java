@@ -1,6 +1,7 @@
 package dev.idem.redis;
 
 import dev.idem.engine.store.SharedSeenSet;
+import dev.idem.engine.store.SharedSetLostException;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -25,6 +26,11 @@ import redis.clients.jedis.params.SetParams;
  * marking again with the same tags is harmless, because a worker's own tag means "mine". After
  * the last attempt the call fails and the job stops; its last checkpoint is intact.
  *
+ * <p>A server that forgot (restarted without persistence, flushed, or back at an older snapshot)
+ * is caught by the worker's {@link WorkerMarker}: checked after every reconnect and, at no extra
+ * round trip, at the end of every batch's pipeline. At start, {@link PersistenceCheck} warns
+ * when the server would forget in a restart.
+ *
  * <p>Jedis, not Lettuce: the job's thread waits for each batch's answers anyway, and Jedis's
  * blocking pipeline says exactly that with no event loop to manage. Not thread-safe.
  */
@@ -40,10 +46,11 @@ public final class RedisSeenSet implements SharedSeenSet {
   private final String description;
   private final SetParams nx;
   private final boolean expiring;
+  private final WorkerMarker marker;
   private Jedis jedis;
 
   private RedisSeenSet(String host, int port, int db, String prefix, long ttlMillis,
-      String description) {
+      String description, String worker, SharedSeenSet.Start start) {
     this.host = host;
     this.port = port;
     this.db = db;
@@ -52,6 +59,7 @@ public final class RedisSeenSet implements SharedSeenSet {
         : SetParams.setParams().nx();
     this.prefix = prefix.getBytes(java.nio.charset.StandardCharsets.UTF_8);
     this.description = description;
+    this.marker = new WorkerMarker(prefix, worker, start, description);
   }
 
   /**
@@ -103,10 +111,12 @@ public final class RedisSeenSet implements SharedSeenSet {
     long finalTtl = ttl;
     return new SharedSeenSet.Opener() {
       @Override
-      public SharedSeenSet open() throws IOException {
+      public SharedSeenSet open(String worker, SharedSeenSet.Start start,
+          SharedSeenSet.Listener listener) throws IOException {
         RedisSeenSet set = new RedisSeenSet(uri.getHost(), port, db, finalPrefix, finalTtl,
-            description);
+            description, worker, start);
         set.connectWithRetries();
+        PersistenceCheck.report(set.jedis, description, listener);
         return set;
       }
 
@@ -162,14 +172,20 @@ public final class RedisSeenSet implements SharedSeenSet {
       try {
         if (jedis == null) {
           connect();
+          marker.verify(jedis); // a restart also drops the connection: check before marking
         }
         List<Response<byte[]>> answers = new ArrayList<>(count);
+        Response<byte[]> markerBefore;
         try (Pipeline p = jedis.pipelined()) {
           for (int i = 0; i < count; i++) {
             answers.add(p.setGet(key(fps[2 * i], fps[2 * i + 1]), tags[i], nx));
           }
+          // after the marks: an intact marker then shows that no restart or flush came before
+          // any of them (one placed first would miss a flush amid the batch)
+          markerBefore = marker.append(p);
           p.sync();
         }
+        marker.check(markerBefore);
         for (int i = 0; i < count; i++) {
           previous[i] = answers.get(i).get();
         }
@@ -190,7 +206,11 @@ public final class RedisSeenSet implements SharedSeenSet {
     for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
       try {
         connect();
+        marker.begin(jedis);
         return;
+      } catch (SharedSetLostException e) {
+        disconnect();
+        throw e;
       } catch (IllegalStateException e) {
         disconnect();
         throw new IOException(e.getMessage());
@@ -251,6 +271,13 @@ public final class RedisSeenSet implements SharedSeenSet {
 
   @Override
   public void close() {
+    if (jedis != null) {
+      try {
+        marker.end(jedis);
+      } catch (JedisException e) {
+        // a marker left behind is one small key; not worth failing a finished job for
+      }
+    }
     disconnect();
   }
 }

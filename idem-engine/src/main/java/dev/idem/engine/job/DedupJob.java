@@ -14,6 +14,8 @@ import dev.idem.engine.shard.ShardSpec;
 import dev.idem.engine.store.ExactStore;
 import dev.idem.engine.store.MemoryStore;
 import dev.idem.engine.store.RocksDbStore;
+import dev.idem.engine.store.SharedSeenSet;
+import dev.idem.engine.store.SharedSetLostException;
 import dev.idem.engine.store.StateStore;
 import dev.idem.engine.window.Verdict;
 import dev.idem.engine.window.WindowKind;
@@ -158,8 +160,11 @@ public final class DedupJob {
         }
       }
       if (spec.shared() != null) {
-        setup = new Setup(new SharedJudge(spec.shared().open(), JobStart.workerId(spec, manifest)), manifest,
-            exactStore, null, 0, false);
+        String worker = JobStart.workerId(spec, manifest);
+        SharedSeenSet.Start start = dir == null ? SharedSeenSet.Start.WITHOUT_STATE
+            : cp.sequence() > 0 ? SharedSeenSet.Start.RESUMED : SharedSeenSet.Start.NEW;
+        setup = new Setup(new SharedJudge(spec.shared().open(worker, start, sharedListener()),
+            worker), manifest, exactStore, null, 0, false);
       } else if (windowed) {
         setup = windowSetup(manifest, store, cp, fingerprinter);
       } else if (dir != null) {
@@ -187,6 +192,8 @@ public final class DedupJob {
             setup.filterRebuilt());
       }
       return process(inputs, settings, setup, dir, store, cp, started);
+    } catch (SharedSetLostException e) {
+      throw new SharedSetLostException(e.getMessage() + " " + afterSharedSetLost(), e);
     } finally {
       if (setup != null) {
         setup.judge().close();
@@ -201,6 +208,39 @@ public final class DedupJob {
         deleteRecursively(ephemeral);
       }
     }
+  }
+
+  /** The shared set's warnings are the job's: printed, and counted in its result. */
+  private SharedSeenSet.Listener sharedListener() {
+    return new SharedSeenSet.Listener() {
+      @Override
+      public void warning(String message) {
+        warnings.add(message);
+        listener.warning(message);
+      }
+
+      @Override
+      public void note(String message) {
+        listener.note(message);
+      }
+    };
+  }
+
+  /**
+   * What a job stopped by a shared set that forgot leaves behind: the set threw before any
+   * answer decided after the loss reached the outputs.
+   */
+  private String afterSharedSetLost() {
+    String nothingWritten = "idem stopped before writing any record decided after the loss";
+    if (spec.state() == null) {
+      return nothingWritten + "; the output so far has no repeats, but a job without --state "
+          + "cannot resume.";
+    }
+    return nothingWritten + "; the last checkpoint in " + spec.state() + " is intact: restore "
+        + "the server's data (from a replica or backup) and rerun the same command to resume. "
+        + "If the data is lost for good, the keys emitted before cannot be told from new ones: "
+        + "start every worker over with new --state directories and a new ?prefix= "
+        + "(docs/SCALING.md).";
   }
 
   private RecordSource.Settings settings(Fingerprinter fingerprinter) throws JobException {

@@ -11,6 +11,10 @@ import java.io.IOException;
  * reads the record again after the resume, and keeps the record: a key is never marked without
  * its record in some committed output, and marking again with the same tag changes nothing, so
  * retrying a call after a lost connection is safe.
+ *
+ * <p>All of that holds only while the set remembers: a set that forgets marks (a server restarted
+ * without persistence) would call keys new that workers emitted before. An implementation must
+ * notice that and throw {@link SharedSetLostException} instead of answering.
  */
 public interface SharedSeenSet extends AutoCloseable {
 
@@ -20,6 +24,8 @@ public interface SharedSeenSet extends AutoCloseable {
    * when this call marked the key, else to the tag it was marked with. Keys are marked in order,
    * so a key twice in one call is new at most once.
    *
+   * @throws SharedSetLostException when the set forgot marks made before this call: then no
+   *     answer of this call may be acted on
    * @throws IOException when the shared store cannot be reached (after retries)
    */
   void markAll(long[] fps, int count, byte[][] tags, byte[][] previous) throws IOException;
@@ -38,9 +44,34 @@ public interface SharedSeenSet extends AutoCloseable {
   @Override
   void close();
 
+  /** How a worker comes to the set: what the set must still hold of its earlier runs. */
+  enum Start {
+    /** A job with state, before its first checkpoint: no output relies on its marks yet. */
+    NEW,
+    /** A job resumed from a checkpoint: its committed output relies on the marks it made. */
+    RESUMED,
+    /** A job without state: it cannot resume, so nothing of it need outlive this run. */
+    WITHOUT_STATE
+  }
+
+  /** What opening a set has to tell the job's user. */
+  interface Listener {
+    /** Something that puts the job's correctness at risk, e.g. a store that cannot persist. */
+    default void warning(String message) {}
+
+    /** Something the user should know that is not a problem. */
+    default void note(String message) {}
+  }
+
   /** Opens the shared set; the job opens it when it starts and closes it at the end. */
   interface Opener {
-    SharedSeenSet open() throws IOException;
+    /**
+     * Opens the set for the worker named {@code worker} (stable for the life of its state).
+     *
+     * @throws SharedSetLostException when {@code start} is {@link Start#RESUMED} and the set no
+     *     longer holds what the worker marked before
+     */
+    SharedSeenSet open(String worker, Start start, Listener listener) throws IOException;
 
     /** Where it is, for the job's manifest and reports. */
     String describe();
