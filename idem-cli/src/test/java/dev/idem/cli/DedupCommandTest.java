@@ -132,6 +132,16 @@ class DedupCommandTest {
   }
 
   @Test
+  void droppedNamesANonAsciiInputPathWhole() throws IOException {
+    Path in = write("données-é.jsonl", "{\"id\":1}\n{\"id\":1}\n");
+    Path dropped = dir.resolve("dropped.tsv");
+    Cli.Result r = Cli.run("dedup", "--key", "id", "--dropped", dropped.toString(), "-o",
+        dir.resolve("out.jsonl").toString(), in.toString());
+    assertThat(r.status()).as(r.err()).isZero();
+    assertThat(read(dropped)).isEqualTo(in + "\t2\t{\"id\":1}\n");
+  }
+
+  @Test
   void normalizedKeysAndFullKeyMode() throws IOException {
     Path in = write("in.jsonl", "{\"u\":\"Example.COM \"}\n{\"u\":\"example.com\"}\n");
     Cli.Result r = Cli.run("dedup", "--key", "u", "--normalize", "trim,lowercase",

@@ -399,7 +399,8 @@ public final class DedupJob {
       case KEPT -> writeRecord(o.out(), batch, i);
       case DUPLICATE -> {
         if (o.dropped() != null) {
-          o.dropped().write(name.getBytes(StandardCharsets.UTF_8), 0, name.length());
+          byte[] file = name.getBytes(StandardCharsets.UTF_8); // a path's bytes, not its chars
+          o.dropped().write(file, 0, file.length);
           byte[] where = ("\t" + batch.line[i] + "\t").getBytes(StandardCharsets.US_ASCII);
           o.dropped().write(where, 0, where.length);
           o.dropped().write(batch.arena, batch.start[i], batch.contentLength[i]);
