@@ -16,7 +16,7 @@ import dev.idem.redis.RedisSeenSet;
 import dev.idem.engine.record.KeySpec;
 import dev.idem.engine.record.RecordFormat;
 import dev.idem.engine.window.EventTime;
-import dev.idem.engine.window.WindowKind;
+import dev.idem.core.window.WindowKind;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;

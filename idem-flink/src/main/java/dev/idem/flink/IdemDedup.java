@@ -1,5 +1,7 @@
 package dev.idem.flink;
 
+import dev.idem.core.window.WindowKind;
+import dev.idem.core.window.WindowRule;
 import java.time.Duration;
 import java.util.Objects;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
@@ -196,7 +198,8 @@ public final class IdemDedup<T> {
             + "not use (state follows the open windows); drop expectedKeys(n)");
       }
       function = new WindowedDedupFunction<>(
-          new WindowRule(tumbling, window.toMillis(), allowedLateness.toMillis()), lateTag);
+          new WindowRule(tumbling ? WindowKind.TUMBLING : WindowKind.SLIDING, window.toMillis(),
+              allowedLateness.toMillis()), lateTag);
       name = "IdemDedup(" + (tumbling ? "tumbling " : "within ") + window + ")";
     } else {
       if (lateTag != null || !allowedLateness.isZero()) {

@@ -1,5 +1,7 @@
 package dev.idem.flink;
 
+import dev.idem.core.window.WindowKind;
+import dev.idem.core.window.WindowRule;
 import java.util.Iterator;
 import java.util.Map;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -59,7 +61,7 @@ final class WindowedDedupFunction<K, T> extends KeyedProcessFunction<K, T, T> {
     long key = rule.stateKey(t);
     // sliding: the scan also finds an entry at t itself, so a point read first would be a
     // second state access per record
-    if (rule.isSliding() ? coveredByAnother(t) : kept.contains(key)) {
+    if (rule.kind() == WindowKind.SLIDING ? coveredByAnother(t) : kept.contains(key)) {
       metrics.duplicates.inc();
       return;
     }

@@ -18,7 +18,7 @@ import dev.idem.engine.store.SharedSeenSet;
 import dev.idem.engine.store.SharedSetLostException;
 import dev.idem.engine.store.StateStore;
 import dev.idem.engine.window.Verdict;
-import dev.idem.engine.window.WindowKind;
+import dev.idem.core.window.WindowKind;
 import dev.idem.engine.window.WindowStats;
 import dev.idem.engine.window.WindowedDeduplicator;
 import java.io.IOException;

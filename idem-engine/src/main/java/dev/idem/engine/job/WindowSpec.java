@@ -2,7 +2,7 @@ package dev.idem.engine.job;
 
 import dev.idem.engine.record.KeySpec;
 import dev.idem.engine.window.EventTime;
-import dev.idem.engine.window.WindowKind;
+import dev.idem.core.window.WindowKind;
 import java.nio.file.Path;
 import java.time.Duration;
 

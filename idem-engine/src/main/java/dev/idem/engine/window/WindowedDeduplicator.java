@@ -2,6 +2,8 @@ package dev.idem.engine.window;
 
 import dev.idem.core.Fingerprint;
 import dev.idem.core.Fingerprinter;
+import dev.idem.core.window.WindowKind;
+import dev.idem.core.window.WindowRule;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -40,10 +42,8 @@ import java.util.TreeMap;
  */
 public final class WindowedDeduplicator {
 
-  private final WindowKind kind;
-  private final long size;
+  private final WindowRule rule;
   private final long maxDelay;
-  private final long lateness;
   private final Fingerprinter fingerprinter;
   private final TreeMap<Long, TimedFingerprints> buckets = new TreeMap<>();
   private long maxEventTime = Long.MIN_VALUE;
@@ -57,10 +57,8 @@ public final class WindowedDeduplicator {
   private final boolean trackChanges;
 
   private WindowedDeduplicator(Builder b) {
-    this.kind = b.kind;
-    this.size = b.size.toMillis();
+    this.rule = new WindowRule(b.kind, b.size.toMillis(), b.allowedLateness.toMillis());
     this.maxDelay = b.maxDelay.toMillis();
-    this.lateness = b.allowedLateness.toMillis();
     this.fingerprinter = b.fingerprinter;
     this.trackChanges = b.trackChanges;
   }
@@ -156,7 +154,7 @@ public final class WindowedDeduplicator {
   public Verdict check(long hi, long lo, long t) {
     events++;
     long watermark = watermark();
-    if (isLate(t, watermark)) {
+    if (rule.isLate(t, watermark)) {
       late++;
       return Verdict.LATE;
     }
@@ -168,26 +166,18 @@ public final class WindowedDeduplicator {
     return v;
   }
 
-  private boolean isLate(long t, long watermark) {
-    if (watermark == Long.MIN_VALUE) {
-      return false;
-    }
-    return kind == WindowKind.TUMBLING
-        ? sat(sat(Math.floorDiv(t, size) + 1, size, true), lateness, false) <= watermark
-        : sat(t, lateness, false) < watermark;
-  }
-
   private boolean isDuplicate(long hi, long lo, long t) {
-    long b = Math.floorDiv(t, size);
-    if (kind == WindowKind.TUMBLING) {
+    long b = rule.windowOf(t);
+    if (rule.kind() == WindowKind.TUMBLING) {
       TimedFingerprints window = buckets.get(b);
       return window != null && window.timeOf(hi, lo) != TimedFingerprints.ABSENT;
     }
+    // a kept time less than W away lies in this bucket or a neighbour
     for (long n = b - 1; n <= b + 1; n++) {
       TimedFingerprints bucket = buckets.get(n);
       if (bucket != null) {
         long t0 = bucket.timeOf(hi, lo);
-        if (t0 != TimedFingerprints.ABSENT && Math.abs(t - t0) < size) {
+        if (t0 != TimedFingerprints.ABSENT && rule.covers(t0, t)) {
           return true;
         }
       }
@@ -196,7 +186,7 @@ public final class WindowedDeduplicator {
   }
 
   private Verdict keep(long hi, long lo, long t) {
-    long b = Math.floorDiv(t, size);
+    long b = rule.windowOf(t);
     buckets.computeIfAbsent(b, x -> new TimedFingerprints()).put(hi, lo, t);
     held++;
     peakHeld = Math.max(peakHeld, held);
@@ -213,10 +203,7 @@ public final class WindowedDeduplicator {
     while (it.hasNext()) {
       Map.Entry<Long, TimedFingerprints> e = it.next();
       long b = e.getKey();
-      boolean expired = kind == WindowKind.TUMBLING
-          ? sat(sat(b + 1, size, true), lateness, false) <= watermark
-          : sat(sat(b + 2, size, true), lateness, false) <= watermark;
-      if (!expired) {
+      if (rule.windowExpiry(b) > watermark) {
         break; // buckets are ordered by time
       }
       held -= e.getValue().size();
@@ -227,18 +214,9 @@ public final class WindowedDeduplicator {
     }
   }
 
-  /** {@code a·b} (multiply) or {@code a + b}, saturating at the ends of the long range. */
-  private static long sat(long a, long b, boolean multiply) {
-    try {
-      return multiply ? Math.multiplyExact(a, b) : Math.addExact(a, b);
-    } catch (ArithmeticException e) {
-      return (a < 0) != (multiply && b < 0) ? Long.MIN_VALUE : Long.MAX_VALUE;
-    }
-  }
-
   /** The current watermark, or {@link Long#MIN_VALUE} before the first event. */
   public long watermark() {
-    return maxEventTime == Long.MIN_VALUE ? Long.MIN_VALUE : sat(maxEventTime, -maxDelay, false);
+    return WindowRule.watermark(maxEventTime, maxDelay);
   }
 
   /** Largest event time seen ({@link Long#MIN_VALUE} before the first event). */
@@ -284,7 +262,7 @@ public final class WindowedDeduplicator {
    * #restoreClock}).
    */
   public void restoreKept(long hi, long lo, long time) {
-    buckets.computeIfAbsent(Math.floorDiv(time, size), x -> new TimedFingerprints())
+    buckets.computeIfAbsent(rule.windowOf(time), x -> new TimedFingerprints())
         .put(hi, lo, time);
     held++;
     peakHeld = Math.max(peakHeld, held);
@@ -302,6 +280,6 @@ public final class WindowedDeduplicator {
   }
 
   public WindowKind kind() {
-    return kind;
+    return rule.kind();
   }
 }

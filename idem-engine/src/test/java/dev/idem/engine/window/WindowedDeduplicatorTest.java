@@ -1,5 +1,7 @@
 package dev.idem.engine.window;
 
+import dev.idem.core.window.WindowKind;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;

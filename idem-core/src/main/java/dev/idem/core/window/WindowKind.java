@@ -1,4 +1,4 @@
-package dev.idem.engine.window;
+package dev.idem.core.window;
 
 /** How "seen recently" is measured. */
 public enum WindowKind {
