@@ -11,7 +11,7 @@ import dev.idem.engine.job.JobException;
 import dev.idem.engine.job.JobResult;
 import dev.idem.engine.job.OutputGuard;
 import dev.idem.engine.job.WindowSpec;
-import dev.idem.engine.store.SharedSeenSet;
+import dev.idem.core.shared.SharedSeenSet;
 import dev.idem.redis.RedisSeenSet;
 import dev.idem.engine.record.KeySpec;
 import dev.idem.engine.record.RecordFormat;

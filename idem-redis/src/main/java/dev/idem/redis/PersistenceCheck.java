@@ -1,6 +1,6 @@
 package dev.idem.redis;
 
-import dev.idem.engine.store.SharedSeenSet;
+import dev.idem.core.shared.SharedSeenSet;
 import java.util.Map;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.exceptions.JedisDataException;

@@ -1,7 +1,7 @@
 package dev.idem.redis;
 
-import dev.idem.engine.store.SharedSeenSet;
-import dev.idem.engine.store.SharedSetLostException;
+import dev.idem.core.shared.SharedSeenSet;
+import dev.idem.core.shared.SharedSetLostException;
 import java.nio.charset.StandardCharsets;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.Pipeline;

@@ -3,8 +3,8 @@ package dev.idem.redis;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.idem.engine.store.SharedSeenSet;
-import dev.idem.engine.store.SharedSetLostException;
+import dev.idem.core.shared.SharedSeenSet;
+import dev.idem.core.shared.SharedSetLostException;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

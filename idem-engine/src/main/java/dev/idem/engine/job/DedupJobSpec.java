@@ -7,7 +7,7 @@ import dev.idem.engine.KeyMode;
 import dev.idem.engine.record.KeySpec;
 import dev.idem.engine.record.RecordFormat;
 import dev.idem.engine.shard.ShardSpec;
-import dev.idem.engine.store.SharedSeenSet;
+import dev.idem.core.shared.SharedSeenSet;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

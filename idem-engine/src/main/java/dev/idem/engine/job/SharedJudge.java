@@ -2,8 +2,8 @@ package dev.idem.engine.job;
 
 import dev.idem.core.filter.FingerprintSet;
 import dev.idem.engine.DedupStats;
-import dev.idem.engine.store.SharedSeenSet;
-import dev.idem.engine.store.SharedTag;
+import dev.idem.core.shared.SharedSeenSet;
+import dev.idem.core.shared.SharedTag;
 import dev.idem.engine.store.StateStore;
 import dev.idem.engine.window.Verdict;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package dev.idem.engine.store;
+package dev.idem.core.shared;
 
 import com.dynatrace.hash4j.hashing.Hasher64;
 import com.dynatrace.hash4j.hashing.Hashing;

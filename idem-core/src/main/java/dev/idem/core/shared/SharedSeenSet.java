@@ -1,4 +1,4 @@
-package dev.idem.engine.store;
+package dev.idem.core.shared;
 
 import java.io.IOException;
 
