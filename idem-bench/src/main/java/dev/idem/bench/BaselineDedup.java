@@ -25,7 +25,7 @@ import org.rocksdb.RocksDBException;
 /**
  * The end-to-end benchmark's baselines, each a child JVM: {@code BaselineDedup STRATEGY INPUT
  * OUTPUT STATE_DIR HALT_AT STATS_FILE}. A resumable JSONL dedup by field {@code id} done the
- * simple ways article 001 compares:
+ * simple ways of the 500 M-record restart case (docs/DESIGN.md, section 5):
  * <ul>
  *   <li>{@code rescan}: on start, re-read and re-parse all output written so far into an exact
  *       {@link FingerprintSet}, then continue from the input position noted in {@code STATE_DIR};

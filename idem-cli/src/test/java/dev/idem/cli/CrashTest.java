@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Invariant 4 of DESIGN.md, end to end: the real {@code idem dedup} in a child process, killed
+ * Invariant 4 of docs/DESIGN.md, end to end: the real {@code idem dedup} in a child process, killed
  * with SIGKILL at random moments (in startup, mid-batch, inside checkpoints), then rerun with the
  * same command until it finishes. The final output must equal the reference byte for byte.
  */

@@ -65,7 +65,7 @@ class PlanCommandTest {
       }
     }
     assertThat(classic).isNotNull();
-    // article 001: 1e8 keys at 1 %: about 114 MiB
+    // 1e8 keys at 1 %: about 114 MiB, k = 7 (Bloom 1970; docs/DESIGN.md, section 5)
     assertThat(classic.get("memory_bytes").asLong() / (double) (1 << 20)).isBetween(114.0, 115.0);
     assertThat(plan.get("recommendation").get("command").asText())
         .contains("--mode approximate", "--fpp 0.01");

@@ -9,7 +9,7 @@ public enum DedupMode {
   EXACT,
   /**
    * The filter alone decides: a new key is dropped with probability at most the filter's rate,
-   * and no exact tier is kept (source article 004's trade-off, for those who accept it).
+   * and no exact tier is kept (the trade-off of docs/DESIGN.md, invariant 3, for those who accept it).
    */
   APPROXIMATE
 }

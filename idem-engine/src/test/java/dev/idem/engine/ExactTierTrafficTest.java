@@ -7,7 +7,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Source article 001's point: the exact tier is read for duplicates and for about a share p of
+ * The point of two tiers (docs/DESIGN.md, invariant 3): the exact tier is read for duplicates and for about a share p of
  * new keys (the filter's false positives), never for every key.
  */
 class ExactTierTrafficTest {

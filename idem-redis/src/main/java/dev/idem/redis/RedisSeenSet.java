@@ -67,7 +67,7 @@ public final class RedisSeenSet implements SharedSeenSet {
    * {@code idem:} by default). Workers that dedup together must use the same db and prefix.
    * With {@code ttl} (e.g. {@code 10m}, {@code 30s}, {@code 500ms}) a mark expires after that
    * long: a key is a duplicate only if some worker marked it within the last T of wall-clock
-   * time ({@code SET ... NX PX}), the recent tier of source article 004.
+   * time ({@code SET ... NX PX}), a recent tier in front of the full history.
    *
    * @throws IllegalArgumentException for a malformed address, naming what is wrong
    */

@@ -9,7 +9,7 @@ import java.util.function.Supplier;
  * Measures a filter type's real false-positive rate and sets it beside the theory: insert {@code
  * n} generated keys, query {@code n} fresh keys that were never inserted, count the "maybe"
  * answers. Keys are URL-like and sequential ({@code https://example.com/item/<trial>/<i>}), the
- * regular input on which source article 003 saw a weak hash err ten times above theory.
+ * regular input on which a weak hash was seen to err ten times above theory (1 in 1,000 against 1 in 10,000 on 10 M URLs).
  *
  * <p>Every trial uses a fresh filter and a different hash seed; counts are pooled over trials.
  */

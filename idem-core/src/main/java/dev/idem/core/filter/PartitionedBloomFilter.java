@@ -2,7 +2,7 @@ package dev.idem.core.filter;
 
 /**
  * A partitioned Bloom filter: the bits are cut into {@code k} equal slices and each key sets
- * exactly one position per slice (the "combinatorial" structure of source article 003: k steps,
+ * exactly one position per slice (the "combinatorial" structure: k steps,
  * one bit array per step). Positions of one key never coincide, and the slices can live in
  * separate memory; the price is a slightly higher rate than classic at equal size, which {@link
  * FilterMath#partitionedLayout} pays for with a few more bits so the target is met.

@@ -20,7 +20,7 @@ import java.util.function.LongSupplier;
  *       with capacity × {@code growth} (2) and error × {@code tightening} (0.8). Layer {@code i}
  *       has error {@code p·(1 - r)·r^i}, so the compound rate stays at most {@code p} however
  *       many layers come (the series sums to {@code p}).
- *   <li><b>Slices</b> (source article 001, for unbounded streams): a new layer every {@code N}
+ *   <li><b>Slices</b> (for unbounded streams: e.g. a new layer every 24 h or 50 M keys): a new layer every {@code N}
  *       keys or every duration {@code T} (and earlier if it fills). With {@code maxLayers} set,
  *       the oldest layer is dropped when one more would exceed it: an approximate "seen in the
  *       last {@code maxLayers} slices" filter whose layers each get error {@code p / maxLayers}.

@@ -8,10 +8,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * Invariant 2 of DESIGN.md: a filter's stated rate is its real rate. Each case measures the rate
+ * Invariant 2 of docs/DESIGN.md: a filter's stated rate is its real rate. Each case measures the rate
  * on fresh keys and requires the theory for the real layout to lie in the 99.9 % interval (wide
  * enough that seven cases pass together whatever the seed, narrow enough to catch an error of a
- * few percent, let alone article 003's tenfold one). Inputs are fixed (seeded), so results
+ * few percent, let alone the tenfold one a weak hash showed on 10 M URLs). Inputs are fixed (seeded), so results
  * repeat.
  */
 class FalsePositiveRateTest {

@@ -14,7 +14,7 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.Tuple;
 import net.jqwik.api.constraints.IntRange;
 
-/** Invariant 1 of DESIGN.md, for every filter type: no false negatives, ever. */
+/** Invariant 1 of docs/DESIGN.md, for every filter type: no false negatives, ever. */
 class FilterPropertiesTest {
 
   record Key(long hi, long lo) {}

@@ -22,7 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** Invariant 5 of DESIGN.md for filter snapshots: round trips are exact, damage is refused. */
+/** Invariant 5 of docs/DESIGN.md for filter snapshots: round trips are exact, damage is refused. */
 class FilterSnapshotTest {
 
   @TempDir Path dir;

@@ -15,7 +15,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The positions filters derive from fingerprints must be uniform even for the regular keys real
- * data is full of. Source article 003 measured a collision rate ten times above theory with a
+ * data is full of. A partitioned filter fed by a simple random-number generator measured a collision rate ten times above theory with a
  * weak hash; a chi-square test over buckets catches that kind of skew long before it shows.
  */
 class HashQualityTest {

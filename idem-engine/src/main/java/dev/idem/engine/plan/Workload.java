@@ -3,11 +3,11 @@ package dev.idem.engine.plan;
 import java.time.Duration;
 
 /**
- * The answers to source article 004's five questions, as numbers: how many records and distinct
+ * The answers to the five questions that choose a method (docs/DESIGN.md, section 5), as numbers: how many records and distinct
  * keys, how much memory, what error is acceptable, batch or stream, deletes, shared state.
  *
  * @param records records in the input (at least {@code distinct})
- * @param distinct distinct keys (what filters are sized for: article 004's production failure
+ * @param distinct distinct keys (what filters are sized for: a filter sized from records wastes memory, one sized below its keys exceeds its rate
  *     was sizing from records instead)
  * @param memoryBytes the memory budget, or {@code 0} for none given
  * @param fpp the false-positive rate accepted, or {@code 0} when the result must be exact

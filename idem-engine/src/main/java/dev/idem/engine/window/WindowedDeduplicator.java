@@ -15,7 +15,7 @@ import java.util.TreeMap;
 
 /**
  * "Was this key seen in the last W of event time?" for a stream, with memory that follows the
- * open windows rather than the total volume (source article 004, sections 1.2 and 4.2), in the
+ * open windows rather than the total volume (docs/WINDOWS.md), in the
  * words of Flink and Beam:
  *
  * <ul>

@@ -16,7 +16,7 @@ import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
-/** The plan's numbers against the real structures and the source articles' worked examples. */
+/** The plan's numbers against the real structures and the worked examples of docs/DESIGN.md, section 5. */
 class PlannerTest {
 
   private static final long MIB = 1L << 20;
@@ -61,7 +61,7 @@ class PlannerTest {
 
   @Test
   void sourceArticleFigures() {
-    // 1e8 keys at 0.1 %: about 171 MiB classic (article 001's 171.3 MB), k = 10
+    // 1e8 keys at 0.1 %: about 171 MiB classic (Bloom 1970's formulas), k = 10
     Workload tight = new Workload(100_000_000, 100_000_000, 0, 0.001, null, 0, false, false,
         36, 0);
     MethodEstimate classic = row(Planner.methods(tight), "classic Bloom");
@@ -73,7 +73,7 @@ class PlannerTest {
     MethodEstimate onePercent = row(Planner.methods(loose), "classic Bloom");
     assertThat(onePercent.memoryBytes() / (double) MIB).isCloseTo(114.3, within(0.5));
     assertThat(onePercent.note()).isEqualTo("k = 7");
-    // 1e8 UUIDs in a HashSet<String>: gigabytes (article 001: > 18 GB for its 500 M IDs)
+    // 1e8 UUIDs in a HashSet<String>: gigabytes (over 18 GB for 500 M ids)
     long uuids = row(Planner.methods(exact(100_000_000, 0)), "HashSet<String>").memoryBytes();
     assertThat(uuids).isBetween(8L << 30, 16L << 30);
   }
