@@ -132,6 +132,17 @@ class DedupCommandTest {
   }
 
   @Test
+  void fullKeysWithoutAnExactTierAreAUsageError() throws IOException {
+    // they used to fail at the first checkpoint with an internal error
+    Path in = write("in.jsonl", "{\"id\":1}\n");
+    Cli.Result r = Cli.run("dedup", "--key", "id", "--mode", "approximate", "--key-mode", "full",
+        "--state", dir.resolve("st").toString(), "-o", dir.resolve("o.jsonl").toString(),
+        in.toString());
+    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.err()).contains("--key-mode full").contains("--mode approximate");
+  }
+
+  @Test
   void droppedNamesANonAsciiInputPathWhole() throws IOException {
     Path in = write("données-é.jsonl", "{\"id\":1}\n{\"id\":1}\n");
     Path dropped = dir.resolve("dropped.tsv");

@@ -89,6 +89,10 @@ public record DedupJobSpec(
     if (inputs.isEmpty()) {
       throw new IllegalArgumentException("at least one input is needed ('-' for standard input)");
     }
+    if (keyMode == KeyMode.FULL_KEY && mode == DedupMode.APPROXIMATE) {
+      throw new IllegalArgumentException("full keys (--key-mode full) are kept by the exact "
+          + "tier, which approximate mode (--mode approximate) does without; choose one");
+    }
     if (checkpointRecords < 1) {
       throw new IllegalArgumentException("checkpoints need at least 1 record between them");
     }
