@@ -19,8 +19,8 @@ import java.util.regex.Pattern;
 
 /**
  * A job's state directory: {@code MANIFEST.json} (the job's identity), {@code store/} (RocksDB),
- * {@code filter-<seq>.snap} (filter snapshots) and {@code LOCK}, which one process holds while it
- * runs the job. The lock is an operating-system file lock, so it dies with its process, even
+ * {@code filter-<seq>.snap} and {@code exact-<seq>.snap} (snapshots of the filter and of an
+ * in-memory exact set) and {@code LOCK}, which one process holds while it runs the job. The lock is an operating-system file lock, so it dies with its process, even
  * after {@code kill -9}.
  */
 final class StateDirectory implements AutoCloseable {

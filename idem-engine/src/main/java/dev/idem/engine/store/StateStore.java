@@ -24,7 +24,7 @@ import org.rocksdb.WriteBatch;
 import org.rocksdb.WriteOptions;
 
 /**
- * The durable state of a dedup job in one embedded RocksDB, in three column families:
+ * The durable state of a dedup job in one embedded RocksDB, in four column families:
  *
  * <ul>
  *   <li>{@code seen}: every key kept, at its last checkpoint. Fingerprint mode: the 16-byte
