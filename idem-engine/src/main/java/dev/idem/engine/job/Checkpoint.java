@@ -23,13 +23,17 @@ import dev.idem.engine.DedupStats;
  * @param stats the deduplicator's counts
  * @param window a windowed job's clock and counts, or {@code null}
  * @param complete whether every input was read to its end
+ * @param read what the job read of input {@code fileIndex}, through {@code offset}: its
+ *     CRC32C and sampled blocks, for the resume to check the input still holds it ({@link
+ *     InputCheck}); {@code null} in states of versions before it was kept. Of the inputs before
+ *     it, the state's meta values {@code "input-<index>"} hold the same.
  */
 public record Checkpoint(long sequence, int fileIndex, long offset, long line,
     long outputBytes, long droppedBytes, String quarantine, long quarantineBytes,
     long snapshotSequence, long records, long blankLines, long badRecords, DedupStats stats,
-    WindowCheckpoint window, boolean complete) {
+    WindowCheckpoint window, boolean complete, InputRead read) {
 
   /** The state before anything was read. */
-  public static final Checkpoint START =
-      new Checkpoint(0, 0, 0, 0, 0, 0, null, 0, 0, 0, 0, 0, DedupStats.ZERO, null, false);
+  public static final Checkpoint START = new Checkpoint(0, 0, 0, 0, 0, 0, null, 0, 0, 0, 0, 0,
+      DedupStats.ZERO, null, false, null);
 }

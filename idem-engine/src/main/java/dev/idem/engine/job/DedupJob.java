@@ -61,6 +61,8 @@ public final class DedupJob {
   private final OutputStream stdout;
   private final Listener listener;
   private final List<String> warnings = new ArrayList<>();
+  /** Whether a resume must check the part read before of the input it resumes in. */
+  private boolean verifyStart;
 
   private DedupJob(DedupJobSpec spec, InputStream stdin, OutputStream stdout, Listener listener) {
     this.spec = spec;
@@ -142,6 +144,7 @@ public final class DedupJob {
           return result(cp, cp, true, new Setup(null, manifest, manifest.exactStore(), null, 0,
               false), 0, started, 0);
         }
+        checkInputs(manifest, inputs, cp, store);
       }
       if (spec.shared() != null) {
         setup = new Setup(new SharedJudge(spec.shared().open(), JobStart.workerId(spec, manifest)), manifest,
@@ -201,6 +204,20 @@ public final class DedupJob {
     } catch (IllegalArgumentException e) {
       throw new JobException(e.getMessage());
     }
+  }
+
+  /** Refuses to resume over inputs that no longer hold what the job read ({@link InputCheck}). */
+  private void checkInputs(Manifest manifest, List<InputFile> inputs, Checkpoint cp,
+      StateStore store) throws IOException {
+    InputCheck.Outcome o = InputCheck.run(manifest.inputs(), inputs, cp.fileIndex(), cp.offset(),
+        cp.read(), f -> {
+          byte[] read = store.meta(InputReads.metaKey(f));
+          return read == null ? null : Json.read(read, InputRead.class);
+        }, spec.verifyInputs());
+    o.notes().forEach(listener::note);
+    warnings.addAll(o.warnings());
+    o.warnings().forEach(listener::warning);
+    verifyStart = o.verifyStart();
   }
 
   /** Checks a resumed job's manifest against this command's; writes it for a new state. */
@@ -273,10 +290,12 @@ public final class DedupJob {
         OutputFile late = latePath != null ? OutputFile.open(latePath, start.window() != null
             && sameFile(start.window().lateFile(), latePath) ? start.window().lateBytes() : 0)
             : null;
-        RecordSource source = new RecordSource(inputs, settings, stdin, start.fileIndex(),
-            start.offset(), start.line())) {
+        RecordSource source = durable ? RecordSource.tracking(inputs, settings,
+            start.fileIndex(), start.offset(), start.line(), start.read(), verifyStart)
+            : new RecordSource(inputs, settings, stdin, start.fileIndex(), start.offset(),
+                start.line())) {
       JobProgress p = new JobProgress(start, judge, new JobProgress.Outputs(out, dropped, quarantine, late,
-          quarantinePath, latePath));
+          quarantinePath, latePath), source.reads());
       long firstRecordMillis = -1;
       long totalBytes = inputs.stream().mapToLong(f -> Math.max(0, f.size())).sum();
       long lastProgress = System.nanoTime();
@@ -306,7 +325,7 @@ public final class DedupJob {
               handleBad(batch, i, name, p, store, dir);
             }
           }
-          p.position(batch.fileIndex[i], batch.endOffset[i], batch.endLine[i]);
+          p.position(batch, i);
           if (durable && p.checkpointDue(spec)) {
             p.checkpoint(false, store);
           }
