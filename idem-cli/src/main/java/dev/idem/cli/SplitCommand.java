@@ -4,6 +4,7 @@ import dev.idem.engine.job.BadRecordException;
 import dev.idem.engine.job.BadRecordPolicy;
 import dev.idem.engine.job.JobException;
 import dev.idem.engine.job.SplitJob;
+import dev.idem.engine.job.VerifyInputs;
 import dev.idem.engine.record.KeySpec;
 import dev.idem.engine.record.RecordFormat;
 import dev.idem.engine.shard.ConsistentHashRing;
@@ -75,6 +76,11 @@ final class SplitCommand implements Callable<Integer> {
       description = "Records between checkpoints (default: ${DEFAULT-VALUE}).")
   long checkpointEvery;
 
+  @Option(names = "--verify-inputs", paramLabel = "HOW", defaultValue = "sample",
+      description = "How a resumed split checks that its inputs still hold what it read of "
+          + "them: sample (the default) or full, as for 'idem dedup --verify-inputs'.")
+  String verifyInputs;
+
   @Option(names = {"-q", "--quiet"}, description = "No summary.")
   boolean quiet;
 
@@ -97,13 +103,30 @@ final class SplitCommand implements Callable<Integer> {
       ConsistentHashRing r = ring.ring(shards);
       job = new SplitJob.Spec(inputs, format, keySpec, record.header(keySpec, format),
           record.normalizer(), RecordOptions.maxRecordBytes(maxRecordBytes), r, directory, gzip,
-          BadRecordPolicy.parse(onBadRecord), checkpointEvery);
+          BadRecordPolicy.parse(onBadRecord), checkpointEvery, switch (verifyInputs) {
+            case "sample" -> VerifyInputs.SAMPLE;
+            case "full" -> VerifyInputs.FULL;
+            default -> throw new IllegalArgumentException(
+                "--verify-inputs must be sample or full, not '" + verifyInputs + "'");
+          });
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
     SplitJob.Result result;
     try {
-      result = SplitJob.run(job, new SplitJob.Listener() {});
+      result = SplitJob.run(job, new SplitJob.Listener() {
+        @Override
+        public void note(String message) {
+          if (!quiet) {
+            io.err().println("idem split: " + message);
+          }
+        }
+
+        @Override
+        public void warning(String message) {
+          io.err().println("idem split: warning: " + message);
+        }
+      });
     } catch (BadRecordException e) {
       throw new UserException(e.getMessage());
     } catch (JobException e) {

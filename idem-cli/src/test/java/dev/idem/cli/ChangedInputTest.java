@@ -244,6 +244,52 @@ class ChangedInputTest {
   }
 
   @Test
+  void aSplitRefusesAnInputChangedInThePartItReadAndResumesOnceItIsPutBack()
+      throws IOException {
+    byte[] content = input();
+    Path in = dir.resolve("in.jsonl");
+    Files.write(in, content);
+    Path shards = dir.resolve("shards");
+    String[] split = {"split", "--key", "id", "--shards", "3", "--checkpoint-every", "100",
+        "-o", shards.toString(), in.toString()};
+    assertThat(Cli.run(split).status()).isEqualTo(1);
+    rewriteIdAfter(in, 69_632 + 100, false);
+    String[] skip = {"split", "--key", "id", "--shards", "3", "--checkpoint-every", "100",
+        "--on-bad-record", "skip", "-o", shards.toString(), in.toString()};
+    Cli.Result refused = Cli.run(skip);
+    assertThat(refused.status()).as(refused.err()).isEqualTo(2);
+    assertThat(refused.err()).contains("idem split: " + in + ": modified since the job read it")
+        .contains(in + ": its first " + String.format("%,d", consumed(content))
+            + " bytes, which the job read, differ from what it read");
+    Files.write(in, content); // put back: same bytes, another modification time
+    Cli.Result resumed = Cli.run(skip);
+    assertThat(resumed.status()).as(resumed.err()).isZero();
+    assertThat(resumed.err()).contains("idem split: " + in + ": modified since the job read it")
+        .contains("resumed: 3,001 records");
+  }
+
+  @Test
+  void aSplitCheckpointOfTheEarlierFormatStillResumes() throws IOException {
+    Path in = dir.resolve("in.jsonl");
+    Files.write(in, input());
+    Path shards = dir.resolve("shards");
+    assertThat(Cli.run("split", "--key", "id", "--shards", "3", "--checkpoint-every", "100",
+        "-o", shards.toString(), in.toString()).status()).isEqualTo(1);
+    Path checkpoint = shards.resolve(".idem-split/checkpoint.json");
+    ObjectMapper json = new ObjectMapper();
+    ObjectNode cp = (ObjectNode) json.readTree(checkpoint.toFile());
+    cp.remove(List.of("read", "ended"));
+    cp.withArray("inputs").forEach(f -> ((ObjectNode) f).retain("path", "size", "head_crc"));
+    Files.write(checkpoint, json.writeValueAsBytes(cp));
+    Cli.Result resumed = Cli.run("split", "--key", "id", "--shards", "3", "--checkpoint-every",
+        "100", "--on-bad-record", "skip", "--verify-inputs", "full", "-o", shards.toString(),
+        in.toString());
+    assertThat(resumed.status()).as(resumed.err()).isZero();
+    assertThat(resumed.err()).contains("idem split: warning: " + in + ": not checked in full")
+        .contains("resumed: 3,001 records");
+  }
+
+  @Test
   void aStateOfTheEarlierFormatStillResumes() throws IOException {
     byte[] content = input();
     Path in = interrupted(content);
