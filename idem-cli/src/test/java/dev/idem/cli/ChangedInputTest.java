@@ -185,6 +185,31 @@ class ChangedInputTest {
   }
 
   @Test
+  void touchedInputsAreReadInFullOnceNotAtEveryResume() throws IOException {
+    Path first = dir.resolve("a.jsonl");
+    Path second = dir.resolve("b.jsonl");
+    byte[] content = input();
+    int cut = indexOf(content, "\n", 100_000) + 1;
+    Files.write(first, java.util.Arrays.copyOfRange(content, 0, cut));
+    Files.write(second, java.util.Arrays.copyOfRange(content, cut, content.length));
+    String[] args = {"dedup", "--key", "id", "--state", dir.resolve("state").toString(), "-o",
+        dir.resolve("out.jsonl").toString(), "--checkpoint-every", "100", first.toString(),
+        second.toString()};
+    assertThat(Cli.run(args).status()).isEqualTo(1); // stopped by the bad line, in b
+    for (Path p : List.of(first, second)) {
+      Files.setLastModifiedTime(p, FileTime.fromMillis(System.currentTimeMillis() + 60_000));
+    }
+    // each resume stops at the same bad line again (--on-bad-record fail), after its check
+    Cli.Result checked = Cli.run(args);
+    assertThat(checked.status()).as(checked.err()).isEqualTo(1);
+    assertThat(checked.err()).contains(first + ": modified since the job read it")
+        .contains(second + ": modified since the job read it");
+    Cli.Result quiet = Cli.run(args);
+    assertThat(quiet.status()).as(quiet.err()).isEqualTo(1);
+    assertThat(quiet.err()).doesNotContain("modified since");
+  }
+
+  @Test
   void anEditPastWhatTheJobReadIsAcceptedAndReadAsItIsNow() throws IOException {
     byte[] content = input();
     Path in = interrupted(content);

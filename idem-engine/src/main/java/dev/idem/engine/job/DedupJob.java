@@ -218,6 +218,12 @@ public final class DedupJob {
     warnings.addAll(o.warnings());
     o.warnings().forEach(listener::warning);
     verifyStart = o.verifyStart();
+    if (!o.vouched().isEmpty()) {
+      try (StateStore.Commit commit = store.commit()) {
+        o.vouched().forEach((f, read) -> commit.meta(InputReads.metaKey(f), Json.write(read)));
+        commit.write(true);
+      }
+    }
   }
 
   /** Checks a resumed job's manifest against this command's; writes it for a new state. */

@@ -7,6 +7,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.zip.CRC32C;
 
 /**
@@ -41,8 +43,12 @@ final class InputCheck {
    *     that was read before against its CRC32C, as it passes over it
    * @param notes what the user should know: inputs modified since, checked in full
    * @param warnings what could not be checked (states of older versions keep no checksums)
+   * @param vouched by input index: inputs read to their end that were modified since (time or
+   *     key) and checked in full here, found as read; what was read of them with the time and
+   *     key they have now, to keep instead, so that the next resume need not read them again
    */
-  record Outcome(boolean verifyStart, List<String> notes, List<String> warnings) {}
+  record Outcome(boolean verifyStart, List<String> notes, List<String> warnings,
+      Map<Integer, InputRead> vouched) {}
 
   /** Where the {@link InputRead}s of the inputs a job read to their end are kept. */
   @FunctionalInterface
@@ -68,6 +74,7 @@ final class InputCheck {
     List<String> differences = new ArrayList<>();
     List<String> notes = new ArrayList<>();
     List<String> warnings = new ArrayList<>();
+    Map<Integer, InputRead> vouched = new TreeMap<>();
     boolean verifyStart = false;
     for (int f = 0; f <= fileIndex && f < now.size(); f++) {
       boolean reading = f == fileIndex;
@@ -100,13 +107,16 @@ final class InputCheck {
         String d = wholeDifference(is, read);
         if (d != null) {
           differences.add(d);
+        } else if (changed != null) {
+          vouched.put(f, new InputRead(read.bytes(), read.crc(), read.stride(), read.blocks(),
+              is.modified(), is.fileKey()));
         }
       }
     }
     if (!differences.isEmpty()) {
       throw refusal(differences);
     }
-    return new Outcome(verifyStart, notes, warnings);
+    return new Outcome(verifyStart, notes, warnings, vouched);
   }
 
   /** The refusal of a resume over inputs that differ as {@code differences} say. */

@@ -141,6 +141,7 @@ public final class SplitJob {
         while (ended.size() < cp.fileIndex()) {
           ended.add(null); // read to its end under a version that did not keep what it read
         }
+        o.vouched().forEach(ended::set);
       }
       return split(inputs, state, cp);
     }
