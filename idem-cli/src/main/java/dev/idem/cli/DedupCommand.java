@@ -10,6 +10,7 @@ import dev.idem.engine.job.DedupJobSpec;
 import dev.idem.engine.job.JobException;
 import dev.idem.engine.job.JobResult;
 import dev.idem.engine.job.OutputGuard;
+import dev.idem.engine.job.VerifyInputs;
 import dev.idem.engine.job.WindowSpec;
 import dev.idem.core.shared.SharedSeenSet;
 import dev.idem.redis.RedisSeenSet;
@@ -113,6 +114,14 @@ final class DedupCommand implements Callable<Integer> {
       description = "Make the job resumable: checkpoints go to DIR; after a crash, run the same "
           + "command again. Needs -o. One process per DIR.")
   Path state;
+
+  @Option(names = "--verify-inputs", paramLabel = "HOW", defaultValue = "sample",
+      description = "How a resumed job checks that its inputs still hold what it read of them "
+          + "(docs/GUARANTEES.md): sample (the default): sizes, the first 64 KiB and up to 32 "
+          + "sampled 4 KiB blocks of what was read; an input with a new modification time or "
+          + "inode, and a gzip input being read, are checked in full. full: read everything "
+          + "read so far again and compare its CRC32C. Any difference refuses the resume.")
+  String verifyInputs;
 
   @Option(names = "--checkpoint-every", paramLabel = "N|DURATION",
       description = "Checkpoint after N records and/or after DURATION (10s, 1m); may be given "
@@ -334,6 +343,12 @@ final class DedupCommand implements Callable<Integer> {
           everyTime = new DurationConverter().convert(every);
         }
       }
+      VerifyInputs verify = switch (verifyInputs) {
+        case "sample" -> VerifyInputs.SAMPLE;
+        case "full" -> VerifyInputs.FULL;
+        default -> throw new IllegalArgumentException(
+            "--verify-inputs must be sample or full, not '" + verifyInputs + "'");
+      };
       if (recent < 0) {
         throw new IllegalArgumentException("--recent must be 0 (off) or a positive count");
       }
@@ -342,7 +357,7 @@ final class DedupCommand implements Callable<Integer> {
           seed, store, state, everyRecords, everyTime, fileOrStdout(output), dropped,
           BadRecordPolicy.parse(onBadRecord), RecordOptions.maxRecordBytes(maxRecordBytes), recent,
           CacheSizeConverter.resolve(rocksDbCache), windowSpec(recordFormat),
-          shards.shard(shard), shared, seenBefore);
+          shards.shard(shard), shared, seenBefore, verify);
     } catch (IllegalArgumentException | picocli.CommandLine.TypeConversionException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }

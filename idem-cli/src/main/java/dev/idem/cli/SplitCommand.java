@@ -5,6 +5,7 @@ import dev.idem.engine.job.BadRecordPolicy;
 import dev.idem.engine.job.JobException;
 import dev.idem.engine.job.OutputGuard;
 import dev.idem.engine.job.SplitJob;
+import dev.idem.engine.job.VerifyInputs;
 import dev.idem.engine.record.KeySpec;
 import dev.idem.engine.record.RecordFormat;
 import dev.idem.engine.shard.ConsistentHashRing;
@@ -77,6 +78,11 @@ final class SplitCommand implements Callable<Integer> {
       description = "Records between checkpoints (default: ${DEFAULT-VALUE}).")
   long checkpointEvery;
 
+  @Option(names = "--verify-inputs", paramLabel = "HOW", defaultValue = "sample",
+      description = "How a resumed split checks that its inputs still hold what it read of "
+          + "them: sample (the default) or full, as for 'idem dedup --verify-inputs'.")
+  String verifyInputs;
+
   @Option(names = {"-q", "--quiet"}, description = "No summary.")
   boolean quiet;
 
@@ -99,7 +105,12 @@ final class SplitCommand implements Callable<Integer> {
       ConsistentHashRing r = ring.ring(shards);
       job = new SplitJob.Spec(inputs, format, keySpec, record.header(keySpec, format),
           record.normalizer(), RecordOptions.maxRecordBytes(maxRecordBytes), r, directory, gzip,
-          BadRecordPolicy.parse(onBadRecord), checkpointEvery);
+          BadRecordPolicy.parse(onBadRecord), checkpointEvery, switch (verifyInputs) {
+            case "sample" -> VerifyInputs.SAMPLE;
+            case "full" -> VerifyInputs.FULL;
+            default -> throw new IllegalArgumentException(
+                "--verify-inputs must be sample or full, not '" + verifyInputs + "'");
+          });
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
@@ -107,6 +118,13 @@ final class SplitCommand implements Callable<Integer> {
     try {
       refuseDestructivePaths(job);
       result = SplitJob.run(job, new SplitJob.Listener() {
+        @Override
+        public void note(String message) {
+          if (!quiet) {
+            io.err().println("idem split: " + message);
+          }
+        }
+
         @Override
         public void warning(String message) {
           io.err().println("idem split: warning: " + message);

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.zip.CRC32C;
 
 /**
  * Reads lines as raw bytes, without decoding and without an object per line: after {@link
@@ -41,6 +42,10 @@ public final class LineReader implements Closeable {
   private boolean overlongQuotesBalanced;
   private long lineNumber;
   private long bytesConsumed;
+  /** What was consumed, when asked for ({@link #trackChecksum}); {@code null} otherwise. */
+  private CRC32C checksum;
+  /** Bytes of {@code buf} before this index are in {@link #checksum}; never past {@code start}. */
+  private int checksummed;
 
   /**
    * @param source how to name the input in errors (a path, or {@code "<stdin>"})
@@ -80,6 +85,32 @@ public final class LineReader implements Closeable {
     }
     this.maxLineBytes = max;
     this.skipOverlong = true;
+  }
+
+  /**
+   * Keeps a CRC32C of the bytes consumed from now on ({@link #checksum()}). Each byte is added
+   * once, in the large ranges a buffer refill leaves behind rather than line by line: a few
+   * milliseconds per GiB.
+   */
+  public void trackChecksum() {
+    checksum = new CRC32C();
+    checksummed = start;
+  }
+
+  /**
+   * The CRC32C of the bytes consumed since {@link #trackChecksum()} through the end of the
+   * current line, terminators, overlong lines and all.
+   */
+  public long checksum() {
+    checksumUpTo(start);
+    return checksum.getValue();
+  }
+
+  private void checksumUpTo(int upTo) {
+    if (checksum != null && upTo > checksummed) {
+      checksum.update(buf, checksummed, upTo - checksummed);
+      checksummed = upTo;
+    }
   }
 
   /** Advances to the next line; false at the end of the input. */
@@ -222,9 +253,11 @@ public final class LineReader implements Closeable {
 
   /** Reads more bytes, first moving the partial line to the front or growing the buffer. */
   private void fill() throws IOException {
+    checksumUpTo(start); // consumed bytes are about to be moved over or dropped
     if (start > 0) {
       System.arraycopy(buf, start, buf, 0, end - start);
       end -= start;
+      checksummed -= start;
       start = 0;
     }
     if (end == buf.length) {

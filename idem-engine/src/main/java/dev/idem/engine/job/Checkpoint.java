@@ -24,6 +24,10 @@ import java.util.Map;
  * @param stats the deduplicator's counts
  * @param window a windowed job's clock and counts, or {@code null}
  * @param complete whether every input was read to its end
+ * @param read what the job read of input {@code fileIndex}, through {@code offset}: its
+ *     CRC32C and sampled blocks, for the resume to check the input still holds it ({@link
+ *     InputCheck}); {@code null} in states of versions before it was kept. Of the inputs before
+ *     it, the state's meta values {@code "input-<index>"} hold the same.
  * @param tails each output file's {@code OutputFile.tailChecksum()} at this checkpoint, by role
  *     ({@link #OUTPUT}, {@link #DROPPED}, {@link #QUARANTINE}, {@link #LATE}); empty in states
  *     written before idem recorded them
@@ -31,7 +35,7 @@ import java.util.Map;
 public record Checkpoint(long sequence, int fileIndex, long offset, long line,
     long outputBytes, long droppedBytes, String quarantine, long quarantineBytes,
     long snapshotSequence, long records, long blankLines, long badRecords, DedupStats stats,
-    WindowCheckpoint window, boolean complete, Map<String, Long> tails) {
+    WindowCheckpoint window, boolean complete, InputRead read, Map<String, Long> tails) {
 
   static final String OUTPUT = "output";
   static final String DROPPED = "dropped";
@@ -40,7 +44,7 @@ public record Checkpoint(long sequence, int fileIndex, long offset, long line,
 
   /** The state before anything was read. */
   public static final Checkpoint START = new Checkpoint(0, 0, 0, 0, 0, 0, null, 0, 0, 0, 0, 0,
-      DedupStats.ZERO, null, false, Map.of());
+      DedupStats.ZERO, null, false, null, Map.of());
 
   public Checkpoint {
     tails = tails == null ? Map.of() : Map.copyOf(tails);

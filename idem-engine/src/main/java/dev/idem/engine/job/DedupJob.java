@@ -63,6 +63,8 @@ public final class DedupJob {
   private final OutputStream stdout;
   private final Listener listener;
   private final List<String> warnings = new ArrayList<>();
+  /** Whether a resume must check the part read before of the input it resumes in. */
+  private boolean verifyStart;
 
   private DedupJob(DedupJobSpec spec, InputStream stdin, OutputStream stdout, Listener listener) {
     this.spec = spec;
@@ -158,6 +160,7 @@ public final class DedupJob {
           return result(cp, cp, true, new Setup(null, manifest, manifest.exactStore(), null, 0,
               false), 0, started, 0);
         }
+        checkInputs(manifest, inputs, cp, store);
       }
       if (spec.shared() != null) {
         String worker = JobStart.workerId(spec, manifest);
@@ -257,6 +260,26 @@ public final class DedupJob {
     }
   }
 
+  /** Refuses to resume over inputs that no longer hold what the job read ({@link InputCheck}). */
+  private void checkInputs(Manifest manifest, List<InputFile> inputs, Checkpoint cp,
+      StateStore store) throws IOException {
+    InputCheck.Outcome o = InputCheck.run(manifest.inputs(), inputs, cp.fileIndex(), cp.offset(),
+        cp.read(), f -> {
+          byte[] read = store.meta(InputReads.metaKey(f));
+          return read == null ? null : Json.read(read, InputRead.class);
+        }, spec.verifyInputs());
+    o.notes().forEach(listener::note);
+    warnings.addAll(o.warnings());
+    o.warnings().forEach(listener::warning);
+    verifyStart = o.verifyStart();
+    if (!o.vouched().isEmpty()) {
+      try (StateStore.Commit commit = store.commit()) {
+        o.vouched().forEach((f, read) -> commit.meta(InputReads.metaKey(f), Json.write(read)));
+        commit.write(true);
+      }
+    }
+  }
+
   /** Checks a resumed job's manifest against this command's. */
   private Manifest checkManifest(Manifest existing, Manifest now) throws JobException {
     if (spec.exactStore() == DedupJobSpec.ExactStoreChoice.AUTO) {
@@ -327,10 +350,12 @@ public final class DedupJob {
         OutputFile late = latePath == null ? null : sameLate
             ? OutputFile.open(latePath, start.window().lateBytes(), start.tail(Checkpoint.LATE))
             : OutputFile.open(latePath);
-        RecordSource source = new RecordSource(inputs, settings, stdin, start.fileIndex(),
-            start.offset(), start.line())) {
+        RecordSource source = durable ? RecordSource.tracking(inputs, settings,
+            start.fileIndex(), start.offset(), start.line(), start.read(), verifyStart)
+            : new RecordSource(inputs, settings, stdin, start.fileIndex(), start.offset(),
+                start.line())) {
       JobProgress p = new JobProgress(start, judge, new JobProgress.Outputs(out, dropped, quarantine, late,
-          quarantinePath, latePath));
+          quarantinePath, latePath), source.reads());
       long firstRecordMillis = -1;
       long totalBytes = inputs.stream().mapToLong(f -> Math.max(0, f.size())).sum();
       long lastProgress = System.nanoTime();
@@ -360,7 +385,7 @@ public final class DedupJob {
               handleBad(batch, i, name, p, store, dir);
             }
           }
-          p.position(batch.fileIndex[i], batch.endOffset[i], batch.endLine[i]);
+          p.position(batch, i);
           if (durable && p.checkpointDue(spec)) {
             p.checkpoint(false, store);
           }

@@ -45,6 +45,7 @@ import java.util.List;
  *     or {@code null}
  * @param seenBefore a snapshot of keys earlier jobs kept (e.g. from {@code idem reshard}): they
  *     are duplicates here; or {@code null}
+ * @param verifyInputs how a resume checks that the inputs still hold what the job read
  */
 public record DedupJobSpec(
     List<String> inputs,
@@ -71,7 +72,8 @@ public record DedupJobSpec(
     WindowSpec window,
     ShardSpec shard,
     SharedSeenSet.Opener shared,
-    Path seenBefore) {
+    Path seenBefore,
+    VerifyInputs verifyInputs) {
 
   /** Where the exact tier lives. */
   /** {@link #expectedKeys} that asks for an estimate from the inputs ({@code --expected auto}). */
@@ -84,8 +86,25 @@ public record DedupJobSpec(
     ROCKSDB
   }
 
+  /** A spec whose resumes check inputs the default way ({@link VerifyInputs#SAMPLE}). */
+  public DedupJobSpec(List<String> inputs, RecordFormat format, KeySpec key, boolean header,
+      KeyNormalizer normalizer, DedupMode mode, KeyMode keyMode, FilterType filterType,
+      long expectedKeys, double fpp, long seed, ExactStoreChoice exactStore, Path state,
+      long checkpointRecords, Duration checkpointInterval, Path output, Path dropped,
+      BadRecordPolicy onBadRecord, int maxRecordBytes, long recentCacheSize,
+      long rocksDbCacheBytes, WindowSpec window, ShardSpec shard, SharedSeenSet.Opener shared,
+      Path seenBefore) {
+    this(inputs, format, key, header, normalizer, mode, keyMode, filterType, expectedKeys, fpp,
+        seed, exactStore, state, checkpointRecords, checkpointInterval, output, dropped,
+        onBadRecord, maxRecordBytes, recentCacheSize, rocksDbCacheBytes, window, shard, shared,
+        seenBefore, VerifyInputs.SAMPLE);
+  }
+
   public DedupJobSpec {
     inputs = List.copyOf(inputs);
+    if (verifyInputs == null) {
+      verifyInputs = VerifyInputs.SAMPLE;
+    }
     if (inputs.isEmpty()) {
       throw new IllegalArgumentException("at least one input is needed ('-' for standard input)");
     }

@@ -9,20 +9,28 @@ import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.PathMatcher;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.CRC32C;
 
 /**
- * One input of a job, with what identifies its content: size and the CRC32C of its first 64 KiB.
- * A resumed job refuses inputs whose identity changed, since its saved positions would point
- * into different data.
+ * One input of a job, with what identifies its content: size, the CRC32C of its first 64 KiB,
+ * modification time and file key (device and inode). A resumed job refuses an input whose size
+ * or first 64 KiB changed, since its saved positions would point into different data; a new
+ * modification time or file key alone is a cue to check what the job read of it in full (see
+ * {@link InputCheck}), since copying or {@code touch} changes them and not the content.
  *
  * @param path the file, or {@code "-"} for standard input
  * @param size bytes on disk ({@code -1} for standard input)
  * @param headCrc CRC32C of the first 64 KiB ({@code 0} for standard input)
+ * @param modified the modification time, as {@link java.nio.file.attribute.FileTime#toString()}
+ *     gives it, to the file system's precision; {@code null} for standard input and in states
+ *     written before it was recorded
+ * @param fileKey {@link BasicFileAttributes#fileKey()} as text, e.g. {@code (dev=803,ino=1234)};
+ *     {@code null} where the file system has none, for standard input and in older states
  */
-public record InputFile(String path, long size, long headCrc) {
+public record InputFile(String path, long size, long headCrc, String modified, String fileKey) {
 
   private static final int HEAD_BYTES = 64 * 1024;
 
@@ -45,7 +53,7 @@ public record InputFile(String path, long size, long headCrc) {
   public static List<InputFile> expand(List<String> names) throws IOException {
     List<InputFile> files = new ArrayList<>();
     for (String name : files(names)) {
-      files.add(isStdin(name) ? new InputFile(name, -1, 0) : identify(Path.of(name)));
+      files.add(isStdin(name) ? new InputFile(name, -1, 0, null, null) : identify(Path.of(name)));
     }
     return files;
   }
@@ -110,12 +118,15 @@ public record InputFile(String path, long size, long headCrc) {
     if (!Files.isReadable(path)) {
       throw new IOException(path + ": permission denied");
     }
+    BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);
     CRC32C crc = new CRC32C();
     try (InputStream in = Files.newInputStream(path)) {
       byte[] head = in.readNBytes(HEAD_BYTES);
       crc.update(head);
     }
-    return new InputFile(path.toString(), Files.size(path), crc.getValue());
+    Object key = attributes.fileKey();
+    return new InputFile(path.toString(), attributes.size(), crc.getValue(),
+        attributes.lastModifiedTime().toString(), key == null ? null : key.toString());
   }
 
   /** What changed between this identity and {@code now}, or {@code null} if nothing did. */

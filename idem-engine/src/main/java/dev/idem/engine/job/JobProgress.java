@@ -20,6 +20,10 @@ final class JobProgress {
   final Checkpoint start;
   final Judge judge;
   final Outputs outputs;
+  /** What the job read, to keep in checkpoints; {@code null} without a state. */
+  private final InputReads reads;
+  /** Inputs before this one have their {@link InputRead} in the state already. */
+  private int endedWritten;
   long records;
   long blankLines;
   long badRecords;
@@ -30,10 +34,12 @@ final class JobProgress {
   long recordsSinceCheckpoint;
   long lastCheckpointNanos = System.nanoTime();
 
-  JobProgress(Checkpoint start, Judge judge, Outputs outputs) {
+  JobProgress(Checkpoint start, Judge judge, Outputs outputs, InputReads reads) {
     this.start = start;
     this.judge = judge;
     this.outputs = outputs;
+    this.reads = reads;
+    this.endedWritten = start.fileIndex();
     this.records = start.records();
     this.blankLines = start.blankLines();
     this.badRecords = start.badRecords();
@@ -47,11 +53,15 @@ final class JobProgress {
     return start.stats().kept() + judge.stats().kept();
   }
 
-  void position(int file, long endOffset, long endLine) {
-    fileIndex = file;
-    offset = endOffset;
-    line = endLine;
+  /** The job is done with record {@code i} of {@code batch}. */
+  void position(RecordBatch batch, int i) {
+    fileIndex = batch.fileIndex[i];
+    offset = batch.endOffset[i];
+    line = batch.endLine[i];
     recordsSinceCheckpoint++;
+    if (reads != null) {
+      reads.handled(batch, i);
+    }
   }
 
   boolean checkpointDue(DedupJobSpec spec) {
@@ -75,7 +85,7 @@ final class JobProgress {
         o.quarantine() == null ? 0 : o.quarantine().length(), judge.snapshotSequence(),
         records, blankLines, badRecords, stats,
         judge.window(DedupJob.absolute(o.latePath()), o.late() == null ? 0 : o.late().length()),
-        complete, tails);
+        complete, reads == null ? null : reads.current(), tails);
   }
 
   /** The checkpoint procedure; returns the checkpoint written. */
@@ -89,8 +99,13 @@ final class JobProgress {
     Checkpoint cp;
     try (StateStore.Commit commit = store.commit()) {
       judge.checkpoint(sequence, commit);
+      int ended = reads == null ? fileIndex : endedWritten;
+      for (; ended < fileIndex; ended++) { // each once, as the job gets past it
+        commit.meta(InputReads.metaKey(ended), Json.write(reads.ended(ended)));
+      }
       cp = counts(complete, tails);
       commit.meta("checkpoint", Json.write(cp)).write(true);
+      endedWritten = ended;
     }
     judge.committed();
     recordsSinceCheckpoint = 0;

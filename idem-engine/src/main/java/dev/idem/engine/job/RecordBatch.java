@@ -1,6 +1,8 @@
 package dev.idem.engine.job;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * Records passed from the reading thread to the checking thread, in input order: each one's bytes
@@ -41,6 +43,13 @@ final class RecordBatch {
   final long[] endLine;
   /** Event time in epoch milliseconds, for windowed jobs. */
   final long[] eventTime;
+  /**
+   * The CRC32C of the record's input from its first byte through this record, where the reading
+   * thread noted it (a job that keeps what it read, see {@link InputReads}), else {@code -1}.
+   */
+  final long[] crcAfter;
+  /** Inputs the reading thread read to their end while filling this batch, in order. */
+  final List<InputEnd> ended = new ArrayList<>();
   /** Set on the last batch: every input was read to its end. */
   boolean endOfInput;
   /** Set when reading failed; the checking thread rethrows it in order. */
@@ -70,7 +79,16 @@ final class RecordBatch {
     endOffset = new long[maxRecords];
     endLine = new long[maxRecords];
     eventTime = new long[maxRecords];
+    crcAfter = new long[maxRecords];
   }
+
+  /**
+   * What was read of an input, at its end.
+   *
+   * @param bytes its length (decompressed, for gzip)
+   * @param crc the CRC32C of all of it, or {@code -1} when not known
+   */
+  record InputEnd(int file, long bytes, long crc) {}
 
   boolean isFull() {
     return count == maxRecords || arenaSize >= targetBytes;
@@ -94,6 +112,7 @@ final class RecordBatch {
     fileIndex[i] = file;
     line[i] = lineNumber;
     endOffset[i] = end;
+    crcAfter[i] = -1;
     arenaSize += total;
     return i;
   }
@@ -116,6 +135,7 @@ final class RecordBatch {
     arenaSize = 0;
     endOfInput = false;
     failure = null;
+    ended.clear();
     if (arena.length > 4 * targetBytes) {
       arena = new byte[targetBytes + 4096]; // one huge record should not pin memory
     }

@@ -8,6 +8,7 @@ import dev.idem.engine.record.KeyExtractor;
 import dev.idem.engine.record.RecordFormat;
 import dev.idem.engine.record.RecordReader;
 import dev.idem.engine.window.EventTime;
+import java.io.EOFException;
 import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -17,12 +18,19 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.zip.CRC32C;
 
 /**
  * The reading side of a job, on its own thread: opens the inputs in order from a position,
  * splits records, extracts keys and fingerprints them, and hands batches to the checking thread
  * through a small queue, so reading, decompressing and parsing overlap with checking and writing
  * while the order stays the input order.
+ *
+ * <p>A source made by {@link #tracking} also keeps what the job read ({@link #reads()}): the
+ * reading thread keeps a running CRC32C of each input and notes it in the batches where the
+ * checking thread will need it ({@link InputReads} says where); and it can check the part of the
+ * first input a resumed job read before against its checksum as it passes over it, which for a
+ * gzip input, read anyway to get past it, costs nothing more.
  */
 final class RecordSource implements AutoCloseable {
 
@@ -55,6 +63,12 @@ final class RecordSource implements AutoCloseable {
   private final int startFile;
   private final long startOffset;
   private final long startLine;
+  /** What the job has read, or {@code null} when it does not keep track. */
+  private final InputReads reads;
+  /** The CRC32C of the first input's bytes before startOffset, -1 if unknown. */
+  private final long startCrc;
+  /** Whether to check startCrc against the first input rather than skip over it. */
+  private final boolean verifyStart;
   private volatile long rawBytesRead;
   private volatile boolean stopped;
 
@@ -70,6 +84,38 @@ final class RecordSource implements AutoCloseable {
    */
   RecordSource(List<InputFile> inputs, Settings settings, InputStream stdin, int startFile,
       long startOffset, long startLine, int batchBytes, int batchRecords) {
+    this(inputs, settings, stdin, startFile, startOffset, startLine, batchBytes, batchRecords,
+        false, null, false);
+  }
+
+  /**
+   * A source that also keeps what the job reads ({@link #reads()}), for a job that checkpoints.
+   *
+   * @param before what the job read of input {@code startFile} before {@code startOffset}, or
+   *     {@code null} when its state does not say (an older idem wrote it)
+   * @param verify read that part again and refuse the input ({@link JobException}) unless it
+   *     still has the checksum in {@code before}, rather than skip over it
+   */
+  static RecordSource tracking(List<InputFile> inputs, Settings settings, int startFile,
+      long startOffset, long startLine, InputRead before, boolean verify) {
+    return tracking(inputs, settings, startFile, startOffset, startLine, before, verify,
+        RecordBatch.TARGET_BYTES, RecordBatch.MAX_RECORDS);
+  }
+
+  /** {@link #tracking} with batches of a given size. */
+  static RecordSource tracking(List<InputFile> inputs, Settings settings, int startFile,
+      long startOffset, long startLine, InputRead before, boolean verify, int batchBytes,
+      int batchRecords) {
+    return new RecordSource(inputs, settings, InputStream.nullInputStream(), startFile,
+        startOffset, startLine, batchBytes, batchRecords, true, before, verify);
+  }
+
+  private RecordSource(List<InputFile> inputs, Settings settings, InputStream stdin,
+      int startFile, long startOffset, long startLine, int batchBytes, int batchRecords,
+      boolean track, InputRead before, boolean verifyStart) {
+    this.reads = track ? new InputReads(inputs, startFile, startOffset, before) : null;
+    this.startCrc = track ? InputReads.startCrc(startOffset, before) : -1;
+    this.verifyStart = verifyStart && startOffset > 0 && startCrc >= 0;
     this.inputs = inputs;
     this.settings = settings;
     this.stdin = stdin;
@@ -111,10 +157,24 @@ final class RecordSource implements AutoCloseable {
       throw batch.failure instanceof IOException io ? io
           : new IOException(batch.failure.getMessage(), batch.failure);
     }
+    if (reads != null) {
+      reads.taken(batch);
+    }
     return batch;
   }
 
+  /**
+   * What the job read of its inputs as of the last record {@link InputReads#handled}, for a
+   * source made by {@link #tracking}; {@code null} otherwise.
+   */
+  InputReads reads() {
+    return reads;
+  }
+
   void recycle(RecordBatch batch) {
+    if (reads != null) {
+      reads.recycled(batch);
+    }
     batch.clear();
     free.offer(batch);
   }
@@ -137,9 +197,17 @@ final class RecordSource implements AutoCloseable {
           firstHeader = readFirstLine(inputs.get(0));
           configureHeader(firstHeader, inputs.get(0).path());
         }
-        try (RecordReader records = open(input, offset, line)) {
+        boolean first = f == startFile;
+        LineReader lines = openLines(input, offset, line, first && verifyStart ? startCrc : -1);
+        Running running = reads == null ? null
+            : new Running(lines, first ? startCrc : 0, offset);
+        try (RecordReader records = new RecordReader(lines, settings.format == RecordFormat.CSV,
+            settings.maxRecordBytes)) {
           if (settings.header && offset == 0) {
             if (!records.next()) {
+              if (running != null) {
+                running.ended(batch, f);
+              }
               continue; // an empty file has no header either
             }
             byte[] header = Arrays.copyOfRange(records.bytes(), records.offset(),
@@ -150,6 +218,9 @@ final class RecordSource implements AutoCloseable {
               batch.add(RecordBatch.HEADER, records.bytes(), records.offset(), records.length(),
                   records.terminatorLength(), f, records.lineNumber(), records.endOffset());
               batch.endLine(batch.count - 1, records.lineNumber());
+              if (running != null) {
+                running.added(batch);
+              }
             } else if (!Arrays.equals(header, firstHeader)) {
               throw new IOException(input.path() + ": its header line differs from the first "
                   + "input's header; all inputs must have the same columns");
@@ -158,10 +229,19 @@ final class RecordSource implements AutoCloseable {
           KeyBuffer key = new KeyBuffer();
           while (!stopped && records.next()) {
             read(records, f, key, batch);
+            if (running != null) {
+              running.added(batch);
+            }
             if (batch.isFull()) {
+              if (running != null) {
+                running.handOff(batch);
+              }
               ready.put(batch);
               batch = free.take();
             }
+          }
+          if (running != null && !stopped) {
+            running.ended(batch, f);
           }
         }
       }
@@ -179,6 +259,58 @@ final class RecordSource implements AutoCloseable {
           Thread.currentThread().interrupt();
         }
       }
+    }
+  }
+
+  /**
+   * The reading thread's running CRC32C of one input (from its start, though reading may have
+   * begun later), noted in the batches where {@link InputReads} needs it.
+   */
+  private static final class Running {
+    private final LineReader lines;
+    /** The CRC32C of the bytes before {@code from}; -1 if unknown, and then nothing is noted. */
+    private final long before;
+    private final long from;
+    /** Where the last record added ended. */
+    private long end;
+
+    Running(LineReader lines, long before, long from) {
+      this.lines = lines;
+      this.before = before;
+      this.from = from;
+      this.end = from;
+      if (before >= 0) {
+        lines.trackChecksum();
+      }
+    }
+
+    private long crc() {
+      return before < 0 ? -1
+          : Crc32c.combine(before, lines.checksum(), lines.bytesConsumed() - from);
+    }
+
+    /** After a record was added: noted if the batch does not hold all the bytes it consumed. */
+    void added(RecordBatch b) {
+      int i = b.count - 1;
+      long consumed = b.endOffset[i] - end;
+      end = b.endOffset[i];
+      if (consumed != b.contentLength[i] + b.terminatorLength[i] && before >= 0) {
+        b.crcAfter[i] = crc();
+      }
+    }
+
+    /** The batch, whose last record is of this input, goes to the checking thread. */
+    void handOff(RecordBatch b) {
+      b.crcAfter[b.count - 1] = crc();
+    }
+
+    /** The input ended while {@code b} was being filled. */
+    void ended(RecordBatch b, int file) {
+      long crc = crc();
+      if (b.count > 0 && b.fileIndex[b.count - 1] == file) {
+        b.crcAfter[b.count - 1] = crc;
+      }
+      b.ended.add(new RecordBatch.InputEnd(file, lines.bytesConsumed(), crc));
     }
   }
 
@@ -266,20 +398,55 @@ final class RecordSource implements AutoCloseable {
   }
 
   private RecordReader open(InputFile input, long offset, long line) throws IOException {
+    return new RecordReader(openLines(input, offset, line, -1),
+        settings.format == RecordFormat.CSV, settings.maxRecordBytes);
+  }
+
+  /**
+   * The lines of {@code input} from byte {@code offset} on (decompressed, for gzip); when
+   * {@code expectedCrc} is not -1, the bytes before it are read and must have that CRC32C.
+   */
+  private LineReader openLines(InputFile input, long offset, long line, long expectedCrc)
+      throws IOException {
     InputStream in = input.isStdin() ? Inputs.open(Inputs.STDIN, stdin)
         : openCounted(Path.of(input.path()));
     if (offset > 0) {
       try {
-        in.skipNBytes(offset);
-      } catch (java.io.EOFException e) {
+        if (expectedCrc >= 0) {
+          checkPrefix(in, input, offset, expectedCrc);
+        } else {
+          in.skipNBytes(offset);
+        }
+      } catch (EOFException e) {
         in.close();
         throw new IOException(input.path() + " is shorter than the position of the last "
             + "checkpoint (" + offset + " bytes): it changed since the job started");
+      } catch (IOException e) {
+        in.close();
+        throw e;
       }
     }
-    String name = Inputs.displayName(input.path());
-    return new RecordReader(new LineReader(in, name, offset, line),
-        settings.format == RecordFormat.CSV, settings.maxRecordBytes);
+    return new LineReader(in, Inputs.displayName(input.path()), offset, line);
+  }
+
+  /** Reads the first {@code length} bytes of {@code in}: refused unless their CRC32C matches. */
+  private static void checkPrefix(InputStream in, InputFile input, long length, long expected)
+      throws IOException {
+    byte[] buf = new byte[1 << 16];
+    CRC32C crc = new CRC32C();
+    for (long left = length; left > 0; ) {
+      int n = in.read(buf, 0, (int) Math.min(buf.length, left));
+      if (n < 0) {
+        throw new EOFException();
+      }
+      crc.update(buf, 0, n);
+      left -= n;
+    }
+    if (crc.getValue() != expected) {
+      throw InputCheck.refusal(List.of(String.format(java.util.Locale.ROOT,
+          "%s: its first %,d bytes, which the job read, differ from what it read", input.path(),
+          length)));
+    }
   }
 
   /** A file's stream, decompressed if gzip, counting the stored bytes read for progress. */

@@ -24,8 +24,11 @@ package dev.idem.engine.job;
 record SortPlan(int batchBytes, int batchRecords, long bufferBytes, int blockBytes, int fanIn,
     int finalFanIn, long spoolBytes) {
 
-  /** A record slot of a reader batch: offsets, lengths, kind, fingerprint, refs, positions. */
-  static final int BATCH_SLOT_BYTES = 96;
+  /**
+   * A record slot of a reader batch: offsets, lengths, kind, fingerprint, refs, positions,
+   * checksum.
+   */
+  static final int BATCH_SLOT_BYTES = 104;
   /** The line reader's buffer and a gzip stream's buffer and window, while reading. */
   static final int READER_FIXED_BYTES = 160 << 10;
   /** An {@link OutputFile}'s buffer. */

@@ -7,7 +7,6 @@ import dev.idem.engine.record.KeySpec;
 import dev.idem.engine.record.RecordFormat;
 import dev.idem.engine.shard.ConsistentHashRing;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -26,7 +25,8 @@ import java.util.zip.GZIPOutputStream;
  * every shard file (with {@code gzip}, it first ends the current gzip member, so a file cut back
  * to a checkpoint is a complete multi-member gzip), then atomically writes the input position
  * and every shard's length to {@code DIR/.idem-split/checkpoint.json}. A rerun of the same
- * command cuts the shard files back to those lengths and reads on from that position.
+ * command cuts the shard files back to those lengths and reads on from that position, once its
+ * inputs are found to hold what the split read of them ({@link InputCheck}).
  */
 public final class SplitJob {
 
@@ -36,29 +36,41 @@ public final class SplitJob {
    * @param gzip write {@code .gz} shard files
    * @param onBadRecord what to do with a record without a usable key
    * @param checkpointRecords records between checkpoints
+   * @param verifyInputs how a resume checks that the inputs still hold what was read
    */
   public record Spec(List<String> inputs, RecordFormat format, KeySpec key, boolean header,
       KeyNormalizer normalizer, int maxRecordBytes, ConsistentHashRing ring, Path directory,
-      boolean gzip, BadRecordPolicy onBadRecord, long checkpointRecords) {}
+      boolean gzip, BadRecordPolicy onBadRecord, long checkpointRecords,
+      VerifyInputs verifyInputs) {}
 
   /** What a split did: records per shard (this run and before), and bad records skipped. */
   public record Result(long records, long badRecords, long[] perShard, boolean alreadyComplete,
       boolean resumed) {}
 
-  /** The durable state of a split; {@code job} identifies the command. */
+  /**
+   * The durable state of a split; {@code job} identifies the command. {@code read} is what was
+   * read of input {@code fileIndex}, {@code ended} of each input before it (both {@code null} in
+   * the checkpoints of versions that did not keep them).
+   */
   record Checkpoint(String job, List<InputFile> inputs, int fileIndex, long offset, long line,
       long records, long badRecords, long[] lengths, long[] perShard, long quarantineBytes,
-      boolean complete) {}
+      boolean complete, InputRead read, List<InputRead> ended) {}
 
   static final String STATE = ".idem-split";
   private static final String CHECKPOINT = "checkpoint.json";
 
   private final Spec spec;
   private final Listener listener;
+  /** What this run read ({@link InputReads}), and what was read of the inputs before it. */
+  private InputReads reads;
+  private final List<InputRead> ended = new ArrayList<>();
+  private boolean verifyStart;
 
-  /** Hears about progress, and what the user should know. */
+  /** Hears about progress, and about what the user should know. */
   public interface Listener {
     default void progress(long rawBytesDone, long rawBytesTotal, long records) {}
+
+    default void note(String message) {}
 
     default void warning(String message) {}
   }
@@ -116,7 +128,7 @@ public final class SplitJob {
       if (cp == null) {
         requireNoShardFiles(n);
         cp = new Checkpoint(identity(), inputs, 0, 0, 0, 0, 0, new long[n], new long[n], 0,
-            false);
+            false, null, List.of());
         // committed before any shard file exists, so a kill from here on leaves a resumable split
         state.writeAtomically(CHECKPOINT, Json.write(cp));
       } else {
@@ -124,6 +136,17 @@ public final class SplitJob {
         if (cp.complete()) {
           return new Result(cp.records(), cp.badRecords(), cp.perShard(), true, true);
         }
+        List<InputRead> before = cp.ended() == null ? List.of() : cp.ended();
+        InputCheck.Outcome o = InputCheck.run(cp.inputs(), inputs, cp.fileIndex(), cp.offset(),
+            cp.read(), f -> f < before.size() ? before.get(f) : null, spec.verifyInputs());
+        o.notes().forEach(listener::note);
+        o.warnings().forEach(listener::warning);
+        verifyStart = o.verifyStart();
+        ended.addAll(before);
+        while (ended.size() < cp.fileIndex()) {
+          ended.add(null); // read to its end under a version that did not keep what it read
+        }
+        o.vouched().forEach(ended::set);
       }
       return split(inputs, state, cp);
     }
@@ -144,10 +167,11 @@ public final class SplitJob {
     long total = inputs.stream().mapToLong(InputFile::size).sum();
     Path quarantinePath = spec.onBadRecord() instanceof BadRecordPolicy.Quarantine q
         ? q.file() : null;
-    try (RecordSource source = new RecordSource(inputs, settings, InputStream.nullInputStream(),
-        start.fileIndex(), start.offset(), start.line());
+    try (RecordSource source = RecordSource.tracking(inputs, settings, start.fileIndex(),
+        start.offset(), start.line(), start.read(), verifyStart);
         OutputFile quarantine = quarantinePath == null ? null
             : OutputFile.open(quarantinePath, start.quarantineBytes(), null)) {
+      reads = source.reads();
       for (int i = 0; i < n; i++) {
         shards.add(new ShardFile(OutputFile.open(spec.directory().resolve(
             shardFileName(i, spec.format(), spec.gzip())), start.lengths()[i], null), spec.gzip()));
@@ -201,6 +225,7 @@ public final class SplitJob {
           file = batch.fileIndex[i];
           offset = batch.endOffset[i];
           line = batch.endLine[i];
+          reads.handled(batch, i);
         }
         boolean end = batch.endOfInput;
         source.recycle(batch);
@@ -233,9 +258,12 @@ public final class SplitJob {
     if (quarantine != null) {
       quarantine.sync();
     }
+    while (ended.size() < file) { // an input before the one being read: read to its end
+      ended.add(reads.ended(ended.size()));
+    }
     state.writeAtomically(CHECKPOINT, Json.write(new Checkpoint(identity(), inputs, file, offset,
         line, records, bad, lengths, perShard, quarantine == null ? 0 : quarantine.length(),
-        done)));
+        done, reads.current(), ended)));
   }
 
   private static Checkpoint readCheckpoint(StateDirectory state) throws IOException {

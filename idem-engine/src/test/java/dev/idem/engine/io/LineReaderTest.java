@@ -34,6 +34,48 @@ class LineReaderTest {
     assertThat(readAll(new Trickle(input, chunk))).containsExactlyElementsOf(reference(input));
   }
 
+  @Property
+  void theChecksumCoversExactlyTheBytesConsumed(@ForAll("inputs") byte[] input,
+      @ForAll @IntRange(min = 1, max = 7) int chunk,
+      @ForAll @IntRange(min = 1, max = 6) int maxLineBytes) throws IOException {
+    assertChecksumFollows(input, new Trickle(input, chunk), maxLineBytes);
+  }
+
+  @Test
+  void theChecksumFollowsAcrossRefillsAndSkippedOverlongLines() throws IOException {
+    java.util.Random r = new java.util.Random(15);
+    ByteArrayOutputStream in = new ByteArrayOutputStream();
+    for (int i = 0; i < 1000; i++) {
+      int length = r.nextInt(10) == 0 ? 70_000 + r.nextInt(100_000) : r.nextInt(200);
+      for (int j = 0; j < length; j++) {
+        in.write('a' + r.nextInt(26));
+      }
+      in.write(r.nextInt(5) == 0 ? '\r' : 'z');
+      in.write('\n');
+    }
+    byte[] input = in.toByteArray();
+    assertChecksumFollows(input, new Trickle(input, 10_000), 100_000);
+  }
+
+  /** After each line, the reader's checksum is that of the input up to the line's end. */
+  private static void assertChecksumFollows(byte[] input, InputStream in, int maxLineBytes)
+      throws IOException {
+    try (LineReader lines = new LineReader(in, "test")) {
+      lines.setMaxLineBytes(maxLineBytes);
+      lines.trackChecksum();
+      assertThat(lines.checksum()).isZero();
+      java.util.zip.CRC32C expected = new java.util.zip.CRC32C();
+      int consumed = 0;
+      while (lines.next()) {
+        expected.update(input, consumed, (int) lines.bytesConsumed() - consumed);
+        consumed = (int) lines.bytesConsumed();
+        assertThat(lines.checksum()).as("after line %d", lines.lineNumber())
+            .isEqualTo(expected.getValue());
+      }
+      assertThat(lines.bytesConsumed()).isEqualTo(input.length);
+    }
+  }
+
   @Test
   void linesLongerThanTheBufferArriveWhole() throws IOException {
     byte[] longLine = new byte[300_000];
