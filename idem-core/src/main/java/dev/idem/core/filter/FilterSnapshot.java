@@ -170,7 +170,7 @@ public final class FilterSnapshot {
       MembershipFilter filter;
       try {
         ByteBuffer parameters = h.parameters.duplicate().order(ByteOrder.LITTLE_ENDIAN);
-        filter = h.type.restore(parameters, h.count, payload);
+        filter = Filters.restore(h.type, parameters, h.count, payload);
         if (parameters.hasRemaining()) {
           throw new IllegalArgumentException(parameters.remaining()
               + " unread bytes in the parameter block");

@@ -40,7 +40,7 @@ class FalsePositiveRateTest {
   @ParameterizedTest(name = "{0}")
   @CsvSource({"BLOCKED", "PARTITIONED"})
   void typesSizedForTheTargetPromiseAtMostTheTarget(FilterType type) {
-    AbstractBloomFilter f = (AbstractBloomFilter) type.create(1_000_000, 0.001);
+    AbstractBloomFilter f = (AbstractBloomFilter) Filters.create(type, 1_000_000, 0.001);
     assertThat(f.falsePositiveRate(1_000_000)).isLessThanOrEqualTo(0.001);
   }
 

@@ -31,7 +31,7 @@ class FilterPropertiesTest {
   @Property(tries = 200)
   void noFalseNegatives(@ForAll("keys") List<Key> keys, @ForAll FilterType type,
       @ForAll @IntRange(min = 1, max = 5000) int capacity) {
-    MembershipFilter filter = type.create(capacity, 0.01);
+    MembershipFilter filter = Filters.create(type, capacity, 0.01);
     List<Key> stored = new java.util.ArrayList<>();
     for (Key k : keys) {
       try {
@@ -49,7 +49,7 @@ class FilterPropertiesTest {
   @Property(tries = 200)
   void putReportsChangeOnlyForKeysNotSeenBefore(@ForAll("keys") List<Key> keys,
       @ForAll FilterType type) {
-    MembershipFilter filter = type.create(3000, 0.01);
+    MembershipFilter filter = Filters.create(type, 3000, 0.01);
     Set<Key> seen = new HashSet<>();
     long changed = 0;
     for (Key k : keys) {
@@ -70,8 +70,8 @@ class FilterPropertiesTest {
   @Property(tries = 100)
   void batchOperationsAnswerLikeSingleOnes(@ForAll("keys") List<Key> keys,
       @ForAll FilterType type) {
-    MembershipFilter single = type.create(2000, 0.05);
-    MembershipFilter batch = type.create(2000, 0.05);
+    MembershipFilter single = Filters.create(type, 2000, 0.05);
+    MembershipFilter batch = Filters.create(type, 2000, 0.05);
     long[] fps = pairs(keys);
     int half = keys.size() / 2;
     boolean[] changed = new boolean[keys.size()];
@@ -89,8 +89,8 @@ class FilterPropertiesTest {
 
   @Property(tries = 100)
   void prefetchChangesNoAnswer(@ForAll("keys") List<Key> keys, @ForAll FilterType type) {
-    MembershipFilter plain = type.create(3000, 0.05);
-    MembershipFilter hinted = type.create(3000, 0.05);
+    MembershipFilter plain = Filters.create(type, 3000, 0.05);
+    MembershipFilter hinted = Filters.create(type, 3000, 0.05);
     long[] fps = pairs(keys);
     for (int i = 0; i < keys.size(); i++) {
       if (i % 7 == 0) {

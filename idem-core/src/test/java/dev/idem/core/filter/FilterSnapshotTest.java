@@ -31,7 +31,7 @@ class FilterSnapshotTest {
       Fingerprinter.xxh3().withSeed(42).withNormalizer(KeyNormalizer.parse("trim,lowercase"));
 
   private static AbstractBloomFilter filled(FilterType type, int keys) {
-    AbstractBloomFilter f = (AbstractBloomFilter) type.create(keys, 0.01);
+    AbstractBloomFilter f = (AbstractBloomFilter) Filters.create(type, keys, 0.01);
     for (int i = 0; i < keys; i++) {
       f.put(FP.fingerprint("key-" + i));
     }
@@ -74,7 +74,7 @@ class FilterSnapshotTest {
       case SCALABLE -> ScalableBloomFilter.builder().initialCapacity(500).falsePositiveRate(0.01)
           .build();
       case CUCKOO -> CuckooFilter.withFingerprintBits(3200, 9);
-      default -> type.create(3000, 0.01);
+      default -> Filters.create(type, 3000, 0.01);
     };
     for (int i = 0; i < 3000; i++) {
       f.put(random.nextLong(), random.nextLong());
