@@ -22,7 +22,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-/** Invariant 5 of DESIGN.md for filter snapshots: round trips are exact, damage is refused. */
+/**
+ * Invariant 5 of DESIGN.md for filter snapshots: round trips are exact, damage is refused, in
+ * both carriers of the one format (a file and a byte array).
+ */
 class FilterSnapshotTest {
 
   @TempDir Path dir;
@@ -126,6 +129,72 @@ class FilterSnapshotTest {
       FilterSnapshot.write(file, original, FP);
       assertThat(Files.readAllBytes(again)).isEqualTo(Files.readAllBytes(file));
     }
+  }
+
+  @ParameterizedTest
+  @EnumSource(FilterType.class)
+  void theByteArrayIsTheFileAndRoundTripsEveryType(FilterType type) throws IOException {
+    MembershipFilter original = filledAnyType(type);
+    Path file = dir.resolve(type.displayName() + ".idx");
+    FilterSnapshot.write(file, original, FP);
+    byte[] bytes = FilterSnapshot.toBytes(original, FP);
+    assertThat(bytes).isEqualTo(Files.readAllBytes(file));
+    FilterSnapshot s = FilterSnapshot.fromBytes(bytes);
+    assertThat(s.file()).isNull();
+    assertThat(s.loadMode()).isEqualTo(FilterSnapshot.LoadMode.HEAP);
+    assertThat(s.formatVersion()).isEqualTo(FilterSnapshot.FORMAT_VERSION);
+    assertThat(s.fingerprinter()).isEqualTo(FP);
+    MembershipFilter loaded = s.filter();
+    assertThat(loaded.getClass()).isEqualTo(original.getClass());
+    assertThat(loaded.layout()).isEqualTo(original.layout());
+    assertThat(loaded.approximateCount()).isEqualTo(original.approximateCount());
+    SplittableRandom random = new SplittableRandom(type.id());
+    for (int i = 0; i < 10_000; i++) { // the inserted keys first, then fresh ones
+      long hi = random.nextLong();
+      long lo = random.nextLong();
+      assertThat(loaded.mightContain(hi, lo)).isEqualTo(original.mightContain(hi, lo));
+    }
+    assertThat(FilterSnapshot.toBytes(loaded, FP)).isEqualTo(bytes);
+    // a mapped file saves to the same bytes as the heap filter it was written from
+    assertThat(FilterSnapshot.toBytes(FilterSnapshot.map(file).filter(), FP)).isEqualTo(bytes);
+  }
+
+  @Test
+  void aFilterWithoutASnapshotFormIsRefusedByBothCarriers() {
+    MembershipFilter foreign = (MembershipFilter) java.lang.reflect.Proxy.newProxyInstance(
+        getClass().getClassLoader(), new Class<?>[] {MembershipFilter.class}, (p, m, a) -> {
+          throw new AssertionError("not to be called");
+        });
+    assertThatThrownBy(() -> FilterSnapshot.toBytes(foreign, FP))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cannot be saved");
+    assertThatThrownBy(() -> FilterSnapshot.write(dir.resolve("f.idx"), foreign, FP))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cannot be saved");
+  }
+
+  @Test
+  void parametersThatDisagreeAreRefusedEvenWithGoodChecksums() throws IOException {
+    // the blocked parameter block: capacity u64, fpp f64, bits u64, k u32, reserved u32
+    byte[] good = FilterSnapshot.toBytes(filled(FilterType.BLOCKED, 100), FP);
+    int params = 64 + FP.normalizer().spec().length();
+    byte[] partBlock = good.clone();
+    ByteBuffer b = ByteBuffer.wrap(partBlock).order(ByteOrder.LITTLE_ENDIAN);
+    b.putLong(params + 16, b.getLong(params + 16) - 64); // no longer whole 512-bit blocks
+    assertRefused(resealed(partBlock), "bits not whole blocks")
+        .hasMessageContaining("inconsistent parameters").hasMessageContaining("multiple of 512");
+    byte[] noHashes = good.clone();
+    ByteBuffer.wrap(noHashes).order(ByteOrder.LITTLE_ENDIAN).putInt(params + 24, 0);
+    assertRefused(resealed(noHashes), "k = 0")
+        .hasMessageContaining("inconsistent parameters").hasMessageContaining("k=0");
+  }
+
+  /** The bytes with the header CRC32C recomputed, so only the change under test is wrong. */
+  static byte[] resealed(byte[] bytes) {
+    ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
+    int headerBytes = Short.toUnsignedInt(b.getShort(10));
+    CRC32C crc = new CRC32C();
+    crc.update(bytes, 0, headerBytes - 4);
+    b.putInt(headerBytes - 4, (int) crc.getValue());
+    return bytes;
   }
 
   @ParameterizedTest
@@ -257,25 +326,36 @@ class FilterSnapshotTest {
     Path file = dir.resolve("base.idx");
     FilterSnapshot.write(file, filled(FilterType.BLOOM, 100), FP);
     byte[] bytes = Files.readAllBytes(file);
-    ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);
-    b.putShort(offset, value);
-    int headerBytes = Short.toUnsignedInt(b.getShort(10));
-    CRC32C crc = new CRC32C();
-    crc.update(bytes, 0, headerBytes - 4);
-    b.putInt(headerBytes - 4, (int) crc.getValue());
-    return bytes;
+    ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN).putShort(offset, value);
+    return resealed(bytes);
   }
 
+  /**
+   * Asserts that every carrier refuses {@code content} with the same fault, naming the file or
+   * the array; returns the file reader's refusal for more checks.
+   */
   private org.assertj.core.api.AbstractThrowableAssert<?, ? extends Throwable> assertRefused(
       byte[] content, String what) throws IOException {
     Path bad = dir.resolve("bad.idx");
     Files.write(bad, content);
+    String fault = null;
     for (FilterSnapshot.LoadMode mode : FilterSnapshot.LoadMode.values()) {
-      assertThatThrownBy(() -> FilterSnapshot.open(bad, mode))
-          .as("%s (%s)", what, mode)
-          .isInstanceOf(SnapshotException.class)
-          .hasMessageStartingWith(bad.toString() + ": ");
+      SnapshotException e = catchSnapshotException(() -> FilterSnapshot.open(bad, mode), what);
+      assertThat(e.getMessage()).as("%s (%s)", what, mode).startsWith(bad + ": ");
+      assertThat(e.file()).isEqualTo(bad);
+      fault = e.getMessage().substring(bad.toString().length());
     }
+    SnapshotException e = catchSnapshotException(() -> FilterSnapshot.fromBytes(content), what);
+    assertThat(e.getMessage()).as("%s (bytes)", what)
+        .isEqualTo(SnapshotException.BYTES + fault);
+    assertThat(e.file()).isNull();
     return assertThatThrownBy(() -> FilterSnapshot.read(bad));
+  }
+
+  private static SnapshotException catchSnapshotException(
+      org.assertj.core.api.ThrowableAssert.ThrowingCallable read, String what) {
+    Throwable t = org.assertj.core.api.Assertions.catchThrowable(read);
+    assertThat(t).as(what).isInstanceOf(SnapshotException.class);
+    return (SnapshotException) t;
   }
 }
