@@ -5,10 +5,25 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idem.core.Fingerprint;
 import dev.idem.core.Fingerprinter;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The union of blocked filters, which the Flink operator uses to merge state after a rescale. */
-class BlockedBloomFilterTest {
+/**
+ * The blocked Bloom filter against the contract (its rate measured at two sizes and rates, and
+ * small and over-full of blocks), and the union the Flink operator uses after a rescale.
+ */
+class BlockedBloomFilterTest extends MembershipFilterContract {
+
+  @Override
+  MembershipFilter create(long n, double p) {
+    return BlockedBloomFilter.create(n, p);
+  }
+
+  @Override
+  List<RateCase> rateCases() {
+    return List.of(new RateCase(200_000, 0.01, 3), new RateCase(300_000, 0.001, 4),
+        new RateCase(2000, 0.05, 40));
+  }
 
   private static final Fingerprinter FP = Fingerprinter.xxh3();
 
