@@ -7,6 +7,7 @@ import dev.idem.core.Fingerprinter;
 import dev.idem.core.filter.AbstractBloomFilter;
 import dev.idem.core.filter.FilterSnapshot;
 import dev.idem.core.filter.FilterType;
+import dev.idem.core.filter.Filters;
 import dev.idem.core.filter.MembershipFilter;
 import java.io.BufferedInputStream;
 import java.io.BufferedOutputStream;
@@ -67,7 +68,7 @@ public abstract class Contender {
     return switch (name.toLowerCase(Locale.ROOT)) {
       case "guava" -> new Guava(n, p);
       case "commons" -> new Commons(n, p);
-      default -> new Idem(FilterType.byName(name).create(n, p));
+      default -> new Idem(Filters.create(FilterType.byName(name), n, p));
     };
   }
 

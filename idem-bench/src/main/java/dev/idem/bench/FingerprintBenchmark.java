@@ -3,6 +3,7 @@ package dev.idem.bench;
 import dev.idem.core.Fingerprinter;
 import dev.idem.core.filter.MembershipFilter;
 import dev.idem.core.filter.FilterType;
+import dev.idem.core.filter.Filters;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -54,8 +55,8 @@ public class FingerprintBenchmark {
       int warmKeys = Math.min(n, FilterBenchmark.JIT_WARMUP_KEYS);
       FilterType type = FilterType.byName(contender);
       for (int round = 0; round < 5; round++) {
-        fill(type.create(warmKeys, FilterBenchmark.FPP), fingerprints, warmKeys);
-        fillBatched(type.create(warmKeys, FilterBenchmark.FPP), this, warmKeys);
+        fill(Filters.create(type, warmKeys, FilterBenchmark.FPP), fingerprints, warmKeys);
+        fillBatched(Filters.create(type, warmKeys, FilterBenchmark.FPP), this, warmKeys);
       }
     }
 
@@ -66,7 +67,7 @@ public class FingerprintBenchmark {
       }
       filter = null;
       System.gc();
-      filter = FilterType.byName(contender).create(n, FilterBenchmark.FPP);
+      filter = Filters.create(FilterType.byName(contender), n, FilterBenchmark.FPP);
     }
 
     @TearDown(Level.Trial)
@@ -97,7 +98,7 @@ public class FingerprintBenchmark {
       fingerprints = KeyArena.fingerprintRange(fp, 0, n);
       filter = FilterCache.loadIdem(contender, n);
       if (filter == null) {
-        filter = FilterType.byName(contender).create(n, FilterBenchmark.FPP);
+        filter = Filters.create(FilterType.byName(contender), n, FilterBenchmark.FPP);
         fill(filter, fingerprints, n);
       }
       requireNoFalseNegatives(filter, fingerprints, contender);

@@ -2,6 +2,7 @@ package dev.idem.bench;
 
 import dev.idem.core.Fingerprinter;
 import dev.idem.core.filter.FilterType;
+import dev.idem.core.filter.Filters;
 import dev.idem.core.filter.MembershipFilter;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -50,7 +51,7 @@ public class HashBatchBenchmark {
       int warmKeys = Math.min(n, FilterBenchmark.JIT_WARMUP_KEYS);
       FilterType type = FilterType.byName(contender);
       for (int round = 0; round < 5; round++) {
-        fill(type.create(warmKeys, FilterBenchmark.FPP), keys, warmKeys, batch);
+        fill(Filters.create(type, warmKeys, FilterBenchmark.FPP), keys, warmKeys, batch);
       }
     }
 
@@ -59,7 +60,7 @@ public class HashBatchBenchmark {
       check();
       filter = null;
       System.gc();
-      filter = FilterType.byName(contender).create(n, FilterBenchmark.FPP);
+      filter = Filters.create(FilterType.byName(contender), n, FilterBenchmark.FPP);
     }
 
     @TearDown(Level.Trial)

@@ -3,6 +3,7 @@ package dev.idem.cli;
 import dev.idem.core.filter.CountingBloomFilter;
 import dev.idem.core.filter.CuckooFilter;
 import dev.idem.core.filter.FilterType;
+import dev.idem.core.filter.Filters;
 import dev.idem.core.filter.MembershipFilter;
 import dev.idem.core.filter.ScalableBloomFilter;
 import java.time.Duration;
@@ -98,7 +99,7 @@ final class FilterOptions {
       case COUNTING -> CountingBloomFilter.create(n, fpp, counterBits);
       case CUCKOO -> fingerprintBits != null
           ? CuckooFilter.withFingerprintBits(n, fingerprintBits) : CuckooFilter.create(n, fpp);
-      default -> type.create(n, fpp);
+      default -> Filters.create(type, n, fpp);
     };
   }
 }

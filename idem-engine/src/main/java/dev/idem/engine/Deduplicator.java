@@ -5,8 +5,8 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.idem.core.Fingerprint;
 import dev.idem.core.Fingerprinter;
 import dev.idem.core.filter.FilterType;
+import dev.idem.core.filter.Filters;
 import dev.idem.core.filter.MembershipFilter;
-import dev.idem.core.filter.ScalableBloomFilter;
 import dev.idem.engine.store.ExactStore;
 import dev.idem.engine.store.MemoryStore;
 import dev.idem.engine.store.RocksDbStore;
@@ -266,7 +266,7 @@ public final class Deduplicator implements AutoCloseable {
     }
 
     public Deduplicator build() {
-      MembershipFilter filter = newFilter(filterType, expectedKeys, fpp);
+      MembershipFilter filter = Filters.forKeys(filterType, expectedKeys, 0, fpp);
       ExactStore exact = null;
       StateStore state = null;
       if (mode == DedupMode.EXACT) {
@@ -286,19 +286,5 @@ public final class Deduplicator implements AutoCloseable {
           : Caffeine.newBuilder().maximumSize(recentSize).expireAfterAccess(recentTtl).build();
       return new Deduplicator(filter, exact, fingerprinter, mode, keyMode, recent, state);
     }
-  }
-
-  /**
-   * The filter for a job: {@code type} if given, else blocked for a known key count and scalable
-   * (from 1 M keys) for an unknown one ({@code expectedKeys < 0}).
-   */
-  public static MembershipFilter newFilter(FilterType type, long expectedKeys, double fpp) {
-    FilterType t = type != null ? type
-        : expectedKeys > 0 ? FilterType.BLOCKED : FilterType.SCALABLE;
-    if (t == FilterType.SCALABLE) {
-      return ScalableBloomFilter.builder().initialCapacity(expectedKeys > 0 ? expectedKeys
-          : 1_000_000).falsePositiveRate(fpp).build();
-    }
-    return t.create(expectedKeys > 0 ? expectedKeys : 1_000_000, fpp);
   }
 }

@@ -18,6 +18,9 @@ final class KeyFingerprinter<K> implements Serializable {
 
   private static final long serialVersionUID = 1L;
 
+  /** How keys are hashed: recorded with the operator's filter state, which must match it. */
+  static final Fingerprinter HASHING = Fingerprinter.xxh3();
+
   private final TypeSerializer<K> serializer;
   private transient DataOutputSerializer buffer;
 
@@ -26,7 +29,7 @@ final class KeyFingerprinter<K> implements Serializable {
   }
 
   Fingerprint of(K key) {
-    Fingerprinter fp = Fingerprinter.xxh3();
+    Fingerprinter fp = HASHING;
     if (key instanceof CharSequence text) {
       return fp.fingerprint(text);
     }

@@ -1,6 +1,8 @@
 package dev.idem.flink;
 
 import dev.idem.core.filter.BlockedBloomFilter;
+import dev.idem.core.filter.FilterSnapshot;
+import dev.idem.core.filter.SnapshotException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -27,7 +29,8 @@ import org.slf4j.LoggerFactory;
  * own filter and its false-positive rate does not rise across restarts.
  *
  * <p>Each state entry is the owner's subtask index, parallelism and maximum parallelism (three
- * ints) followed by {@link BlockedBloomFilter#toBytes()}.
+ * ints) followed by the filter's snapshot ({@link FilterSnapshot#toBytes}, the format of idem's
+ * snapshot files), which records the hashing too, so a filter hashed otherwise is refused.
  */
 final class SubtaskFilter {
 
@@ -68,8 +71,7 @@ final class SubtaskFilter {
       if (mine.getIntersection(theirs).getNumberOfKeyGroups() == 0) {
         continue;
       }
-      BlockedBloomFilter old =
-          BlockedBloomFilter.fromBytes(Arrays.copyOfRange(entry, PREFIX_BYTES, entry.length));
+      BlockedBloomFilter old = fromBytes(Arrays.copyOfRange(entry, PREFIX_BYTES, entry.length));
       if (filter == null) {
         filter = old;
       } else if (!filter.hasSameLayout(old)) {
@@ -100,13 +102,25 @@ final class SubtaskFilter {
     return new SubtaskFilter(state, task, filter);
   }
 
+  /** A filter from a state entry, which must be blocked and hashed as {@link KeyFingerprinter}. */
+  private static BlockedBloomFilter fromBytes(byte[] bytes) throws SnapshotException {
+    FilterSnapshot s = FilterSnapshot.fromBytes(bytes);
+    if (!(s.filter() instanceof BlockedBloomFilter blocked)
+        || !s.fingerprinter().equals(KeyFingerprinter.HASHING)) {
+      throw new IllegalStateException("the checkpoint holds an idem filter (" + s.filter()
+          + ", " + s.fingerprinter() + ") that IdemDedup did not write; restore it with the "
+          + "operator uid that wrote it");
+    }
+    return blocked;
+  }
+
   BlockedBloomFilter filter() {
     return filter;
   }
 
   /** Replaces this subtask's entry in the checkpoint with the current filter. */
   void snapshot() throws Exception {
-    byte[] bits = filter.toBytes();
+    byte[] bits = FilterSnapshot.toBytes(filter, KeyFingerprinter.HASHING);
     ByteBuffer entry = ByteBuffer.allocate(PREFIX_BYTES + bits.length);
     entry.putInt(task.getIndexOfThisSubtask()).putInt(task.getNumberOfParallelSubtasks())
         .putInt(task.getMaxNumberOfParallelSubtasks()).put(bits);

@@ -49,25 +49,6 @@ public final class BlockedBloomFilter extends AbstractBloomFilter {
   }
 
   /**
-   * This filter as a self-checking byte array (magic, version, parameters, bits, CRC32C), for
-   * state that is kept as bytes, such as Flink operator state. Stop writers first.
-   *
-   * @throws IllegalStateException when the filter is larger than one array can hold (2 GiB)
-   */
-  public byte[] toBytes() {
-    return BlockedFilterBytes.encode(this);
-  }
-
-  /**
-   * The filter written by {@link #toBytes()}, on the heap.
-   *
-   * @throws IllegalArgumentException when the bytes are not such a filter, or are damaged
-   */
-  public static BlockedBloomFilter fromBytes(byte[] bytes) {
-    return BlockedFilterBytes.decode(bytes);
-  }
-
-  /**
    * True when {@code other} has the same layout (bits and positions per key), so that {@link
    * #unionWith} may OR it into this one. Filters created with the same expected keys and rate
    * always do.

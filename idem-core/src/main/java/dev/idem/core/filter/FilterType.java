@@ -1,11 +1,13 @@
 package dev.idem.core.filter;
 
-import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.stream.Collectors;
 
-/** The kinds of filter idem builds; the id is stored in snapshot headers and never reused. */
+/**
+ * The kinds of filter idem builds, as data: the id stored in snapshot headers (never reused), the
+ * name used on the command line, and the sizing of the fixed-size Bloom types. {@link Filters}
+ * builds and restores them.
+ */
 public enum FilterType {
   /** {@link BloomFilter}. */
   BLOOM(1, "bloom"),
@@ -56,37 +58,6 @@ public enum FilterType {
       case BLOCKED -> FilterMath.blockedLayout(n, p);
       case PARTITIONED -> FilterMath.partitionedLayout(n, p);
       default -> throw new IllegalStateException(displayName + " has no fixed Bloom layout");
-    };
-  }
-
-  /**
-   * A new, empty filter of this type for {@code n} keys at rate {@code p}, with the type's
-   * defaults (a scalable filter starts with capacity {@code n} and keeps its compound rate at or
-   * below {@code p}; an exact set ignores {@code p}).
-   */
-  public MembershipFilter create(long n, double p) {
-    return switch (this) {
-      case BLOOM -> BloomFilter.create(n, p);
-      case BLOCKED -> BlockedBloomFilter.create(n, p);
-      case PARTITIONED -> PartitionedBloomFilter.create(n, p);
-      case SCALABLE -> ScalableBloomFilter.builder().initialCapacity(n).falsePositiveRate(p)
-          .build();
-      case COUNTING -> CountingBloomFilter.create(n, p);
-      case CUCKOO -> CuckooFilter.create(n, p);
-      case EXACT -> FingerprintSet.withExpectedSize(n);
-    };
-  }
-
-  /** Rebuilds a filter of this type from a snapshot's parameter block and payload. */
-  MembershipFilter restore(ByteBuffer parameters, long count, SnapshotSupport.Payload payload)
-      throws IOException {
-    return switch (this) {
-      case BLOOM, BLOCKED, PARTITIONED ->
-          AbstractBloomFilter.restore(this, parameters, count, payload);
-      case SCALABLE -> ScalableBloomFilter.restore(parameters, count, payload);
-      case COUNTING -> CountingBloomFilter.restore(parameters, count, payload);
-      case CUCKOO -> CuckooFilter.restore(parameters, count, payload);
-      case EXACT -> FingerprintSet.restore(parameters, count, payload);
     };
   }
 

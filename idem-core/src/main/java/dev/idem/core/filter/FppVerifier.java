@@ -77,7 +77,7 @@ public final class FppVerifier {
    * @param seed the first trial's hash seed; trial {@code t} uses {@code seed + t}
    */
   public static Report verify(FilterType type, long capacity, double fpp, int trials, long seed) {
-    return verify(() -> type.create(capacity, fpp), capacity, fpp, trials, seed);
+    return verify(() -> Filters.create(type, capacity, fpp), capacity, fpp, trials, seed);
   }
 
   /**

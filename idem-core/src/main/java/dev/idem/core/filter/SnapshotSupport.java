@@ -7,7 +7,7 @@ import java.util.List;
 /**
  * What a filter type contributes to its snapshot: a small parameter block in the header and the
  * word arrays of the payload. The matching reader is the type's {@code restore(parameters, count,
- * payload)}, reached through {@link FilterType}; docs/FORMAT.md lists every type's block.
+ * payload)}, reached through {@link Filters}; docs/FORMAT.md lists every type's block.
  */
 interface SnapshotSupport {
 

@@ -21,8 +21,8 @@ class ConcurrentPutTest {
   @EnumSource(value = FilterType.class, names = {"BLOOM", "BLOCKED", "PARTITIONED"})
   void concurrentPutsEqualSequentialPuts(FilterType type) throws Exception {
     // a small filter, so that threads keep hitting the same words
-    AbstractBloomFilter concurrent = (AbstractBloomFilter) type.create(20_000, 0.01);
-    AbstractBloomFilter sequential = (AbstractBloomFilter) type.create(20_000, 0.01);
+    AbstractBloomFilter concurrent = (AbstractBloomFilter) Filters.create(type, 20_000, 0.01);
+    AbstractBloomFilter sequential = (AbstractBloomFilter) Filters.create(type, 20_000, 0.01);
     long[][] keys = new long[THREADS][2 * KEYS_PER_THREAD];
     SplittableRandom random = new SplittableRandom(99);
     for (long[] k : keys) {

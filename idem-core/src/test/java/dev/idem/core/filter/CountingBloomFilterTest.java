@@ -13,7 +13,13 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import org.junit.jupiter.api.Test;
 
-class CountingBloomFilterTest {
+/** The counting Bloom filter against the contract, and its removal and saturation rules. */
+class CountingBloomFilterTest extends MembershipFilterContract {
+
+  @Override
+  MembershipFilter create(long n, double p) {
+    return CountingBloomFilter.create(n, p);
+  }
 
   /** An operation on one of a few keys, so that keys repeat and are removed again. */
   record Op(boolean remove, int key) {}

@@ -19,7 +19,36 @@ import net.jqwik.api.constraints.LongRange;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-class CuckooFilterTest {
+/** The cuckoo filter against the contract, and its load, eviction, deletion and width rules. */
+class CuckooFilterTest extends MembershipFilterContract {
+
+  @Override
+  MembershipFilter create(long n, double p) {
+    return CuckooFilter.create(n, p);
+  }
+
+  @Override
+  boolean mayBecomeFull() {
+    return true;
+  }
+
+  /** Filled until the stash is full too, so the snapshot carries stash entries. */
+  @Override
+  MembershipFilter filledForSnapshot(SplittableRandom random) {
+    CuckooFilter f = CuckooFilter.withFingerprintBits(3200, 9);
+    for (int i = 0; i < 3000; i++) {
+      f.put(random.nextLong(), random.nextLong());
+    }
+    try {
+      while (true) {
+        f.add(random.nextLong(), random.nextLong());
+      }
+    } catch (FilterFullException e) {
+      assertThat(f.layout().get("stash")).isEqualTo(CuckooFilter.STASH_CAPACITY);
+    }
+    f.remove(random.nextLong(), random.nextLong());
+    return f;
+  }
 
   private static final double Z999 = 3.2905;
 

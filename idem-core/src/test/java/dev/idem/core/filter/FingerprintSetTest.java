@@ -15,7 +15,13 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import org.junit.jupiter.api.Test;
 
-class FingerprintSetTest {
+/** The exact set against the contract (its rate is zero), and against a hash set. */
+class FingerprintSetTest extends MembershipFilterContract {
+
+  @Override
+  MembershipFilter create(long n, double p) {
+    return FingerprintSet.withExpectedSize(n);
+  }
 
   record Key(long hi, long lo) {}
 

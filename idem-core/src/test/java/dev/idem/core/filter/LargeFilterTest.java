@@ -16,7 +16,8 @@ class LargeFilterTest {
   @ParameterizedTest
   @EnumSource(value = FilterType.class, names = {"BLOOM", "BLOCKED", "PARTITIONED"})
   void positionsBeyond2To31AreUsedAndFound(FilterType type) {
-    AbstractBloomFilter f = (AbstractBloomFilter) type.create(150_000_000L, 0.001); // ≈ 2.16e9 bits, ≈ 270 MB
+    // ≈ 2.16e9 bits, ≈ 270 MB
+    AbstractBloomFilter f = (AbstractBloomFilter) Filters.create(type, 150_000_000L, 0.001);
     assertThat(f.bitSize()).isGreaterThan(TWO_TO_31);
     SplittableRandom random = new SplittableRandom(5);
     long[] keys = new long[2 * 100_000];

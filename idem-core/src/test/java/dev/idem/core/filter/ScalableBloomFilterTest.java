@@ -10,7 +10,18 @@ import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
-class ScalableBloomFilterTest {
+/**
+ * The scalable filter against the contract, and its growth and slices. For the contract it
+ * starts at an eighth of the keys, so that n keys fill four layers; its clock is fixed, so that
+ * two filters fed the same keys have the same bytes.
+ */
+class ScalableBloomFilterTest extends MembershipFilterContract {
+
+  @Override
+  MembershipFilter create(long n, double p) {
+    return ScalableBloomFilter.builder().initialCapacity(Math.max(1, n / 8))
+        .falsePositiveRate(p).clock(() -> 1_700_000_000_000L).build();
+  }
 
   private static final double Z999 = 3.2905;
 

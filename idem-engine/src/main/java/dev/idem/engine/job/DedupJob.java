@@ -4,6 +4,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.idem.core.ByteSize;
 import dev.idem.core.Fingerprinter;
 import dev.idem.core.filter.FilterType;
+import dev.idem.core.filter.Filters;
 import dev.idem.core.filter.MembershipFilter;
 import dev.idem.engine.DedupMode;
 import dev.idem.engine.DedupStats;
@@ -123,7 +124,7 @@ public final class DedupJob {
       long capacity = windowed ? 0 : expected > 0 ? expected
           : InputEstimate.distinctKeysUpperBound(inputs, spec.format());
       FilterType filterType = spec.filterType() != null ? spec.filterType()
-          : expected > 0 ? FilterType.BLOCKED : FilterType.SCALABLE;
+          : Filters.defaultType(expected);
       String exactStore = spec.shared() != null ? spec.shared().describe()
           : windowed || spec.mode() == DedupMode.APPROXIMATE ? "none"
           : chooseMemory(capacity, fullKeys) ? "memory" : "rocksdb";
@@ -177,8 +178,7 @@ public final class DedupJob {
         tiers.warnings.forEach(listener::warning);
         setup = tieredSetup(manifest, tiers, dir, fingerprinter, cp.snapshotSequence());
       } else {
-        MembershipFilter filter = Tiers.newFilter(filterType.displayName(), capacity, spec.fpp(),
-            expected);
+        MembershipFilter filter = Filters.forKeys(filterType, expected, capacity, spec.fpp());
         ExactStore exact = null;
         if (exactStore.equals("memory")) {
           exact = MemoryStore.create(capacity, fullKeys, false);

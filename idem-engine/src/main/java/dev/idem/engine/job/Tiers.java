@@ -3,8 +3,8 @@ package dev.idem.engine.job;
 import dev.idem.core.Fingerprinter;
 import dev.idem.core.filter.FilterSnapshot;
 import dev.idem.core.filter.FilterType;
+import dev.idem.core.filter.Filters;
 import dev.idem.core.filter.MembershipFilter;
-import dev.idem.engine.Deduplicator;
 import dev.idem.engine.KeyMode;
 import dev.idem.engine.store.ExactStore;
 import dev.idem.engine.store.MemoryStore;
@@ -40,13 +40,6 @@ final class Tiers {
     this.warnings.addAll(warnings);
   }
 
-  /** A new filter as the job's options describe it. */
-  static MembershipFilter newFilter(String filterType, long capacity, double fpp,
-      long expectedKeys) {
-    FilterType type = FilterType.byName(filterType);
-    return Deduplicator.newFilter(type, expectedKeys > 0 ? expectedKeys : capacity, fpp);
-  }
-
   /**
    * Restores the tiers of a state at checkpoint {@code cp}. Where the kept keys are durable
    * depends on the manifest ({@link Manifest#writesSeen()}): in {@code seen}, or in the whole
@@ -77,7 +70,8 @@ final class Tiers {
     }
     boolean rebuilt = filter == null && cp.snapshotSequence() > 0;
     if (filter == null) {
-      filter = newFilter(m.filterType(), filterCapacity, m.fpp(), m.expectedKeys());
+      filter = Filters.forKeys(FilterType.byName(m.filterType()), m.expectedKeys(),
+          filterCapacity, m.fpp());
     }
     MembershipFilter f = filter;
     // in memory mode without `seen`, the journal is also what the exact set is rebuilt from

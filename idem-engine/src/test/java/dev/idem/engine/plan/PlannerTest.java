@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.within;
 import dev.idem.core.filter.CountingBloomFilter;
 import dev.idem.core.filter.CuckooFilter;
 import dev.idem.core.filter.FilterType;
+import dev.idem.core.filter.Filters;
 import dev.idem.core.filter.FingerprintSet;
 import dev.idem.core.filter.ScalableBloomFilter;
 import java.time.Duration;
@@ -36,11 +37,11 @@ class PlannerTest {
     Workload w = new Workload(n, n, 0, p, null, 0, false, false, 36, 0);
     List<MethodEstimate> rows = Planner.methods(w);
     assertThat(row(rows, "classic Bloom").memoryBytes())
-        .isEqualTo(FilterType.BLOOM.create(n, p).bitSize() / 8);
+        .isEqualTo(Filters.create(FilterType.BLOOM, n, p).bitSize() / 8);
     assertThat(row(rows, "blocked Bloom").memoryBytes())
-        .isEqualTo(FilterType.BLOCKED.create(n, p).bitSize() / 8);
+        .isEqualTo(Filters.create(FilterType.BLOCKED, n, p).bitSize() / 8);
     assertThat(row(rows, "partitioned Bloom").memoryBytes())
-        .isEqualTo(FilterType.PARTITIONED.create(n, p).bitSize() / 8);
+        .isEqualTo(Filters.create(FilterType.PARTITIONED, n, p).bitSize() / 8);
     assertThat(row(rows, "counting Bloom").memoryBytes())
         .isEqualTo(CountingBloomFilter.create(n, p).bitSize() / 8);
     for (int bits : new int[] {8, 12, 16}) {
