@@ -3,7 +3,7 @@ package dev.idem.bench;
 import dev.idem.core.Fingerprint;
 import dev.idem.core.Fingerprinter;
 import dev.idem.core.filter.FingerprintSet;
-import dev.idem.engine.io.LineReader;
+import dev.idem.engine.records.LineReader;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

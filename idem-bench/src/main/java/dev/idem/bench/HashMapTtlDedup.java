@@ -1,6 +1,6 @@
 package dev.idem.bench;
 
-import dev.idem.engine.window.Verdict;
+import dev.idem.engine.Verdict;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;

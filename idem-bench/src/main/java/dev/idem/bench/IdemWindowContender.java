@@ -1,7 +1,7 @@
 package dev.idem.bench;
 
 import dev.idem.core.Fingerprinter;
-import dev.idem.engine.window.Verdict;
+import dev.idem.engine.Verdict;
 import dev.idem.engine.window.WindowedDeduplicator;
 import java.time.Duration;
 

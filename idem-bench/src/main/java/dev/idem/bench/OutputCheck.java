@@ -1,6 +1,6 @@
 package dev.idem.bench;
 
-import dev.idem.engine.io.LineReader;
+import dev.idem.engine.records.LineReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;

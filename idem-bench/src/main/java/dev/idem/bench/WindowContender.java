@@ -1,6 +1,6 @@
 package dev.idem.bench;
 
-import dev.idem.engine.window.Verdict;
+import dev.idem.engine.Verdict;
 
 /** One way of answering "was this key seen in the last W of event time?" for the benchmark. */
 interface WindowContender {

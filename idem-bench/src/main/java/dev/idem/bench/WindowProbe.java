@@ -1,6 +1,6 @@
 package dev.idem.bench;
 
-import dev.idem.engine.window.Verdict;
+import dev.idem.engine.Verdict;
 import java.io.PrintStream;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;

@@ -2,7 +2,7 @@ package dev.idem.cli;
 
 import dev.idem.core.ByteSize;
 import dev.idem.core.filter.NotEnoughMemoryException;
-import dev.idem.engine.job.JobException;
+import dev.idem.engine.JobException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

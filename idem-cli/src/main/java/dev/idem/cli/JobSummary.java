@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.idem.core.ByteSize;
 import dev.idem.engine.DedupStats;
-import dev.idem.engine.job.Checkpoint;
+import dev.idem.engine.state.Checkpoint;
 import dev.idem.engine.job.DedupJob;
 import dev.idem.engine.job.JobResult;
 import dev.idem.engine.window.WindowStats;

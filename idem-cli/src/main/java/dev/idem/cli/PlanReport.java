@@ -1,8 +1,8 @@
 package dev.idem.cli;
 
 import dev.idem.core.ByteSize;
-import dev.idem.engine.job.InputSurvey;
-import dev.idem.engine.plan.DistinctKeyCounter;
+import dev.idem.engine.records.InputSurvey;
+import dev.idem.engine.records.DistinctKeyCounter;
 import dev.idem.engine.plan.MethodEstimate;
 import dev.idem.engine.plan.Planner.Recommendation;
 import dev.idem.engine.plan.Workload;

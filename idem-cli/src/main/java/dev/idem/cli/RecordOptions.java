@@ -1,9 +1,9 @@
 package dev.idem.cli;
 
 import dev.idem.core.KeyNormalizer;
-import dev.idem.engine.io.LineReader;
-import dev.idem.engine.record.KeySpec;
-import dev.idem.engine.record.RecordFormat;
+import dev.idem.engine.records.LineReader;
+import dev.idem.engine.records.KeySpec;
+import dev.idem.engine.records.RecordFormat;
 import java.util.List;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Option;

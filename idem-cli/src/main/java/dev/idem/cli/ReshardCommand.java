@@ -1,8 +1,8 @@
 package dev.idem.cli;
 
-import dev.idem.engine.job.JobException;
-import dev.idem.engine.job.OutputGuard;
-import dev.idem.engine.job.ReshardJob;
+import dev.idem.engine.JobException;
+import dev.idem.engine.records.OutputGuard;
+import dev.idem.engine.shard.ReshardJob;
 import dev.idem.engine.shard.ConsistentHashRing;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -1,14 +1,14 @@
 package dev.idem.cli;
 
-import dev.idem.engine.job.BadRecordException;
-import dev.idem.engine.job.BadRecordPolicy;
-import dev.idem.engine.job.JobException;
-import dev.idem.engine.job.OutputGuard;
-import dev.idem.engine.job.SortDedupJob;
-import dev.idem.engine.job.SortDedupResult;
-import dev.idem.engine.job.SortDedupSpec;
-import dev.idem.engine.record.KeySpec;
-import dev.idem.engine.record.RecordFormat;
+import dev.idem.engine.records.BadRecordException;
+import dev.idem.engine.records.BadRecordPolicy;
+import dev.idem.engine.JobException;
+import dev.idem.engine.records.OutputGuard;
+import dev.idem.engine.sort.SortDedupJob;
+import dev.idem.engine.sort.SortDedupResult;
+import dev.idem.engine.sort.SortDedupSpec;
+import dev.idem.engine.records.KeySpec;
+import dev.idem.engine.records.RecordFormat;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,13 +1,13 @@
 package dev.idem.cli;
 
-import dev.idem.engine.job.BadRecordException;
-import dev.idem.engine.job.BadRecordPolicy;
-import dev.idem.engine.job.JobException;
-import dev.idem.engine.job.OutputGuard;
-import dev.idem.engine.job.SplitJob;
-import dev.idem.engine.job.VerifyInputs;
-import dev.idem.engine.record.KeySpec;
-import dev.idem.engine.record.RecordFormat;
+import dev.idem.engine.records.BadRecordException;
+import dev.idem.engine.records.BadRecordPolicy;
+import dev.idem.engine.JobException;
+import dev.idem.engine.records.OutputGuard;
+import dev.idem.engine.shard.SplitJob;
+import dev.idem.engine.records.VerifyInputs;
+import dev.idem.engine.records.KeySpec;
+import dev.idem.engine.records.RecordFormat;
 import dev.idem.engine.shard.ConsistentHashRing;
 import java.io.IOException;
 import java.nio.file.Path;

@@ -2,7 +2,7 @@ package dev.idem.flink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.idem.engine.window.Verdict;
+import dev.idem.engine.Verdict;
 import dev.idem.engine.window.WindowedDeduplicator;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,5 +1,20 @@
 package dev.idem.engine.job;
 
+import dev.idem.engine.JobException;
+import dev.idem.engine.records.BadRecordException;
+import dev.idem.engine.records.BadRecordPolicy;
+import dev.idem.engine.records.InputCheck;
+import dev.idem.engine.records.InputEstimate;
+import dev.idem.engine.records.InputFile;
+import dev.idem.engine.records.InputRead;
+import dev.idem.engine.records.InputReads;
+import dev.idem.engine.records.OutputFile;
+import dev.idem.engine.records.RecordBatch;
+import dev.idem.engine.records.RecordSource;
+import dev.idem.engine.state.Checkpoint;
+import dev.idem.engine.state.Json;
+import dev.idem.engine.state.Manifest;
+import dev.idem.engine.state.StateDirectory;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.idem.core.ByteSize;
 import dev.idem.core.Fingerprinter;
@@ -10,7 +25,7 @@ import dev.idem.engine.DedupMode;
 import dev.idem.engine.DedupStats;
 import dev.idem.engine.Deduplicator;
 import dev.idem.engine.KeyMode;
-import dev.idem.engine.record.KeyExtractor;
+import dev.idem.engine.records.KeyExtractor;
 import dev.idem.engine.shard.ShardSpec;
 import dev.idem.engine.store.ExactStore;
 import dev.idem.engine.store.MemoryStore;
@@ -18,7 +33,7 @@ import dev.idem.engine.store.RocksDbStore;
 import dev.idem.core.shared.SharedSeenSet;
 import dev.idem.core.shared.SharedSetLostException;
 import dev.idem.engine.store.StateStore;
-import dev.idem.engine.window.Verdict;
+import dev.idem.engine.Verdict;
 import dev.idem.core.window.WindowKind;
 import dev.idem.engine.window.WindowStats;
 import dev.idem.engine.window.WindowedDeduplicator;
@@ -132,7 +147,8 @@ public final class DedupJob {
           inputs, spec.format().displayName(), spec.key().describe(), spec.header(),
           spec.normalizer().spec(), spec.mode().name(), spec.keyMode().name(), exactStore,
           filterType.displayName(), capacity, expected, spec.fpp(), spec.seed(),
-          spec.maxRecordBytes(), absolute(spec.output()), absolute(spec.dropped()),
+          spec.maxRecordBytes(), OutputFile.absolute(spec.output()),
+          OutputFile.absolute(spec.dropped()),
           windowed ? spec.window().describe() : null,
           spec.shard() == null ? null : spec.shard().describe(),
           spec.seenBefore() == null ? null : JobStart.describeFile(spec.seenBefore()));
@@ -378,7 +394,7 @@ public final class DedupJob {
               }
             }
             case RecordBatch.BLANK -> p.blankLines++;
-            case RecordBatch.HEADER -> writeRecord(out, batch, i);
+            case RecordBatch.HEADER -> out.writeRecord(batch, i);
             default -> {
               p.records++;
               p.badRecords++;
@@ -421,7 +437,7 @@ public final class DedupJob {
   private void handle(Verdict verdict, RecordBatch batch, int i, String name, JobProgress.Outputs o)
       throws IOException {
     switch (verdict) {
-      case KEPT -> writeRecord(o.out(), batch, i);
+      case KEPT -> o.out().writeRecord(batch, i);
       case DUPLICATE -> {
         if (o.dropped() != null) {
           byte[] file = name.getBytes(StandardCharsets.UTF_8); // a path's bytes, not its chars
@@ -435,22 +451,14 @@ public final class DedupJob {
       case LATE -> {
         WindowSpec.LatePolicy policy = spec.window().late();
         if (policy instanceof WindowSpec.LatePolicy.Emit) {
-          writeRecord(o.out(), batch, i);
+          o.out().writeRecord(batch, i);
         } else if (policy instanceof WindowSpec.LatePolicy.SideOutput) {
-          writeRecord(o.late(), batch, i);
+          o.late().writeRecord(batch, i);
         }
       }
     }
   }
 
-  /** Writes a record as read; also used by {@link SortDedupJob} for headers and quarantine. */
-  static void writeRecord(OutputFile out, RecordBatch batch, int i) throws IOException {
-    int terminator = batch.terminatorLength[i];
-    out.write(batch.arena, batch.start[i], batch.contentLength[i] + terminator);
-    if (terminator == 0) {
-      out.write((byte) '\n'); // the last line of an input without one: records stay lines
-    }
-  }
 
   private void handleBad(RecordBatch batch, int i, String name, JobProgress p, StateStore store,
       StateDirectory dir) throws IOException {
@@ -472,7 +480,7 @@ public final class DedupJob {
         warnings.add(w);
         listener.warning(w);
       } else {
-        writeRecord(p.outputs.quarantine(), batch, i);
+        p.outputs.quarantine().writeRecord(batch, i);
       }
     }
   }
@@ -486,10 +494,6 @@ public final class DedupJob {
         yield capacity * perKey < Runtime.getRuntime().maxMemory() * 4 / 10;
       }
     };
-  }
-
-  static String absolute(Path p) {
-    return p == null ? null : p.toAbsolutePath().toString();
   }
 
   private static boolean sameFile(String recorded, Path path) {

@@ -1,11 +1,13 @@
 package dev.idem.engine.job;
 
+import dev.idem.engine.records.BadRecordPolicy;
+import dev.idem.engine.records.VerifyInputs;
 import dev.idem.core.KeyNormalizer;
 import dev.idem.core.filter.FilterType;
 import dev.idem.engine.DedupMode;
 import dev.idem.engine.KeyMode;
-import dev.idem.engine.record.KeySpec;
-import dev.idem.engine.record.RecordFormat;
+import dev.idem.engine.records.KeySpec;
+import dev.idem.engine.records.RecordFormat;
 import dev.idem.engine.shard.ShardSpec;
 import dev.idem.core.shared.SharedSeenSet;
 import java.nio.file.Path;

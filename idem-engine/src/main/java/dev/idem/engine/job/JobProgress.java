@@ -1,5 +1,11 @@
 package dev.idem.engine.job;
 
+import dev.idem.engine.records.InputRead;
+import dev.idem.engine.records.InputReads;
+import dev.idem.engine.records.OutputFile;
+import dev.idem.engine.records.RecordBatch;
+import dev.idem.engine.state.Checkpoint;
+import dev.idem.engine.state.Json;
 import dev.idem.engine.DedupStats;
 import dev.idem.engine.store.StateStore;
 import java.io.IOException;
@@ -81,10 +87,10 @@ final class JobProgress {
     DedupStats stats = start.stats().plus(judge.stats());
     return new Checkpoint(sequence, fileIndex, offset, line, o.out().length(),
         o.dropped() == null ? 0 : o.dropped().length(),
-        o.quarantinePath() == null ? start.quarantine() : DedupJob.absolute(o.quarantinePath()),
+        o.quarantinePath() == null ? start.quarantine() : OutputFile.absolute(o.quarantinePath()),
         o.quarantine() == null ? 0 : o.quarantine().length(), judge.snapshotSequence(),
         records, blankLines, badRecords, stats,
-        judge.window(DedupJob.absolute(o.latePath()), o.late() == null ? 0 : o.late().length()),
+        judge.window(OutputFile.absolute(o.latePath()), o.late() == null ? 0 : o.late().length()),
         complete, reads == null ? null : reads.current(), tails);
   }
 

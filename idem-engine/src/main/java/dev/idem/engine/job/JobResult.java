@@ -1,5 +1,6 @@
 package dev.idem.engine.job;
 
+import dev.idem.engine.state.Checkpoint;
 import dev.idem.engine.window.WindowStats;
 import java.util.List;
 

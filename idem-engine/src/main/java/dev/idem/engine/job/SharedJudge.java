@@ -1,11 +1,13 @@
 package dev.idem.engine.job;
 
+import dev.idem.engine.records.RecordBatch;
+import dev.idem.engine.state.WindowCheckpoint;
 import dev.idem.core.filter.FingerprintSet;
 import dev.idem.engine.DedupStats;
 import dev.idem.core.shared.SharedSeenSet;
 import dev.idem.core.shared.SharedTag;
 import dev.idem.engine.store.StateStore;
-import dev.idem.engine.window.Verdict;
+import dev.idem.engine.Verdict;
 import java.io.IOException;
 import java.util.Arrays;
 

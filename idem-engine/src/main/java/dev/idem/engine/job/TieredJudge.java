@@ -1,5 +1,8 @@
 package dev.idem.engine.job;
 
+import dev.idem.engine.records.RecordBatch;
+import dev.idem.engine.state.StateDirectory;
+import dev.idem.engine.state.WindowCheckpoint;
 import dev.idem.core.filter.FilterSnapshot;
 import dev.idem.core.filter.MembershipFilter;
 import dev.idem.engine.DedupStats;
@@ -8,7 +11,7 @@ import dev.idem.engine.store.ExactStore;
 import dev.idem.engine.store.MemoryStore;
 import dev.idem.engine.store.PendingKeys;
 import dev.idem.engine.store.StateStore;
-import dev.idem.engine.window.Verdict;
+import dev.idem.engine.Verdict;
 import java.io.IOException;
 
 /**

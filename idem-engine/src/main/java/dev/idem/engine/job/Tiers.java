@@ -1,5 +1,8 @@
 package dev.idem.engine.job;
 
+import dev.idem.engine.state.Checkpoint;
+import dev.idem.engine.state.Manifest;
+import dev.idem.engine.state.StateDirectory;
 import dev.idem.core.Fingerprinter;
 import dev.idem.core.filter.FilterSnapshot;
 import dev.idem.core.filter.FilterType;

@@ -1,8 +1,10 @@
 package dev.idem.engine.job;
 
+import dev.idem.engine.records.RecordBatch;
+import dev.idem.engine.state.WindowCheckpoint;
 import dev.idem.engine.DedupStats;
 import dev.idem.engine.store.StateStore;
-import dev.idem.engine.window.Verdict;
+import dev.idem.engine.Verdict;
 import dev.idem.engine.window.WindowStats;
 import dev.idem.engine.window.WindowedDeduplicator;
 

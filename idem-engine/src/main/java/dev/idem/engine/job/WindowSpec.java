@@ -1,7 +1,7 @@
 package dev.idem.engine.job;
 
-import dev.idem.engine.record.KeySpec;
-import dev.idem.engine.window.EventTime;
+import dev.idem.engine.records.KeySpec;
+import dev.idem.engine.records.EventTime;
 import dev.idem.core.window.WindowKind;
 import java.nio.file.Path;
 import java.time.Duration;

@@ -1,5 +1,6 @@
 package dev.idem.engine.window;
 
+import dev.idem.engine.Verdict;
 import dev.idem.core.Fingerprint;
 import dev.idem.core.Fingerprinter;
 import dev.idem.core.window.WindowKind;

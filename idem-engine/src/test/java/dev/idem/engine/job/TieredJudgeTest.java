@@ -1,5 +1,6 @@
 package dev.idem.engine.job;
 
+import dev.idem.engine.state.StateDirectory;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idem.core.Fingerprinter;

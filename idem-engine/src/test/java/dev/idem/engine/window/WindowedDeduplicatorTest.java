@@ -1,5 +1,6 @@
 package dev.idem.engine.window;
 
+import dev.idem.engine.Verdict;
 import dev.idem.core.window.WindowKind;
 
 import static org.assertj.core.api.Assertions.assertThat;

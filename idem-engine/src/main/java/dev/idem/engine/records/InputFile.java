@@ -1,0 +1,142 @@
+package dev.idem.engine.records;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.PathMatcher;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.zip.CRC32C;
+
+/**
+ * One input of a job, with what identifies its content: size, the CRC32C of its first 64 KiB,
+ * modification time and file key (device and inode). A resumed job refuses an input whose size
+ * or first 64 KiB changed, since its saved positions would point into different data; a new
+ * modification time or file key alone is a cue to check what the job read of it in full (see
+ * {@link InputCheck}), since copying or {@code touch} changes them and not the content.
+ *
+ * @param path the file, or {@code "-"} for standard input
+ * @param size bytes on disk ({@code -1} for standard input)
+ * @param headCrc CRC32C of the first 64 KiB ({@code 0} for standard input)
+ * @param modified the modification time, as {@link java.nio.file.attribute.FileTime#toString()}
+ *     gives it, to the file system's precision; {@code null} for standard input and in states
+ *     written before it was recorded
+ * @param fileKey {@link BasicFileAttributes#fileKey()} as text, e.g. {@code (dev=803,ino=1234)};
+ *     {@code null} where the file system has none, for standard input and in older states
+ */
+public record InputFile(String path, long size, long headCrc, String modified, String fileKey) {
+
+  private static final int HEAD_BYTES = 64 * 1024;
+
+  /** True for standard input. */
+  @JsonIgnore
+  public boolean isStdin() {
+    return isStdin(path);
+  }
+
+  /** True for the name that stands for standard input. */
+  public static boolean isStdin(String name) {
+    return Inputs.STDIN.equals(name);
+  }
+
+  /**
+   * Expands what the user named into files, in order, and identifies each (see {@link #files}).
+   *
+   * @throws IOException naming the argument that matches nothing or cannot be read
+   */
+  public static List<InputFile> expand(List<String> names) throws IOException {
+    List<InputFile> files = new ArrayList<>();
+    for (String name : files(names)) {
+      files.add(isStdin(name) ? new InputFile(name, -1, 0, null, null) : identify(Path.of(name)));
+    }
+    return files;
+  }
+
+  /**
+   * The files that {@code names} stand for, in order, without reading them: a directory becomes
+   * its regular, non-hidden files in name order; a name with glob characters ({@code * ? [ {})
+   * that is not a file becomes the matching files of its directory, in name order; {@code -}
+   * stays, for standard input.
+   *
+   * @throws IOException naming the argument that matches nothing
+   */
+  public static List<String> files(List<String> names) throws IOException {
+    List<String> files = new ArrayList<>();
+    for (String name : names) {
+      if (isStdin(name)) {
+        files.add(name);
+        continue;
+      }
+      Path path = Path.of(name);
+      if (Files.isDirectory(path)) {
+        List<Path> inside = list(path, "*");
+        if (inside.isEmpty()) {
+          throw new IOException(name + ": directory has no input files");
+        }
+        inside.forEach(p -> files.add(p.toString()));
+      } else if (!Files.exists(path) && name.matches(".*[*?\\[{].*")) {
+        Path dir = path.toAbsolutePath().getParent();
+        List<Path> matches = Files.isDirectory(dir)
+            ? list(dir, path.getFileName().toString()) : List.of();
+        if (matches.isEmpty()) {
+          throw new IOException(name + ": no files match");
+        }
+        matches.forEach(p -> files.add(path.resolveSibling(p.getFileName()).toString()));
+      } else {
+        if (!Files.exists(path)) {
+          throw new IOException(name + ": no such file");
+        }
+        files.add(path.toString());
+      }
+    }
+    return files;
+  }
+
+  private static List<Path> list(Path dir, String glob) throws IOException {
+    PathMatcher matcher = FileSystems.getDefault().getPathMatcher("glob:" + glob);
+    List<Path> out = new ArrayList<>();
+    try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
+      for (Path p : ds) {
+        String n = p.getFileName().toString();
+        if (!n.startsWith(".") && Files.isRegularFile(p) && matcher.matches(p.getFileName())) {
+          out.add(p);
+        }
+      }
+    }
+    out.sort(null);
+    return out;
+  }
+
+  /** The identity of a file as it is now. */
+  public static InputFile identify(Path path) throws IOException {
+    if (!Files.isReadable(path)) {
+      throw new IOException(path + ": permission denied");
+    }
+    BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);
+    CRC32C crc = new CRC32C();
+    try (InputStream in = Files.newInputStream(path)) {
+      byte[] head = in.readNBytes(HEAD_BYTES);
+      crc.update(head);
+    }
+    Object key = attributes.fileKey();
+    return new InputFile(path.toString(), attributes.size(), crc.getValue(),
+        attributes.lastModifiedTime().toString(), key == null ? null : key.toString());
+  }
+
+  /** What changed between this identity and {@code now}, or {@code null} if nothing did. */
+  public String differenceFrom(InputFile now) {
+    if (size != now.size) {
+      return path + " changed since the state was created (size " + size + " -> " + now.size
+          + " bytes)";
+    }
+    if (headCrc != now.headCrc) {
+      return path + " changed since the state was created (its first 64 KiB differ)";
+    }
+    return null;
+  }
+}

@@ -1,0 +1,239 @@
+package dev.idem.engine.records;
+
+import dev.idem.engine.JobException;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.zip.CRC32C;
+
+/**
+ * An output of a job: buffered writes, a length that counts what was accepted (buffered or not),
+ * and {@link #sync()} for checkpoints. Opened at a checkpoint's length, it cuts off whatever a
+ * crash left after it; it refuses a file that someone else changed since the checkpoint: one
+ * shorter than that length, or whose bytes just before it are not the ones the job wrote (the
+ * checkpoint keeps their {@link #tailChecksum()}).
+ *
+ * <p>A file output is held under an exclusive lock from open to close, so two jobs never write
+ * one file at once; the lock is the operating system's, so it dies with its process.
+ */
+public final class OutputFile implements AutoCloseable {
+
+  /** How many bytes before a checkpoint's length {@link #tailChecksum()} covers. */
+  static final int TAIL_BYTES = 64 * 1024;
+
+  private final String name;
+  private final FileChannel channel;
+  private final OutputStream stream;
+  private final ByteBuffer buffer = ByteBuffer.allocate(1 << 16);
+  private long length;
+
+  private OutputFile(String name, FileChannel channel, OutputStream stream, long length) {
+    this.name = name;
+    this.channel = channel;
+    this.stream = stream;
+    this.length = length;
+  }
+
+  /**
+   * Opens {@code path} for a job resumed at {@code checkpointLength} bytes (0 for a new job, which
+   * creates or empties the file), after checking that the bytes before that length still end as
+   * the checkpoint saw them ({@code tailChecksum}; {@code null} when it did not record one).
+   *
+   * @throws JobException naming the file when another process is writing it
+   * @throws IOException naming the file when it was changed since the checkpoint
+   */
+  public static OutputFile open(Path path, long checkpointLength, Long tailChecksum) throws IOException {
+    requireDirectory(path);
+    FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+        StandardOpenOption.READ);
+    try {
+      if (Files.isRegularFile(path)) { // devices (/dev/null) have any number of writers
+        lock(path, ch); // before anything is cut: the file may be another job's output
+      }
+      long size = ch.size();
+      if (size < checkpointLength) {
+        throw new IOException(path + " is " + size + " bytes, shorter than the "
+            + checkpointLength + " bytes of the last checkpoint: it was changed outside this job; "
+            + "start over with a fresh --state directory");
+      }
+      if (tailChecksum != null && tailChecksum(ch, checkpointLength) != tailChecksum) {
+        throw new IOException(path + " changed since the last checkpoint: its bytes before "
+            + "offset " + checkpointLength + " are not the ones this job wrote (another job or a "
+            + "person wrote it since); resuming would cut their data. Restore the file, or start "
+            + "over with a fresh --state directory and another output file");
+      }
+      ch.truncate(checkpointLength);
+      ch.position(checkpointLength);
+    } catch (IOException | RuntimeException e) {
+      ch.close();
+      throw e;
+    }
+    return new OutputFile(path.toString(), ch, null, checkpointLength);
+  }
+
+  /** Opens {@code path} for a new job: creates or empties it. */
+  public static OutputFile open(Path path) throws IOException {
+    return open(path, 0, null);
+  }
+
+  private static void lock(Path path, FileChannel ch) throws IOException {
+    FileLock lock;
+    try {
+      lock = ch.tryLock();
+    } catch (OverlappingFileLockException e) {
+      throw new JobException(path + " is already an output of this process: give each output "
+          + "its own file");
+    }
+    if (lock == null) {
+      String holder = LockHolder.of(path);
+      throw new JobException(path + " is being written by another process"
+          + (holder == null ? "" : " (" + holder + ")") + ": one writer per file; wait for it "
+          + "to finish, or write to another file");
+    }
+  }
+
+  /**
+   * Fails, naming the file, when the directory {@code path} would go in does not exist: jobs that
+   * open their output late check this first.
+   */
+  public static void requireDirectory(Path path) throws IOException {
+    Path dir = path.toAbsolutePath().getParent();
+    if (!Files.isDirectory(dir)) {
+      throw new IOException(path + ": cannot write: directory " + dir + " does not exist");
+    }
+  }
+
+  /** Standard output (or any stream): no truncation, and sync only flushes. */
+  public static OutputFile stream(String name, OutputStream out) {
+    return new OutputFile(name, null, out, 0);
+  }
+
+  public void write(byte[] b, int off, int len) throws IOException {
+    if (len > buffer.remaining()) {
+      flush();
+      if (len > buffer.capacity()) {
+        writeDirect(ByteBuffer.wrap(b, off, len));
+        length += len;
+        return;
+      }
+    }
+    buffer.put(b, off, len);
+    length += len;
+  }
+
+  public void write(byte b) throws IOException {
+    if (!buffer.hasRemaining()) {
+      flush();
+    }
+    buffer.put(b);
+    length++;
+  }
+
+  /**
+   * Writes record {@code i} of {@code batch} as read; the last line of an input without a line
+   * break gets one, so that records stay lines.
+   */
+  public void writeRecord(RecordBatch batch, int i) throws IOException {
+    int terminator = batch.terminatorLength[i];
+    write(batch.arena, batch.start[i], batch.contentLength[i] + terminator);
+    if (terminator == 0) {
+      write((byte) '\n');
+    }
+  }
+
+  /** How a checkpoint or manifest names an output: its absolute path; null for none. */
+  public static String absolute(Path p) {
+    return p == null ? null : p.toAbsolutePath().toString();
+  }
+
+  /** Bytes accepted so far, buffered ones included. */
+  public long length() {
+    return length;
+  }
+
+  String name() {
+    return name;
+  }
+
+  public void flush() throws IOException {
+    buffer.flip();
+    writeDirect(buffer);
+    buffer.clear();
+    if (stream != null) {
+      stream.flush();
+    }
+  }
+
+  private void writeDirect(ByteBuffer b) throws IOException {
+    try {
+      if (channel != null) {
+        while (b.hasRemaining()) {
+          channel.write(b);
+        }
+      } else {
+        stream.write(b.array(), b.arrayOffset() + b.position(), b.remaining());
+        b.position(b.limit());
+      }
+    } catch (IOException e) {
+      throw failed("write", e);
+    }
+  }
+
+  /** An I/O error that names the file (a full disk does not say which file it filled). */
+  private IOException failed(String doing, IOException e) {
+    return new IOException(name + ": " + doing + " failed: " + e.getMessage(), e);
+  }
+
+  /**
+   * The CRC32C of the last {@link #TAIL_BYTES} bytes written (all of them when fewer), for a
+   * checkpoint to record: a resumed job checks it to tell its own output from a file that another
+   * job has since rewritten. Flushes first. {@code null} for a stream.
+   */
+  public Long tailChecksum() throws IOException {
+    if (channel == null) {
+      return null;
+    }
+    flush();
+    return tailChecksum(channel, length);
+  }
+
+  private static long tailChecksum(FileChannel ch, long end) throws IOException {
+    long from = Math.max(0, end - TAIL_BYTES);
+    ByteBuffer tail = ByteBuffer.allocate((int) (end - from));
+    while (tail.hasRemaining() && ch.read(tail, from + tail.position()) >= 0) {
+      // positional reads leave the write position alone
+    }
+    CRC32C crc = new CRC32C();
+    crc.update(tail.flip());
+    return crc.getValue();
+  }
+
+  /** Flushes and, for a file, forces it to disk: what a checkpoint needs before it commits. */
+  public void sync() throws IOException {
+    flush();
+    if (channel != null) {
+      try {
+        channel.force(false);
+      } catch (IOException e) {
+        throw failed("sync to disk", e);
+      }
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    try {
+      flush();
+    } finally {
+      if (channel != null) {
+        channel.close(); // and with it the lock, even when the last write failed
+      }
+    }
+  }
+}

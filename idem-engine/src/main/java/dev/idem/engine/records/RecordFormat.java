@@ -1,0 +1,31 @@
+package dev.idem.engine.records;
+
+import java.util.Locale;
+
+/** How records are laid out in an input. */
+public enum RecordFormat {
+  /** One JSON value per line (JSON Lines). */
+  JSONL,
+  /** Comma-separated values (RFC 4180): quoted fields may hold commas, quotes and newlines. */
+  CSV,
+  /** Tab-separated values: one record per line, fields split on tabs, no quoting. */
+  TSV,
+  /** One record per line; the whole line is the key. */
+  LINES;
+
+  /** The lower-case name used on the command line. */
+  public String displayName() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+
+  /** The format named {@code name}, or an exception listing the known ones. */
+  public static RecordFormat byName(String name) {
+    for (RecordFormat f : values()) {
+      if (f.displayName().equals(name.toLowerCase(Locale.ROOT))) {
+        return f;
+      }
+    }
+    throw new IllegalArgumentException(
+        "unknown format '" + name + "'; known formats: jsonl, csv, tsv, lines");
+  }
+}

@@ -1,0 +1,487 @@
+package dev.idem.engine.records;
+
+import dev.idem.engine.JobException;
+import dev.idem.core.Fingerprinter;
+import java.io.EOFException;
+import java.io.FilterInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.zip.CRC32C;
+
+/**
+ * The reading side of a job, on its own thread: opens the inputs in order from a position,
+ * splits records, extracts keys and fingerprints them, and hands batches to the checking thread
+ * through a small queue, so reading, decompressing and parsing overlap with checking and writing
+ * while the order stays the input order.
+ *
+ * <p>A source made by {@link #tracking} also keeps what the job read ({@link #reads()}): the
+ * reading thread keeps a running CRC32C of each input and notes it in the batches where the
+ * checking thread will need it ({@link InputReads} says where); and it can check the part of the
+ * first input a resumed job read before against its checksum as it passes over it, which for a
+ * gzip input, read anyway to get past it, costs nothing more.
+ */
+public final class RecordSource implements AutoCloseable {
+
+  /**
+   * Everything that decides how records are read.
+   *
+   * @param time where each record's event time is, or {@code null} (no event times)
+   */
+  public record Settings(RecordFormat format, boolean header, KeyExtractor extractor,
+      Fingerprinter fingerprinter, boolean fullKeys, int maxRecordBytes, TimeField time) {
+
+    public Settings(RecordFormat format, boolean header, KeyExtractor extractor,
+        Fingerprinter fingerprinter, boolean fullKeys, int maxRecordBytes) {
+      this(format, header, extractor, fingerprinter, fullKeys, maxRecordBytes, null);
+    }
+  }
+
+  /** The field or column that holds a record's event time, and how it is written. */
+  public record TimeField(KeyExtractor extractor, EventTime format) {}
+
+  private final List<InputFile> inputs;
+  private final Settings settings;
+  private final InputStream stdin;
+  /** Batches in flight: filling, queued and being checked. */
+  public static final int BATCHES = 5;
+
+  private final BlockingQueue<RecordBatch> ready = new ArrayBlockingQueue<>(3);
+  private final BlockingQueue<RecordBatch> free = new ArrayBlockingQueue<>(BATCHES);
+  private final Thread thread;
+  private final int startFile;
+  private final long startOffset;
+  private final long startLine;
+  /** What the job has read, or {@code null} when it does not keep track. */
+  private final InputReads reads;
+  /** The CRC32C of the first input's bytes before startOffset, -1 if unknown. */
+  private final long startCrc;
+  /** Whether to check startCrc against the first input rather than skip over it. */
+  private final boolean verifyStart;
+  private volatile long rawBytesRead;
+  private volatile boolean stopped;
+
+  public RecordSource(List<InputFile> inputs, Settings settings, InputStream stdin, int startFile,
+      long startOffset, long startLine) {
+    this(inputs, settings, stdin, startFile, startOffset, startLine, RecordBatch.TARGET_BYTES,
+        RecordBatch.MAX_RECORDS);
+  }
+
+  /**
+   * A source whose batches hold about {@code batchBytes} bytes and at most {@code batchRecords}
+   * records each; {@link #BATCHES} of them exist at once.
+   */
+  public RecordSource(List<InputFile> inputs, Settings settings, InputStream stdin, int startFile,
+      long startOffset, long startLine, int batchBytes, int batchRecords) {
+    this(inputs, settings, stdin, startFile, startOffset, startLine, batchBytes, batchRecords,
+        false, null, false);
+  }
+
+  /**
+   * A source that also keeps what the job reads ({@link #reads()}), for a job that checkpoints.
+   *
+   * @param before what the job read of input {@code startFile} before {@code startOffset}, or
+   *     {@code null} when its state does not say (an older idem wrote it)
+   * @param verify read that part again and refuse the input ({@link JobException}) unless it
+   *     still has the checksum in {@code before}, rather than skip over it
+   */
+  public static RecordSource tracking(List<InputFile> inputs, Settings settings, int startFile,
+      long startOffset, long startLine, InputRead before, boolean verify) {
+    return tracking(inputs, settings, startFile, startOffset, startLine, before, verify,
+        RecordBatch.TARGET_BYTES, RecordBatch.MAX_RECORDS);
+  }
+
+  /** {@link #tracking} with batches of a given size. */
+  public static RecordSource tracking(List<InputFile> inputs, Settings settings, int startFile,
+      long startOffset, long startLine, InputRead before, boolean verify, int batchBytes,
+      int batchRecords) {
+    return new RecordSource(inputs, settings, InputStream.nullInputStream(), startFile,
+        startOffset, startLine, batchBytes, batchRecords, true, before, verify);
+  }
+
+  private RecordSource(List<InputFile> inputs, Settings settings, InputStream stdin,
+      int startFile, long startOffset, long startLine, int batchBytes, int batchRecords,
+      boolean track, InputRead before, boolean verifyStart) {
+    this.reads = track ? new InputReads(inputs, startFile, startOffset, before) : null;
+    this.startCrc = track ? InputReads.startCrc(startOffset, before) : -1;
+    this.verifyStart = verifyStart && startOffset > 0 && startCrc >= 0;
+    this.inputs = inputs;
+    this.settings = settings;
+    this.stdin = stdin;
+    this.startFile = startFile;
+    this.startOffset = startOffset;
+    this.startLine = startLine;
+    for (int i = 0; i < BATCHES; i++) {
+      free.add(new RecordBatch(batchBytes, batchRecords));
+    }
+    this.thread = new Thread(this::run, "idem-reader");
+    thread.setDaemon(true);
+    thread.start();
+  }
+
+  /** The next batch, in order; give it back with {@link #recycle} when done with it. */
+  RecordBatch take() throws InterruptedException {
+    return ready.take();
+  }
+
+  /**
+   * The next batch, or the reading thread's failure rethrown in order: a bad header as a
+   * {@link JobException}, an unreadable input as the {@link IOException} it was.
+   */
+  public RecordBatch next() throws IOException {
+    RecordBatch batch;
+    try {
+      batch = take();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted");
+    }
+    if (batch.failure != null) {
+      if (batch.failure instanceof HeaderException h) {
+        throw new JobException(h.getMessage());
+      }
+      if (batch.failure instanceof Error e) {
+        throw e;
+      }
+      throw batch.failure instanceof IOException io ? io
+          : new IOException(batch.failure.getMessage(), batch.failure);
+    }
+    if (reads != null) {
+      reads.taken(batch);
+    }
+    return batch;
+  }
+
+  /**
+   * What the job read of its inputs as of the last record {@link InputReads#handled}, for a
+   * source made by {@link #tracking}; {@code null} otherwise.
+   */
+  public InputReads reads() {
+    return reads;
+  }
+
+  public void recycle(RecordBatch batch) {
+    if (reads != null) {
+      reads.recycled(batch);
+    }
+    batch.clear();
+    free.offer(batch);
+  }
+
+  /** Bytes read from the files as stored (compressed bytes for gzip): for progress. */
+  public long rawBytesRead() {
+    return rawBytesRead;
+  }
+
+  private void run() {
+    RecordBatch batch = null;
+    try {
+      batch = free.take();
+      byte[] firstHeader = null;
+      for (int f = startFile; f < inputs.size() && !stopped; f++) {
+        InputFile input = inputs.get(f);
+        long offset = f == startFile ? startOffset : 0;
+        long line = f == startFile ? startLine : 0;
+        if (settings.header && firstHeader == null && (f > 0 || offset > 0)) {
+          firstHeader = readFirstLine(inputs.get(0));
+          configureHeader(firstHeader, inputs.get(0).path());
+        }
+        boolean first = f == startFile;
+        LineReader lines = openLines(input, offset, line, first && verifyStart ? startCrc : -1);
+        Running running = reads == null ? null
+            : new Running(lines, first ? startCrc : 0, offset);
+        try (RecordReader records = new RecordReader(lines, settings.format == RecordFormat.CSV,
+            settings.maxRecordBytes)) {
+          if (settings.header && offset == 0) {
+            if (!records.next()) {
+              if (running != null) {
+                running.ended(batch, f);
+              }
+              continue; // an empty file has no header either
+            }
+            byte[] header = Arrays.copyOfRange(records.bytes(), records.offset(),
+                records.offset() + records.length());
+            if (firstHeader == null) {
+              firstHeader = header;
+              configureHeader(header, input.path());
+              batch.add(RecordBatch.HEADER, records.bytes(), records.offset(), records.length(),
+                  records.terminatorLength(), f, records.lineNumber(), records.endOffset());
+              batch.endLine(batch.count - 1, records.lineNumber());
+              if (running != null) {
+                running.added(batch);
+              }
+            } else if (!Arrays.equals(header, firstHeader)) {
+              throw new IOException(input.path() + ": its header line differs from the first "
+                  + "input's header; all inputs must have the same columns");
+            }
+          }
+          KeyBuffer key = new KeyBuffer();
+          while (!stopped && records.next()) {
+            read(records, f, key, batch);
+            if (running != null) {
+              running.added(batch);
+            }
+            if (batch.isFull()) {
+              if (running != null) {
+                running.handOff(batch);
+              }
+              ready.put(batch);
+              batch = free.take();
+            }
+          }
+          if (running != null && !stopped) {
+            running.ended(batch, f);
+          }
+        }
+      }
+      batch.endOfInput = !stopped;
+      ready.put(batch);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    } catch (Exception | Error e) {
+      // an Error too (out of memory): the consumer must hear of it, or it waits forever
+      if (batch != null && !stopped) {
+        batch.failure = e;
+        try {
+          ready.put(batch);
+        } catch (InterruptedException ie) {
+          Thread.currentThread().interrupt();
+        }
+      }
+    }
+  }
+
+  /**
+   * The reading thread's running CRC32C of one input (from its start, though reading may have
+   * begun later), noted in the batches where {@link InputReads} needs it.
+   */
+  private static final class Running {
+    private final LineReader lines;
+    /** The CRC32C of the bytes before {@code from}; -1 if unknown, and then nothing is noted. */
+    private final long before;
+    private final long from;
+    /** Where the last record added ended. */
+    private long end;
+
+    Running(LineReader lines, long before, long from) {
+      this.lines = lines;
+      this.before = before;
+      this.from = from;
+      this.end = from;
+      if (before >= 0) {
+        lines.trackChecksum();
+      }
+    }
+
+    private long crc() {
+      return before < 0 ? -1
+          : Crc32c.combine(before, lines.checksum(), lines.bytesConsumed() - from);
+    }
+
+    /** After a record was added: noted if the batch does not hold all the bytes it consumed. */
+    void added(RecordBatch b) {
+      int i = b.count - 1;
+      long consumed = b.endOffset[i] - end;
+      end = b.endOffset[i];
+      if (consumed != b.contentLength[i] + b.terminatorLength[i] && before >= 0) {
+        b.crcAfter[i] = crc();
+      }
+    }
+
+    /** The batch, whose last record is of this input, goes to the checking thread. */
+    void handOff(RecordBatch b) {
+      b.crcAfter[b.count - 1] = crc();
+    }
+
+    /** The input ended while {@code b} was being filled. */
+    void ended(RecordBatch b, int file) {
+      long crc = crc();
+      if (b.count > 0 && b.fileIndex[b.count - 1] == file) {
+        b.crcAfter[b.count - 1] = crc;
+      }
+      b.ended.add(new RecordBatch.InputEnd(file, lines.bytesConsumed(), crc));
+    }
+  }
+
+  private void configureHeader(byte[] header, String path) throws IOException {
+    String problem = settings.extractor.header(header, 0, header.length);
+    if (problem == null && settings.time != null) {
+      problem = settings.time.extractor().header(header, 0, header.length);
+    }
+    if (problem != null) {
+      throw new HeaderException(path + ": " + problem);
+    }
+  }
+
+  /** A header that cannot serve the key spec: a usage error, not bad input. */
+  static final class HeaderException extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    HeaderException(String message) {
+      super(message);
+    }
+  }
+
+  private void read(RecordReader records, int file, KeyBuffer key, RecordBatch batch) {
+    int i = batch.add(RecordBatch.OK, records.bytes(), records.offset(), records.length(),
+        records.terminatorLength(), file, records.lineNumber(), records.endOffset());
+    batch.endLine(i, records.lineNumberAfter());
+    String problem = records.problem();
+    if (problem == null && settings.format == RecordFormat.JSONL
+        && isBlank(records.bytes(), records.offset(), records.length())) {
+      batch.kind[i] = RecordBatch.BLANK;
+      return;
+    }
+    if (problem == null) {
+      problem = settings.extractor.extract(records.bytes(), records.offset(), records.length(),
+          key);
+    }
+    if (problem == null) {
+      try {
+        settings.fingerprinter.fingerprintInto(key.bytes(), 0, key.length(), batch.fingerprints,
+            i);
+        if (settings.fullKeys) {
+          batch.keys[i] = settings.fingerprinter.normalizer().normalize(key.bytes(), 0,
+              key.length());
+          if (batch.keys[i] == key.bytes()) {
+            batch.keys[i] = key.copy();
+          }
+        }
+      } catch (IllegalArgumentException e) {
+        problem = e.getMessage();
+      }
+    }
+    if (problem == null && settings.time != null) {
+      problem = readTime(records, i, batch);
+    }
+    if (problem != null) {
+      batch.kind[i] = RecordBatch.BAD;
+      batch.problem[i] = problem;
+    }
+  }
+
+  private final KeyBuffer timeText = new KeyBuffer();
+
+  /** Puts record {@code i}'s event time into the batch; null, or why it has none. */
+  private String readTime(RecordReader records, int i, RecordBatch batch) {
+    String problem = settings.time.extractor().extract(records.bytes(), records.offset(),
+        records.length(), timeText);
+    if (problem != null) {
+      return "event time: " + problem;
+    }
+    try {
+      batch.eventTime[i] = settings.time.format().parse(timeText.bytes(), 0, timeText.length());
+      return null;
+    } catch (IllegalArgumentException e) {
+      return e.getMessage();
+    }
+  }
+
+  private static boolean isBlank(byte[] b, int offset, int length) {
+    for (int i = offset, end = offset + length; i < end; i++) {
+      if (b[i] != ' ' && b[i] != '\t' && b[i] != '\r') {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private RecordReader open(InputFile input, long offset, long line) throws IOException {
+    return new RecordReader(openLines(input, offset, line, -1),
+        settings.format == RecordFormat.CSV, settings.maxRecordBytes);
+  }
+
+  /**
+   * The lines of {@code input} from byte {@code offset} on (decompressed, for gzip); when
+   * {@code expectedCrc} is not -1, the bytes before it are read and must have that CRC32C.
+   */
+  private LineReader openLines(InputFile input, long offset, long line, long expectedCrc)
+      throws IOException {
+    InputStream in = input.isStdin() ? Inputs.open(Inputs.STDIN, stdin)
+        : openCounted(Path.of(input.path()));
+    if (offset > 0) {
+      try {
+        if (expectedCrc >= 0) {
+          checkPrefix(in, input, offset, expectedCrc);
+        } else {
+          in.skipNBytes(offset);
+        }
+      } catch (EOFException e) {
+        in.close();
+        throw new IOException(input.path() + " is shorter than the position of the last "
+            + "checkpoint (" + offset + " bytes): it changed since the job started");
+      } catch (IOException e) {
+        in.close();
+        throw e;
+      }
+    }
+    return new LineReader(in, Inputs.displayName(input.path()), offset, line);
+  }
+
+  /** Reads the first {@code length} bytes of {@code in}: refused unless their CRC32C matches. */
+  private static void checkPrefix(InputStream in, InputFile input, long length, long expected)
+      throws IOException {
+    byte[] buf = new byte[1 << 16];
+    CRC32C crc = new CRC32C();
+    for (long left = length; left > 0; ) {
+      int n = in.read(buf, 0, (int) Math.min(buf.length, left));
+      if (n < 0) {
+        throw new EOFException();
+      }
+      crc.update(buf, 0, n);
+      left -= n;
+    }
+    if (crc.getValue() != expected) {
+      throw InputCheck.refusal(List.of(String.format(java.util.Locale.ROOT,
+          "%s: its first %,d bytes, which the job read, differ from what it read", input.path(),
+          length)));
+    }
+  }
+
+  /** A file's stream, decompressed if gzip, counting the stored bytes read for progress. */
+  private InputStream openCounted(Path path) throws IOException {
+    InputStream raw = new FilterInputStream(Files.newInputStream(path)) {
+      @Override
+      public int read(byte[] b, int off, int len) throws IOException {
+        int n = super.read(b, off, len);
+        if (n > 0) {
+          rawBytesRead += n;
+        }
+        return n;
+      }
+
+      @Override
+      public long skip(long n) throws IOException {
+        long skipped = super.skip(n);
+        rawBytesRead += skipped;
+        return skipped;
+      }
+    };
+    return Inputs.decompressed(path.toString(), raw);
+  }
+
+  private byte[] readFirstLine(InputFile input) throws IOException {
+    try (RecordReader r = open(input, 0, 0)) {
+      if (!r.next()) {
+        throw new IOException(input.path() + ": empty, so it has no header line");
+      }
+      return Arrays.copyOfRange(r.bytes(), r.offset(), r.offset() + r.length());
+    }
+  }
+
+  @Override
+  public void close() {
+    stopped = true;
+    thread.interrupt();
+    try {
+      thread.join(10_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

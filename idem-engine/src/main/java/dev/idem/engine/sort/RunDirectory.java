@@ -1,0 +1,222 @@
+package dev.idem.engine.sort;
+
+import dev.idem.core.ByteSize;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Comparator;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+
+/**
+ * A job's private directory of sorted runs under {@code --tmp}, and its life cycle: removed when
+ * the job ends (success or failure), by a shutdown hook on Ctrl-C or SIGTERM, and, after a
+ * SIGKILL or a power cut, by the next job that uses the same {@code --tmp}.
+ *
+ * <p>How the next job knows a directory's owner is dead: the owner holds an OS lock on its {@code
+ * LOCK} file for its whole life, and the kernel drops the lock when the process dies, however it
+ * dies. The owner writes its pid into {@code LOCK} after locking it, so an empty {@code LOCK} means
+ * an owner between creating and locking it, which is left alone.
+ *
+ * <p>Runs are compressed and written by one background thread of the directory's, so that
+ * compression overlaps the sorting and merging that produce the entries.
+ */
+final class RunDirectory implements AutoCloseable {
+
+  static final String PREFIX = "idem-sort-dedup-";
+  private static final String LOCK = "LOCK";
+
+  private final Path dir;
+  private final FileChannel lockChannel;
+  private final Thread hook;
+  private final ExecutorService writer = Executors.newSingleThreadExecutor(r -> {
+    Thread t = new Thread(r, "idem-run-writer");
+    t.setDaemon(true);
+    return t;
+  });
+  private final boolean compress;
+  private volatile boolean closed;
+  private int nextRun;
+  private long currentBytes;
+  private long peakBytes;
+  private long writtenBytes;
+
+  private RunDirectory(Path dir, FileChannel lockChannel, boolean compress) {
+    this.dir = dir;
+    this.compress = compress;
+    this.lockChannel = lockChannel;
+    this.hook = new Thread(this::deleteRuns, "idem-sort-dedup-cleanup");
+    Runtime.getRuntime().addShutdownHook(hook);
+  }
+
+  /**
+   * Removes what killed jobs left in {@code tmp}, then creates and locks a new private directory
+   * there.
+   *
+   * @param warnings told about each leftover removed
+   * @throws IOException naming {@code --tmp} when it is missing or not writable
+   */
+  static RunDirectory create(Path tmp, Consumer<String> warnings) throws IOException {
+    return create(tmp, warnings, true);
+  }
+
+  /** As {@link #create(Path, Consumer)}, with runs LZ4-compressed or not. */
+  static RunDirectory create(Path tmp, Consumer<String> warnings, boolean compress)
+      throws IOException {
+    if (!Files.isDirectory(tmp)) {
+      throw new IOException("--tmp " + tmp + ": no such directory");
+    }
+    removeLeftovers(tmp, warnings);
+    Path dir;
+    try {
+      dir = Files.createTempDirectory(tmp, PREFIX);
+    } catch (IOException e) {
+      throw new IOException("--tmp " + tmp + ": cannot create a directory there ("
+          + e.getMessage() + ")", e);
+    }
+    FileChannel ch = FileChannel.open(dir.resolve(LOCK), StandardOpenOption.CREATE_NEW,
+        StandardOpenOption.WRITE);
+    try {
+      ch.lock(); // held until the channel closes, or the process dies
+      ch.write(ByteBuffer.wrap((ProcessHandle.current().pid() + "\n")
+          .getBytes(StandardCharsets.US_ASCII)));
+      return new RunDirectory(dir, ch, compress);
+    } catch (IOException | RuntimeException e) {
+      ch.close();
+      deleteTree(dir);
+      throw e;
+    }
+  }
+
+  /**
+   * Fails, naming {@code --tmp}, when {@code needed} bytes are clearly more than {@code usable}.
+   */
+  static void checkSpace(Path tmp, long needed, long usable) throws IOException {
+    if (needed > usable) {
+      throw new IOException("--tmp " + tmp + " has " + ByteSize.format(usable) + " free, but "
+          + "sort-dedup needs about " + ByteSize.format(needed) + " there for its sorted runs "
+          + "(about the input's size plus 24 bytes a record): free some space or give --tmp a "
+          + "larger disk");
+    }
+  }
+
+  private static void removeLeftovers(Path tmp, Consumer<String> warnings) {
+    try (DirectoryStream<Path> dirs = Files.newDirectoryStream(tmp, PREFIX + "*")) {
+      for (Path d : dirs) {
+        if (Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS)) {
+          removeIfAbandoned(d, warnings);
+        }
+      }
+    } catch (IOException e) {
+      // listing --tmp failed: creating our own directory will say why, if it matters
+    }
+  }
+
+  private static void removeIfAbandoned(Path d, Consumer<String> warnings) {
+    try (FileChannel ch = FileChannel.open(d.resolve(LOCK), StandardOpenOption.WRITE)) {
+      FileLock lock;
+      try {
+        lock = ch.tryLock();
+      } catch (OverlappingFileLockException e) {
+        return; // a job in this JVM owns it
+      }
+      if (lock == null || ch.size() == 0) {
+        return; // alive, or being created
+      }
+      long bytes = deleteTree(d);
+      warnings.accept("removed " + ByteSize.format(bytes) + " of sorted runs left in " + d
+          + " by a sort-dedup that did not finish (killed?)");
+    } catch (IOException e) {
+      // no LOCK (not ours, or being created), or another user's: leave it
+    }
+  }
+
+  /** Deletes a directory tree; returns the bytes of the files removed. */
+  private static long deleteTree(Path d) {
+    long bytes = 0;
+    try (Stream<Path> walk = Files.walk(d)) {
+      for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
+        try {
+          bytes += Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS) ? Files.size(p) : 0;
+          Files.deleteIfExists(p);
+        } catch (IOException e) {
+          // best effort: what is left is retried by the next job
+        }
+      }
+    } catch (IOException e) {
+      // gone already
+    }
+    return bytes;
+  }
+
+  Path path() {
+    return dir;
+  }
+
+  /** A writer for a new run in this directory. */
+  RunWriter newRun(RunKind kind, int blockBytes) throws IOException {
+    if (closed) {
+      throw new IOException("sort-dedup is stopping; no new runs");
+    }
+    return new RunWriter(dir.resolve(String.format("run-%06d", ++nextRun)), kind, blockBytes,
+        writer, compress);
+  }
+
+  /** Accounts for a run just finished. */
+  RunFile finished(RunFile run) {
+    currentBytes += run.bytes();
+    writtenBytes += run.bytes();
+    peakBytes = Math.max(peakBytes, currentBytes);
+    return run;
+  }
+
+  /** Deletes a run that was merged into another or written out. */
+  void delete(RunFile run) throws IOException {
+    Files.deleteIfExists(run.path());
+    currentBytes -= run.bytes();
+  }
+
+  /** Bytes of runs written over the job. */
+  long writtenBytes() {
+    return writtenBytes;
+  }
+
+  /** The most bytes of finished runs on disk at once. */
+  long peakBytes() {
+    return peakBytes;
+  }
+
+  private void deleteRuns() {
+    closed = true;
+    for (int attempt = 0; attempt < 3 && Files.exists(dir); attempt++) {
+      deleteTree(dir); // a run created while listing keeps the directory: try again
+    }
+  }
+
+  /** Removes the directory and everything in it, and releases the lock. */
+  @Override
+  public void close() {
+    writer.shutdownNow(); // writers wait for their block in flight before they close
+    try {
+      Runtime.getRuntime().removeShutdownHook(hook);
+    } catch (IllegalStateException e) {
+      // shutting down: the hook runs anyway
+    }
+    deleteRuns();
+    try {
+      lockChannel.close();
+    } catch (IOException e) {
+      // the lock goes with the process anyway
+    }
+  }
+}

@@ -1,0 +1,355 @@
+package dev.idem.engine.sort;
+
+import dev.idem.engine.JobException;
+import dev.idem.engine.records.BadRecordException;
+import dev.idem.engine.records.BadRecordPolicy;
+import dev.idem.engine.records.InputFile;
+import dev.idem.engine.records.OutputFile;
+import dev.idem.engine.records.RecordBatch;
+import dev.idem.engine.records.RecordSource;
+import dev.idem.core.Fingerprinter;
+import dev.idem.engine.records.Inputs;
+import dev.idem.engine.records.KeyExtractor;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Exact dedup of inputs larger than memory, by external sort-merge within a memory budget (see
+ * docs/SORT_DEDUP.md).
+ *
+ * <p>Phase 1 reads records in input order (the same reader as {@code dedup}: formats, gzip,
+ * directories, keys, bad records), numbers them, and fills a buffer; a full buffer is sorted by
+ * (key, position), its repeats dropped, and written as an LZ4 run. Phase 2 ({@link MergePhase})
+ * merges the runs, dropping repeats across them, into the output in key order or, with one more
+ * external sort on positions, in input order. Records carry their bytes throughout, so no input
+ * is read twice and standard input and gzip work.
+ */
+public final class SortDedupJob {
+
+  /** Hears about a running job. Called on the job's thread. */
+  public interface Listener {
+    /** Phase 1: raw input bytes read of the total (0 when unknown), records, runs written. */
+    default void reading(long rawBytesDone, long rawBytesTotal, long records, int runs) {}
+
+    /**
+     * Phase 2: merge pass {@code pass} (1-based) by {@code by} ("key" or "input position") over
+     * {@code runs} runs has read {@code entriesDone} of {@code entriesTotal} entries.
+     */
+    default void merging(int pass, String by, int runs, long entriesDone, long entriesTotal) {}
+
+    default void warning(String message) {}
+  }
+
+  private static final long PROGRESS_NANOS = 500_000_000L;
+  /** Decompressed bytes per gzip input byte (text), as dedup's input estimate takes it. */
+  private static final int GZIP_RATIO = 5;
+  /** Run bytes per entry besides its record: fingerprint, position and length, uncompressed. */
+  private static final int ENTRY_OVERHEAD = 24;
+  /** A guess of the mean record size when there is nothing to measure (standard input). */
+  private static final int DEFAULT_RECORD_BYTES = 128;
+
+  /**
+   * What a job needs for an input, before it runs: the sorted runs it writes, its merge passes
+   * and the free space it asks of {@code --tmp}; what {@code idem plan} quotes.
+   *
+   * @param runs sorted runs written while reading
+   * @param mergePasses passes over the data after reading (by key, and by position for input
+   *     order)
+   * @param tempBytes free space required in {@code --tmp}
+   */
+  public record Footprint(long runs, int mergePasses, long tempBytes) {}
+
+  /** The footprint for {@code records} records of {@code inputBytes} (uncompressed) in all. */
+  public static Footprint footprint(long memory, long inputBytes, long records,
+      SortDedupSpec.Order order) {
+    SortPlan plan = SortPlan.of(memory, order);
+    long perRun = Math.max(1, plan.bufferBytes());
+    long runs = Math.max(1, (inputBytes + records * (long) RunBuffer.indexBytes(
+        RunKind.FINGERPRINT) + perRun - 1) / perRun);
+    int passes = 1;
+    for (long left = runs; left > plan.finalFanIn(); left = (left + plan.fanIn() - 1)
+        / plan.fanIn()) {
+      passes++;
+    }
+    if (order == SortDedupSpec.Order.INPUT) {
+      passes++;
+    }
+    return new Footprint(runs, passes, tempBytesFor(inputBytes, records));
+  }
+
+  private static long tempBytesFor(long inputBytes, long records) {
+    // LZ4 about halves text, and in input order the runs by key and by position coexist for
+    // a while: about the input's size, plus what does not compress
+    return inputBytes + ENTRY_OVERHEAD * records;
+  }
+
+  private final SortDedupSpec spec;
+  private final SortPlan plan;
+  private final Long usableSpace;
+  private final InputStream stdin;
+  private final OutputStream stdout;
+  private final Listener listener;
+  private final List<String> warnings = new ArrayList<>();
+  private final RunKind kind;
+  private final List<RunFile> runs = new ArrayList<>();
+  private RunBuffer buffer;
+  private byte[] header;
+  private long records;
+  private long blankLines;
+  private long badRecords;
+  private long ordinal;
+  private long bytesSeen;
+
+  private SortDedupJob(SortDedupSpec spec, SortPlan plan, Long usableSpace, InputStream stdin,
+      OutputStream stdout, Listener listener) {
+    this.spec = spec;
+    this.plan = plan;
+    this.usableSpace = usableSpace;
+    this.stdin = stdin;
+    this.stdout = stdout;
+    this.listener = listener;
+    this.kind = spec.exactKey() ? RunKind.EXACT_KEY : RunKind.FINGERPRINT;
+  }
+
+  /**
+   * Runs a job to the end of its inputs.
+   *
+   * @throws BadRecordException for a bad record under the fail policy
+   * @throws JobException when the job cannot start as asked (a key the header lacks, …)
+   * @throws IOException for unreadable inputs, unwritable outputs, or a {@code --tmp} without
+   *     room
+   */
+  public static SortDedupResult run(SortDedupSpec spec, InputStream stdin, OutputStream stdout,
+      Listener listener) throws IOException {
+    return run(spec, SortPlan.of(spec.memoryBytes(), spec.order()), null, stdin, stdout,
+        listener);
+  }
+
+  /** A job with a given plan and, when not null, a given free space in --tmp: for tests. */
+  static SortDedupResult run(SortDedupSpec spec, SortPlan plan, Long usableSpace,
+      InputStream stdin, OutputStream stdout, Listener listener) throws IOException {
+    return new SortDedupJob(spec, plan, usableSpace, stdin, stdout, listener).run();
+  }
+
+  private SortDedupResult run() throws IOException {
+    long started = System.nanoTime();
+    List<InputFile> inputs = InputFile.expand(spec.inputs());
+    KeyExtractor extractor;
+    try {
+      extractor = KeyExtractor.of(spec.key(), spec.format());
+    } catch (IllegalArgumentException e) {
+      throw new JobException(e.getMessage());
+    }
+    Fingerprinter fingerprinter = Fingerprinter.xxh3().withSeed(spec.seed())
+        .withNormalizer(spec.normalizer());
+    if (spec.output() != null) {
+      OutputFile.requireDirectory(spec.output()); // before the work, not after it
+    }
+    Path tmp = spec.tmp() != null ? spec.tmp() : Path.of(System.getProperty("java.io.tmpdir"));
+    if (!Files.isDirectory(tmp)) {
+      throw new IOException("--tmp " + tmp + ": no such directory");
+    }
+    List<InputFile> files = inputs.stream().filter(f -> !f.isStdin()).toList();
+    long bytes = files.stream().mapToLong(f -> f.path().endsWith(".gz")
+        ? GZIP_RATIO * f.size() : f.size()).sum();
+    long recordsGuess = files.isEmpty() ? 0 : bytes / meanLineBytes(files.get(0)) + 1;
+    long compressedTemp = tempBytesFor(bytes, recordsGuess);
+    // uncompressed, the runs by key and by position coexist in input order: the input each
+    long plainTemp = compressedTemp + (spec.order() == SortDedupSpec.Order.INPUT ? bytes : 0);
+    long usable = usableSpace != null ? usableSpace : Files.getFileStore(tmp).getUsableSpace();
+    // LZ4 costs about a third of the CPU time (lz4-java's safe codec): skip it when the disk has
+    // room for plain runs with a quarter to spare
+    boolean compress = spec.compressRuns() != null ? spec.compressRuns()
+        : plainTemp + plainTemp / 4 > usable;
+    try (RunDirectory dir = RunDirectory.create(tmp, this::warn, compress)) {
+      RunDirectory.checkSpace(tmp, compress ? compressedTemp : plainTemp, usable);
+      // the sort buffer's first split between record bytes and index, by the sampled mean
+      int mean = recordsGuess == 0 ? DEFAULT_RECORD_BYTES
+          : (int) Math.max(8, Math.min(1 << 20, bytes / recordsGuess));
+      buffer = new RunBuffer(kind, plan.bufferBytes(), keepLast(), mean);
+      read(inputs, extractor, fingerprinter, dir);
+      long readMillis = (System.nanoTime() - started) / 1_000_000;
+      long kept;
+      int passes = 0;
+      int keyPasses = 0;
+      long outputBytes;
+      try (OutputFile out = spec.output() != null ? OutputFile.open(spec.output())
+          : OutputFile.stream("<stdout>", stdout)) {
+        if (header != null) {
+          out.write(header, 0, header.length);
+        }
+        EntrySink sink = (hi, lo, ord, key, keyOff, keyLen, record, off, len) ->
+            out.write(record, off, len);
+        if (runs.isEmpty()) { // it all fit in memory: no temporary files at all
+          kept = spec.order() == SortDedupSpec.Order.INPUT
+              ? buffer.drainSurvivorsInArrivalOrder(sink) : buffer.drainSorted(sink);
+        } else {
+          if (buffer.size() > 0) {
+            spill(dir);
+          }
+          buffer = null; // its memory goes to the merge
+          MergePhase merge = new MergePhase(dir, plan, keepLast(), listener);
+          int seen = (int) Math.min(1 << 20, bytesSeen / Math.max(1, ordinal));
+          kept = spec.order() == SortDedupSpec.Order.INPUT
+              ? merge.inInputOrder(List.copyOf(runs), sink, seen)
+              : merge.inKeyOrder(List.copyOf(runs), sink);
+          passes = merge.passes();
+          keyPasses = merge.keyPasses();
+        }
+        out.flush();
+        outputBytes = out.length();
+      }
+      long ok = records - badRecords;
+      return new SortDedupResult(records, kept, ok - kept, badRecords, blankLines, runs.size(),
+          passes, keyPasses, plan.fanIn(), spec.memoryBytes(), dir.writtenBytes(), dir.peakBytes(),
+          compress, outputBytes, readMillis, (System.nanoTime() - started) / 1_000_000,
+          List.copyOf(warnings));
+    }
+  }
+
+  private boolean keepLast() {
+    return spec.keep() == SortDedupSpec.Keep.LAST;
+  }
+
+  /** The mean line length of the first 64 KiB of {@code file}: a guess at record sizes. */
+  private static long meanLineBytes(InputFile file) throws IOException {
+    try (InputStream in = Inputs.open(file.path(), InputStream.nullInputStream())) {
+      byte[] sample = in.readNBytes(64 << 10);
+      long lines = sample.length > 0 && sample[sample.length - 1] != '\n' ? 1 : 0;
+      for (byte b : sample) {
+        lines += b == '\n' ? 1 : 0;
+      }
+      return Math.max(1, sample.length / Math.max(1, lines));
+    }
+  }
+
+  private void read(List<InputFile> inputs, KeyExtractor extractor, Fingerprinter fingerprinter,
+      RunDirectory dir) throws IOException {
+    Path quarantinePath = spec.onBadRecord() instanceof BadRecordPolicy.Quarantine q
+        ? q.file() : null;
+    long total = inputs.stream().mapToLong(f -> Math.max(0, f.size())).sum();
+    long lastProgress = System.nanoTime();
+    try (OutputFile quarantine = quarantinePath != null ? OutputFile.open(quarantinePath)
+            : null;
+        RecordSource source = new RecordSource(inputs, new RecordSource.Settings(spec.format(),
+            spec.header(), extractor, fingerprinter, spec.exactKey(), spec.maxRecordBytes()),
+            stdin, 0, 0, 0, plan.batchBytes(), plan.batchRecords())) {
+      while (true) {
+        RecordBatch batch = source.next();
+        for (int i = 0; i < batch.count; i++) {
+          switch (batch.kind[i]) {
+            case RecordBatch.OK -> {
+              records++;
+              add(batch, i, dir);
+            }
+            case RecordBatch.BLANK -> blankLines++;
+            case RecordBatch.HEADER -> header = recordBytes(batch, i);
+            default -> {
+              records++;
+              badRecords++;
+              bad(batch, i, inputs.get(batch.fileIndex[i]).path(), quarantine);
+            }
+          }
+        }
+        boolean end = batch.endOfInput;
+        source.recycle(batch);
+        long now = System.nanoTime();
+        if (end || now - lastProgress > PROGRESS_NANOS) {
+          listener.reading(end ? total : source.rawBytesRead(), total, records, runs.size());
+          lastProgress = now;
+        }
+        if (end) {
+          break;
+        }
+      }
+    }
+  }
+
+  private void add(RecordBatch batch, int i, RunDirectory dir) throws IOException {
+    long hi;
+    long lo;
+    byte[] key = null;
+    int keyLength = 0;
+    if (spec.exactKey()) {
+      key = batch.keys[i];
+      keyLength = key.length;
+      hi = RunBuffer.keyPrefix(key, 0, keyLength, 0);
+      lo = RunBuffer.keyPrefix(key, 0, keyLength, 8);
+    } else {
+      hi = batch.fingerprints[2 * i];
+      lo = batch.fingerprints[2 * i + 1];
+    }
+    long position = ordinal++;
+    int length = batch.contentLength[i] + batch.terminatorLength[i];
+    boolean newline = batch.terminatorLength[i] == 0; // the last line of an input without one
+    bytesSeen += length + keyLength;
+    if (buffer.add(hi, lo, position, key, 0, keyLength, batch.arena, batch.start[i], length,
+        newline)) {
+      return;
+    }
+    if (buffer.size() > 0) {
+      spill(dir);
+      if (buffer.add(hi, lo, position, key, 0, keyLength, batch.arena, batch.start[i], length,
+          newline)) {
+        return;
+      }
+    }
+    // larger than the whole buffer: a run of its own
+    byte[] record = recordBytes(batch, i);
+    RunWriter w = dir.newRun(kind, plan.blockBytes());
+    try {
+      w.write(hi, lo, position, key, 0, keyLength, record, 0, record.length);
+      runs.add(dir.finished(w.finish()));
+    } finally {
+      w.close();
+    }
+  }
+
+  private static byte[] recordBytes(RecordBatch batch, int i) {
+    int length = batch.contentLength[i] + batch.terminatorLength[i];
+    byte[] record = Arrays.copyOfRange(batch.arena, batch.start[i], batch.start[i] + length
+        + (batch.terminatorLength[i] == 0 ? 1 : 0));
+    if (batch.terminatorLength[i] == 0) {
+      record[length] = '\n';
+    }
+    return record;
+  }
+
+  private void spill(RunDirectory dir) throws IOException {
+    RunWriter w = dir.newRun(kind, plan.blockBytes());
+    try {
+      buffer.drainSorted(w);
+      runs.add(dir.finished(w.finish()));
+    } finally {
+      w.close();
+    }
+  }
+
+  /** The bad-record policies of {@code dedup}, with its messages; there is no checkpoint here. */
+  private void bad(RecordBatch batch, int i, String name, OutputFile quarantine)
+      throws IOException {
+    BadRecordPolicy policy = spec.onBadRecord();
+    if (policy instanceof BadRecordPolicy.Fail) {
+      throw new BadRecordException(name, batch.line[i], batch.problem[i], false);
+    }
+    if (policy instanceof BadRecordPolicy.Quarantine) {
+      if (batch.tooLongToKeep(i)) {
+        warn(name + ":" + batch.line[i] + ": " + batch.problem[i]
+            + "; too long to quarantine, counted as bad");
+      } else {
+        quarantine.writeRecord(batch, i);
+      }
+    }
+  }
+
+  private void warn(String message) {
+    warnings.add(message);
+    listener.warning(message);
+  }
+}

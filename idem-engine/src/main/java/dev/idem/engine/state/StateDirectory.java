@@ -1,0 +1,206 @@
+package dev.idem.engine.state;
+
+import dev.idem.engine.JobException;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A job's state directory: {@code MANIFEST.json} (the job's identity), {@code store/} (RocksDB),
+ * {@code filter-<seq>.snap} and {@code exact-<seq>.snap} (snapshots of the filter and of an
+ * in-memory exact set) and {@code LOCK}, which one process holds while it runs the job. The lock is an operating-system file lock, so it dies with its process, even
+ * after {@code kill -9}.
+ */
+public final class StateDirectory implements AutoCloseable {
+
+  private static final Pattern SNAPSHOT = Pattern.compile("(?:filter|exact)-(\\d+)\\.snap");
+
+  private final Path dir;
+  private final FileChannel lockChannel;
+  private final FileLock lock;
+
+  private StateDirectory(Path dir, FileChannel lockChannel, FileLock lock) {
+    this.dir = dir;
+    this.lockChannel = lockChannel;
+    this.lock = lock;
+  }
+
+  /** The file that makes a directory a dedup job's state. */
+  static final String MANIFEST = "MANIFEST.json";
+
+  /**
+   * Opens (creating) {@code dir}, a dedup job's state, and takes its lock.
+   *
+   * @throws JobException when {@code dir} holds files but no manifest (it is not a state), or
+   *     another process holds the lock, naming its process id
+   */
+  public static StateDirectory open(Path dir) throws IOException {
+    return open(dir, MANIFEST);
+  }
+
+  /** Opens the state of an earlier dedup job, refusing a directory that is not one. */
+  public static StateDirectory openExisting(Path dir) throws IOException {
+    if (!Files.isRegularFile(dir.resolve(MANIFEST))) {
+      throw new JobException(dir + ": not an idem state directory (no " + MANIFEST + ")");
+    }
+    return open(dir);
+  }
+
+  /**
+   * Opens (creating) {@code dir}, a state identified by the file {@code identity}, and takes its
+   * lock. A directory that exists without that file must hold nothing but what a crash before it
+   * was written can leave (the lock, the identity's temporary file, a new {@code store/}), and is
+   * refused before anything is written to it.
+   *
+   * @throws JobException when {@code dir} is someone else's, or another process holds the lock
+   */
+  public static StateDirectory open(Path dir, String identity) throws IOException {
+    if (Files.exists(dir) && !Files.isDirectory(dir)) {
+      throw new IOException(dir + ": --state must be a directory, and this is a file");
+    }
+    if (Files.isDirectory(dir) && !Files.exists(dir.resolve(identity))) {
+      try (var files = Files.list(dir)) {
+        List<String> other = files.map(f -> f.getFileName().toString())
+            .filter(n -> !n.equals("LOCK") && !n.equals(identity + ".tmp") && !n.equals("store"))
+            .sorted().toList();
+        if (!other.isEmpty()) {
+          throw new JobException(dir + " is not empty and has no " + identity + ", so it is "
+              + "not an idem state directory (it holds " + String.join(", ", other.subList(0,
+                  Math.min(3, other.size()))) + (other.size() > 3 ? ", ..." : "") + "); give "
+              + "an empty or new directory");
+        }
+      }
+    }
+    Files.createDirectories(dir);
+    Path lockFile = dir.resolve("LOCK");
+    FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.CREATE,
+        StandardOpenOption.READ, StandardOpenOption.WRITE);
+    FileLock lock;
+    try {
+      lock = ch.tryLock();
+    } catch (OverlappingFileLockException e) {
+      lock = null;
+    }
+    if (lock == null) {
+      String holder = new String(Files.readAllBytes(lockFile), StandardCharsets.UTF_8).strip();
+      ch.close();
+      throw new JobException(dir + " is in use by another idem process"
+          + (holder.isEmpty() ? "" : " (" + holder + ")")
+          + "; one job per state directory: wait for it, or use another --state");
+    }
+    ch.truncate(0);
+    ch.write(ByteBuffer.wrap(("pid " + ProcessHandle.current().pid() + "\n")
+        .getBytes(StandardCharsets.UTF_8)), 0);
+    ch.force(false);
+    return new StateDirectory(dir, ch, lock);
+  }
+
+  public Path path() {
+    return dir;
+  }
+
+  public Path storeDirectory() {
+    return dir.resolve("store");
+  }
+
+  public Path manifestFile() {
+    return dir.resolve(MANIFEST);
+  }
+
+  public Path snapshot(long sequence) {
+    return dir.resolve("filter-" + sequence + ".snap");
+  }
+
+  /** The exact set's snapshot of checkpoint {@code sequence} (memory exact tier, fingerprints). */
+  public Path exactSnapshot(long sequence) {
+    return dir.resolve("exact-" + sequence + ".snap");
+  }
+
+  /** The manifest, or {@code null} for a new state. */
+  public Manifest readManifest() throws IOException {
+    try {
+      return Json.read(Files.readAllBytes(manifestFile()), Manifest.class);
+    } catch (NoSuchFileException e) {
+      return null;
+    } catch (IOException e) {
+      throw new IOException(manifestFile() + ": unreadable (" + e.getMessage().lines()
+          .findFirst().orElse("") + "); it is not an idem state, or it was damaged", e);
+    }
+  }
+
+  /** Writes the manifest atomically (temp file, fsync, rename, fsync directory). */
+  public void writeManifest(Manifest m) throws IOException {
+    writeAtomically(manifestFile().getFileName().toString(), Json.write(m));
+  }
+
+  /** Replaces file {@code name} in the directory all at once: temp file, fsync, rename. */
+  public void writeAtomically(String name, byte[] content) throws IOException {
+    try {
+      replace(name, content);
+    } catch (IOException e) {
+      throw new IOException(dir.resolve(name) + ": cannot write: " + e.getMessage(), e);
+    }
+  }
+
+  private void replace(String name, byte[] content) throws IOException {
+    Path tmp = dir.resolve(name + ".tmp");
+    try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE,
+        StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+      ByteBuffer b = ByteBuffer.wrap(content);
+      while (b.hasRemaining()) {
+        ch.write(b);
+      }
+      ch.force(true);
+    }
+    try {
+      Files.move(tmp, dir.resolve(name), StandardCopyOption.ATOMIC_MOVE,
+          StandardCopyOption.REPLACE_EXISTING);
+    } catch (AtomicMoveNotSupportedException e) {
+      throw new IOException(dir + ": cannot rename atomically in this directory", e);
+    }
+    syncDirectory();
+  }
+
+  /**
+   * Deletes every filter and exact-set snapshot but those of checkpoint {@code keep} (and
+   * temporary files a crash left behind).
+   */
+  public void deleteSnapshotsExcept(long keep) throws IOException {
+    try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir,
+        "{filter-*.snap,exact-*.snap,.filter-*.tmp,.exact-*.tmp}")) {
+      for (Path p : ds) {
+        Matcher m = SNAPSHOT.matcher(p.getFileName().toString());
+        if (!m.matches() || Long.parseLong(m.group(1)) != keep) {
+          Files.deleteIfExists(p);
+        }
+      }
+    }
+  }
+
+  void syncDirectory() {
+    try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+      d.force(true);
+    } catch (IOException e) {
+      // some file systems cannot sync a directory; renames stay atomic
+    }
+  }
+
+  @Override
+  public void close() throws IOException {
+    lock.release();
+    lockChannel.close();
+  }
+}

@@ -1,0 +1,228 @@
+package dev.idem.engine.sort;
+
+import dev.idem.engine.records.BadRecordException;
+import dev.idem.engine.records.BadRecordPolicy;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.idem.core.KeyNormalizer;
+import dev.idem.engine.records.KeySpec;
+import dev.idem.engine.records.RecordFormat;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Edge-case inputs, exact keys that share a fingerprint, and the temporary files' life cycle. */
+class SortDedupJobTest {
+
+  /** Tiny buffers: a run every few records, merges of 3 runs at most. */
+  private static final SortPlan TINY = new SortPlan(1024, 16, 600, 256, 3, 2, 600);
+
+  @TempDir Path dir;
+
+  private Path tmp() throws IOException {
+    return Files.createDirectories(dir.resolve("tmp"));
+  }
+
+  private SortDedupSpec spec(Path input, RecordFormat format, KeySpec key, boolean keepLast,
+      boolean keyOrder, boolean exactKey, BadRecordPolicy policy) throws IOException {
+    return new SortDedupSpec(List.of(input.toString()), format, key, false,
+        KeyNormalizer.identity(), 0, exactKey, 1 << 20, tmp(),
+        keepLast ? SortDedupSpec.Keep.LAST : SortDedupSpec.Keep.FIRST,
+        keyOrder ? SortDedupSpec.Order.KEY : SortDedupSpec.Order.INPUT, null, policy, 1 << 20);
+  }
+
+  private byte[] run(SortDedupSpec spec, SortPlan plan, SortDedupJob.Listener listener)
+      throws IOException {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    SortDedupJob.run(spec, plan, null, new ByteArrayInputStream(new byte[0]), out, listener);
+    return out.toByteArray();
+  }
+
+  private void assertTmpEmpty() throws IOException {
+    try (Stream<Path> left = Files.list(tmp())) {
+      assertThat(left).as("left in --tmp").isEmpty();
+    }
+  }
+
+  @ParameterizedTest
+  @CsvSource({
+    "empty, false, false", "empty, true, true",
+    "one, false, false", "one, true, true",
+    "duplicates, false, false", "duplicates, true, false", "duplicates, false, true",
+    "unique, false, false", "unique, true, false", "unique, false, true", "unique, true, true",
+  })
+  void edgeCaseInputsMatchTheReference(String shape, boolean keepLast, boolean keyOrder)
+      throws IOException {
+    StringBuilder sb = new StringBuilder();
+    switch (shape) {
+      case "one" -> sb.append("only");
+      case "duplicates" -> sb.append("same\n".repeat(500));
+      case "unique" -> {
+        for (int i = 0; i < 2000; i++) {
+          sb.append("line ").append(i * 7919 % 2000).append('\n');
+        }
+      }
+      default -> { }
+    }
+    byte[] input = sb.toString().getBytes(StandardCharsets.US_ASCII);
+    Path in = Files.write(dir.resolve("in.txt"), input);
+    for (boolean exact : new boolean[] {false, true}) {
+      byte[] out = run(spec(in, RecordFormat.LINES, new KeySpec.WholeLine(), keepLast, keyOrder,
+          exact, new BadRecordPolicy.Fail()), TINY, new SortDedupJob.Listener() {});
+      assertThat(out).isEqualTo(SortDedupReference.expected(input, l -> l, keepLast, keyOrder,
+          exact));
+      assertTmpEmpty();
+    }
+  }
+
+  @Test
+  void exactKeysWithTheSameFingerprintSlotsStayDistinct() throws IOException {
+    // with exact keys, hi and lo are the key's first 16 bytes: keys sharing them tie there, as
+    // two keys with one fingerprint would, and must still be told apart by their bytes
+    String p = "same-first-16-by";
+    String[] keys = {p + "tes-A", p + "tes-B", p + "tes-A", p, p + "\u0000", p};
+    List<RunFile> runs = new ArrayList<>();
+    for (int half = 0; half < 2; half++) {
+      RunBuffer b = new RunBuffer(RunKind.EXACT_KEY, 1 << 16, false, 32);
+      for (int i = half * 3; i < half * 3 + 3; i++) {
+        byte[] k = keys[i].getBytes(StandardCharsets.UTF_8);
+        byte[] record = ("record " + i + "\n").getBytes(StandardCharsets.UTF_8);
+        assertThat(b.add(0, 0, i, k, 0, k.length, record, 0, record.length, false)).isTrue();
+      }
+      try (RunWriter w = new RunWriter(tmp().resolve("run" + half), RunKind.EXACT_KEY, 256,
+          null)) {
+        b.drainSorted(w);
+        runs.add(w.finish());
+      }
+    }
+    List<String> merged = new ArrayList<>();
+    RunMerger.merge(runs, 256, false, true, (hi, lo, ord, key, ko, kl, rec, ro, rl) ->
+        merged.add(new String(rec, ro, rl, StandardCharsets.UTF_8).strip()), n -> { });
+    // byte order of the keys: p, p\0, p+tes-A (record 0, not 2), p+tes-B
+    assertThat(merged).containsExactly("record 3", "record 4", "record 0", "record 1");
+  }
+
+  @Test
+  void aBadRecordUnderFailStopsNamingFileAndLineAndLeavesNothingBehind() throws IOException {
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < 300; i++) {
+      sb.append("{\"id\":").append(i % 50).append("}\n");
+    }
+    sb.append("{\"id\":\n");
+    Path in = Files.writeString(dir.resolve("in.jsonl"), sb.toString());
+    SortDedupSpec spec = spec(in, RecordFormat.JSONL, KeySpec.jsonField("id", false), false,
+        false, false, new BadRecordPolicy.Fail());
+    assertThatThrownBy(() -> run(spec, TINY, new SortDedupJob.Listener() {}))
+        .isInstanceOf(BadRecordException.class)
+        .hasMessageStartingWith(in + ":301: malformed JSON")
+        .hasMessageContaining("rerun with --on-bad-record skip");
+    assertTmpEmpty();
+  }
+
+  @Test
+  void aFailureInTheMiddleOfAMergeLeavesNothingBehind() throws IOException {
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < 3000; i++) {
+      sb.append(i % 1500).append('\n');
+    }
+    Path in = Files.writeString(dir.resolve("in.txt"), sb.toString());
+    List<Integer> passesSeen = new ArrayList<>();
+    SortDedupJob.Listener failing = new SortDedupJob.Listener() {
+      @Override
+      public void merging(int pass, String by, int runs, long done, long total) {
+        passesSeen.add(pass);
+        if (pass == 2) {
+          try (Stream<Path> files = Files.walk(dir.resolve("tmp"))) {
+            assertThat(files.filter(f -> f.getFileName().toString().startsWith("run-")))
+                .as("runs on disk mid-merge").isNotEmpty();
+          } catch (IOException e) {
+            throw new RuntimeException(e);
+          }
+          throw new IllegalStateException("disk pulled out");
+        }
+      }
+    };
+    assertThatThrownBy(() -> run(spec(in, RecordFormat.LINES, new KeySpec.WholeLine(), false,
+        false, false, new BadRecordPolicy.Fail()), TINY, failing))
+        .hasMessage("disk pulled out");
+    assertThat(passesSeen).contains(1, 2);
+    assertTmpEmpty();
+  }
+
+  @Test
+  void notEnoughRoomInTmpIsRefusedBeforeAnyWork() throws IOException {
+    Path in = Files.writeString(dir.resolve("in.txt"), "some line\n".repeat(1000));
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    assertThatThrownBy(() -> SortDedupJob.run(spec(in, RecordFormat.LINES,
+        new KeySpec.WholeLine(), false, false, false, new BadRecordPolicy.Fail()), TINY, 5000L,
+        new ByteArrayInputStream(new byte[0]), out, new SortDedupJob.Listener() {}))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("--tmp " + tmp())
+        .hasMessageContaining("4.9 KiB free")
+        .hasMessageContaining("needs about 33.2 KiB"); // 10,000 bytes, 1,000 records of 10
+    assertThat(out.size()).isZero();
+    assertTmpEmpty();
+  }
+
+  @Test
+  void autoCompressionCompressesOnlyWhenTmpIsShortOfRoomForPlainRuns() throws IOException {
+    Path in = Files.writeString(dir.resolve("in.txt"), "some line\n".repeat(1000));
+    // 10,000 input bytes: plain runs in input order need ~43 KiB (+ a quarter), LZ4 ~33 KiB
+    for (long usable : new long[] {40_000L, 1L << 30}) {
+      SortDedupSpec auto = new SortDedupSpec(List.of(in.toString()), RecordFormat.LINES,
+          new KeySpec.WholeLine(), false, KeyNormalizer.identity(), 0, false, 1 << 20, tmp(),
+          SortDedupSpec.Keep.FIRST, SortDedupSpec.Order.INPUT, null, new BadRecordPolicy.Fail(),
+          1 << 20, null);
+      ByteArrayOutputStream out = new ByteArrayOutputStream();
+      SortDedupResult r = SortDedupJob.run(auto, TINY, usable,
+          new ByteArrayInputStream(new byte[0]), out, new SortDedupJob.Listener() {});
+      assertThat(out.toString(java.nio.charset.StandardCharsets.UTF_8)).isEqualTo("some line\n");
+      assertThat(r.runsCompressed()).as("compressed with %d bytes free", usable)
+          .isEqualTo(usable < (1L << 30));
+    }
+    assertTmpEmpty();
+  }
+
+  @Test
+  void leftoversOfDeadJobsAreRemovedAndLiveOnesKept() throws IOException {
+    Path dead = Files.createDirectories(tmp().resolve(RunDirectory.PREFIX + "dead"));
+    Files.writeString(dead.resolve("LOCK"), "12345\n");
+    Files.write(dead.resolve("run-000001"), new byte[3000]);
+    Path starting = Files.createDirectories(tmp().resolve(RunDirectory.PREFIX + "starting"));
+    Files.createFile(starting.resolve("LOCK")); // empty: its owner has not locked it yet
+    Path unrelated = Files.createDirectories(tmp().resolve(RunDirectory.PREFIX + "nolock"));
+    Path live = Files.createDirectories(tmp().resolve(RunDirectory.PREFIX + "live"));
+    Files.writeString(live.resolve("LOCK"), "1\n");
+    Path in = Files.writeString(dir.resolve("in.txt"), "a\nb\na\n");
+    List<String> warnings = new ArrayList<>();
+    try (FileChannel ch = FileChannel.open(live.resolve("LOCK"), StandardOpenOption.WRITE)) {
+      ch.lock();
+      run(spec(in, RecordFormat.LINES, new KeySpec.WholeLine(), false, false, false,
+          new BadRecordPolicy.Fail()), TINY, new SortDedupJob.Listener() {
+            @Override
+            public void warning(String message) {
+              warnings.add(message);
+            }
+          });
+    }
+    assertThat(dead).doesNotExist();
+    assertThat(starting).exists();
+    assertThat(unrelated).exists();
+    assertThat(live).exists();
+    assertThat(warnings).singleElement().asString().contains("removed 2.9 KiB")
+        .contains(dead.toString());
+  }
+}
