@@ -52,7 +52,7 @@ abstract class MembershipFilterContract {
    * Tolerance of the rate checks, in standard deviations of the binomial count of false
    * positives: wide enough that every case of every type passes together whatever the seed
    * (beyond 4σ: about 6·10⁻⁵ per check), narrow enough to catch a rate off by ten percent at
-   * the default sizes, let alone source article 003's tenfold error.
+   * the default sizes, let alone the tenfold error a weak hash once showed on 10 M URLs.
    */
   static final double SIGMAS = 4;
 

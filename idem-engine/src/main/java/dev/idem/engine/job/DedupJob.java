@@ -52,7 +52,7 @@ import java.util.List;
  * each key in its time window), and, with a state directory, survives any crash with
  * exactly-once output.
  *
- * <p>Checkpoint {@code c} (DESIGN.md): (1) flush and fsync the outputs and note their lengths;
+ * <p>Checkpoint {@code c} (docs/DESIGN.md, section 3): (1) flush and fsync the outputs and note their lengths;
  * (2) note the input position; (3) let the {@link Judge} add its changes (kept keys, a filter
  * snapshot now and then, window buckets); (4) write all of it and the checkpoint record in one
  * synced RocksDB batch. Resume reads the checkpoint, cuts the outputs back to their noted

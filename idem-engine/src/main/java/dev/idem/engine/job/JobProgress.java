@@ -15,7 +15,7 @@ import java.util.Map;
 
 /**
  * Where a running dedup job is (input position, counts, outputs) and the checkpoint procedure of
- * DESIGN.md: sync the outputs, then one atomic commit of the judge's state and the position.
+ * docs/DESIGN.md, section 3.1: sync the outputs, then one atomic commit of the judge's state and the position.
  */
 final class JobProgress {
 

@@ -18,7 +18,7 @@ import java.io.IOException;
  * "Ever seen" dedup: the {@link Deduplicator}'s tiers decide; checkpoints journal the kept keys
  * (and write them into {@code seen} when the manifest says so) and now and then snapshot the
  * filter, and with it the exact set when that lives in memory and only the journal backs it.
- * See DESIGN.md, "The exactly-once protocol".
+ * See docs/DESIGN.md, invariant 10 and section 3.1.
  */
 final class TieredJudge implements Judge {
 

@@ -3,7 +3,7 @@ package dev.idem.engine.records;
 import java.util.Arrays;
 
 /** A reusable buffer that receives one record's key: {@code bytes()[0, length())}. */
-public final class KeyBuffer {
+final class KeyBuffer {
 
   private byte[] bytes = new byte[256];
   private int length;

@@ -10,7 +10,7 @@ import java.util.Locale;
  * over line breaks and the record then spans several lines. A record is its bytes as read,
  * terminator included, so that output can reproduce it exactly.
  */
-public final class RecordReader implements Closeable {
+final class RecordReader implements Closeable {
 
   private final LineReader lines;
   private final boolean csv;
