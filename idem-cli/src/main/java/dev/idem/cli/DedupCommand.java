@@ -2,11 +2,14 @@ package dev.idem.cli;
 
 import dev.idem.core.filter.FilterType;
 import dev.idem.engine.DedupMode;
+import dev.idem.engine.ExpectedKeys;
 import dev.idem.engine.KeyMode;
 import dev.idem.engine.records.BadRecordException;
 import dev.idem.engine.records.BadRecordPolicy;
 import dev.idem.engine.job.DedupJob;
 import dev.idem.engine.job.DedupJobSpec;
+import dev.idem.engine.job.StateMismatchException;
+import dev.idem.engine.state.Manifest;
 import dev.idem.engine.JobException;
 import dev.idem.engine.job.JobResult;
 import dev.idem.engine.records.OutputGuard;
@@ -24,6 +27,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
+import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -76,14 +80,14 @@ final class DedupCommand implements Callable<Integer> {
       description = "Distinct keys expected: sizes the filter. auto: read the input files once "
           + "first and count them (UltraLogLog; sized for the upper end of its 99 %% interval). "
           + "Not given: a scalable filter grows from a guess made from the input sizes.")
-  Long expected;
+  ExpectedKeys expected = ExpectedKeys.UNKNOWN;
 
   /** {@code auto}, or a count. */
-  static final class ExpectedKeysConverter extends CountConverter {
+  static final class ExpectedKeysConverter implements CommandLine.ITypeConverter<ExpectedKeys> {
     @Override
-    public Long convert(String value) {
-      return value.strip().equalsIgnoreCase("auto") ? DedupJobSpec.AUTO_EXPECTED
-          : super.convert(value);
+    public ExpectedKeys convert(String value) {
+      return value.strip().equalsIgnoreCase("auto") ? ExpectedKeys.ESTIMATE
+          : ExpectedKeys.of(new CountConverter().convert(value));
     }
   }
 
@@ -244,6 +248,10 @@ final class DedupCommand implements Callable<Integer> {
     } catch (BadRecordException e) {
       summary.abandon();
       throw new UserException(e.getMessage());
+    } catch (StateMismatchException e) {
+      summary.abandon();
+      io.err().println("idem dedup: " + inOptionTerms(e));
+      return IdemCommand.EXIT_USAGE;
     } catch (JobException e) {
       summary.abandon();
       io.err().println("idem dedup: " + e.getMessage());
@@ -252,6 +260,46 @@ final class DedupCommand implements Callable<Integer> {
       summary.abandon();
       throw e;
     }
+  }
+
+  /** A resume refused for settings that differ, in the options that set them. */
+  private static String inOptionTerms(StateMismatchException e) {
+    StringBuilder m = new StringBuilder("this command differs from the job in " + e.state()
+        + ":");
+    for (Manifest.Difference d : e.differences()) {
+      m.append("\n  ").append(option(d.setting())).append(" differ")
+          .append(d.setting() == Manifest.Setting.INPUTS ? "" : "s").append(": ")
+          .append(d.detail());
+    }
+    return m.append("\nrun the original command to resume it, or use a new --state directory")
+        .toString();
+  }
+
+  /** The options that set {@code setting}. */
+  private static String option(Manifest.Setting setting) {
+    return switch (setting) {
+      case INPUTS -> "the inputs";
+      case FORMAT -> "--format";
+      case KEY -> "the key (--key/--column/--whole-line/--content)";
+      case HEADER -> "--header";
+      case NORMALIZER -> "--normalize";
+      case MODE -> "--mode";
+      case KEY_MODE -> "--key-mode";
+      case EXACT_TIER -> "--exact-store";
+      case FILTER_TYPE -> "--filter";
+      case FILTER_CAPACITY -> "the filter's capacity (from --expected or estimated from the "
+          + "inputs)";
+      case EXPECTED_KEYS -> "--expected";
+      case FPP -> "--fpp";
+      case SEED -> "--seed";
+      case MAX_RECORD_BYTES -> "--max-record-bytes";
+      case OUTPUT -> "-o";
+      case DROPPED -> "--dropped";
+      case WINDOW -> "the window (--window, --sliding, --time-field, --max-delay, "
+          + "--allowed-lateness)";
+      case SHARD -> "--shard / --ring-nodes";
+      case SEEN_BEFORE -> "--seen-before";
+    };
   }
 
   /** Refuses outputs that are inputs, lie in the state directory, or are each other. */
@@ -299,6 +347,10 @@ final class DedupCommand implements Callable<Integer> {
   }
 
   private DedupJobSpec jobSpec() throws IOException {
+    if (state != null && fileOrStdout(output) == null) {
+      throw new ParameterException(spec.commandLine(), "--state needs -o FILE: standard output "
+          + "cannot be cut back to a checkpoint, so a resumed job could repeat records");
+    }
     try {
       KeySpec keySpec = record.keySpec();
       RecordFormat recordFormat = record.format(keySpec, inputs);
@@ -353,7 +405,7 @@ final class DedupCommand implements Callable<Integer> {
         throw new IllegalArgumentException("--recent must be 0 (off) or a positive count");
       }
       return new DedupJobSpec(inputs, recordFormat, keySpec, hasHeader,
-          record.normalizer(), dm, km, ft, expected == null ? -1 : expected, fpp,
+          record.normalizer(), dm, km, ft, expected, fpp,
           seed, store, state, everyRecords, everyTime, fileOrStdout(output), dropped,
           BadRecordPolicy.parse(onBadRecord), RecordOptions.maxRecordBytes(maxRecordBytes), recent,
           CacheSizeConverter.resolve(rocksDbCache), windowSpec(recordFormat),

@@ -64,10 +64,11 @@ final class InspectCommand implements Callable<Integer> {
     m.inputs().forEach(f -> io.out().printf(Locale.ROOT, "              %s (%s)%n", f.path(),
         ByteSize.format(f.size())));
     io.out().printf(Locale.ROOT, "key         %s, format %s%s, normalizer %s%n", m.key(),
-        m.format(), m.header() ? " with header" : "", m.normalizer());
+        m.format().displayName(), m.header() ? " with header" : "", m.normalizer());
     io.out().printf(Locale.ROOT, "mode        %s, key mode %s, filter %s for %,d keys at %s, "
-        + "seed %d%n", m.mode().toLowerCase(Locale.ROOT), m.keyMode().toLowerCase(Locale.ROOT),
-        m.filterType(), m.filterCapacity(), Percent.of(m.fpp()), m.seed());
+        + "seed %d%n", m.mode().name().toLowerCase(Locale.ROOT),
+        m.keyMode().name().toLowerCase(Locale.ROOT), m.filterType().displayName(),
+        m.filterCapacity(), Percent.of(m.fpp()), m.seed());
     io.out().printf(Locale.ROOT, "output      %s%s%n", m.output(),
         m.dropped() == null ? "" : ", dropped " + m.dropped());
     io.out().printf(Locale.ROOT, "checkpoint  %d%s: input %d of %d at byte %,d (line %,d); "

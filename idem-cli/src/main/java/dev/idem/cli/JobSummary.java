@@ -7,6 +7,7 @@ import dev.idem.engine.DedupStats;
 import dev.idem.engine.state.Checkpoint;
 import dev.idem.engine.job.DedupJob;
 import dev.idem.engine.job.JobResult;
+import dev.idem.engine.state.ExactTierPlacement;
 import dev.idem.engine.window.WindowStats;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -108,8 +109,8 @@ final class JobSummary {
               + "at most, in %d open window buckets%n", w.late(), w.held(), w.peakHeld(),
           w.openBuckets());
     } else {
-      io.err().printf(Locale.ROOT, "  mode %s; exact tier %s; filter %s%n", r.mode(),
-          r.exactStore().equals("rocksdb") ? "rocksdb (block cache "
+      io.err().printf(Locale.ROOT, "  mode %s; exact tier %s; filter %s%n", mode(r),
+          r.exactStore().kind() == ExactTierPlacement.Kind.ROCKSDB ? "rocksdb (block cache "
               + ByteSize.format(rocksDbCacheBytes) + ")" : r.exactStore(), r.filter());
       printLookups(d);
     }
@@ -145,8 +146,8 @@ final class JobSummary {
     m.put("false_positives_rescued", d.falsePositivesRescued());
     m.put("exact_lookups_per_new_key", d.lookupsPerNewKey());
     m.put("recent_hits", d.recentHits());
-    m.put("mode", r.mode());
-    m.put("exact_store", r.exactStore());
+    m.put("mode", mode(r));
+    m.put("exact_store", r.exactStore().toString());
     m.put("filter", r.filter());
     m.put("filter_bits", r.filterBits());
     m.put("already_complete", r.alreadyComplete());
@@ -167,5 +168,10 @@ final class JobSummary {
       m.put("watermark", r.window().watermark());
     }
     return m;
+  }
+
+  /** {@code exact} or {@code approximate}, as the command line spells it. */
+  private static String mode(JobResult r) {
+    return r.mode().name().toLowerCase(Locale.ROOT);
   }
 }

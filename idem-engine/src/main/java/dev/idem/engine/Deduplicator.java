@@ -8,9 +8,7 @@ import dev.idem.core.filter.FilterType;
 import dev.idem.core.filter.Filters;
 import dev.idem.core.filter.MembershipFilter;
 import dev.idem.engine.store.ExactStore;
-import dev.idem.engine.store.MemoryStore;
-import dev.idem.engine.store.RocksDbStore;
-import dev.idem.engine.store.StateStore;
+import dev.idem.engine.store.ExactStores;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -45,7 +43,6 @@ public final class Deduplicator implements AutoCloseable {
   private final DedupMode mode;
   private final KeyMode keyMode;
   private final Cache<Fingerprint, Boolean> recent;
-  private final AutoCloseable resources;
   private long checked;
   private long kept;
   private long duplicates;
@@ -53,26 +50,14 @@ public final class Deduplicator implements AutoCloseable {
   private long rescued;
   private long recentHits;
 
-  /**
-   * Tiers assembled by the caller (the resumable job restores them from its state).
-   *
-   * @param exact the exact tier; {@code null} only in {@link DedupMode#APPROXIMATE} mode
-   * @param recent the recent tier, or {@code null}
-   * @param resources closed with this deduplicator (e.g. the RocksDB state), or {@code null}
-   */
-  public Deduplicator(MembershipFilter filter, ExactStore exact, Fingerprinter fingerprinter,
-      DedupMode mode, KeyMode keyMode, Cache<Fingerprint, Boolean> recent,
-      AutoCloseable resources) {
-    this.filter = Objects.requireNonNull(filter, "filter");
-    this.fingerprinter = Objects.requireNonNull(fingerprinter, "fingerprinter");
-    this.mode = Objects.requireNonNull(mode, "mode");
-    this.keyMode = Objects.requireNonNull(keyMode, "keyMode");
-    if (mode == DedupMode.EXACT && exact == null) {
-      throw new IllegalArgumentException("exact mode needs an exact store");
-    }
+  private Deduplicator(MembershipFilter filter, ExactStore exact, Fingerprinter fingerprinter,
+      DedupMode mode, KeyMode keyMode, Cache<Fingerprint, Boolean> recent) {
+    this.filter = filter;
     this.exact = exact;
+    this.fingerprinter = fingerprinter;
+    this.mode = mode;
+    this.keyMode = keyMode;
     this.recent = keyMode == KeyMode.FULL_KEY ? null : recent;
-    this.resources = resources;
   }
 
   /** True the first time {@code key} (after normalisation) is given, false every later time. */
@@ -168,31 +153,30 @@ public final class Deduplicator implements AutoCloseable {
     return keyMode;
   }
 
+  /** Closes the exact tier (writing what a RocksDB tier holds in memory). */
   @Override
   public void close() {
     if (exact != null) {
       exact.close();
     }
-    if (resources != null) {
-      try {
-        resources.close();
-      } catch (Exception e) {
-        throw new IllegalStateException("closing the deduplicator failed: " + e.getMessage(), e);
-      }
-    }
   }
 
-  /** Configures a {@link Deduplicator}; see {@link Idem#deduplicator()}. */
+  /**
+   * Configures a {@link Deduplicator}; see {@link Idem#deduplicator()}. Each setter checks its
+   * value where it is set; {@link #build} checks that they fit together.
+   */
   public static final class Builder {
     private long expectedKeys = -1;
     private double fpp = 0.001;
     private FilterType filterType;
+    private MembershipFilter filter;
+    private ExactStore exactStore;
     private DedupMode mode = DedupMode.EXACT;
     private KeyMode keyMode = KeyMode.FINGERPRINT;
     private Path rocksDbDirectory;
     private long rocksDbCacheBytes = 64L << 20;
     private long recentSize;
-    private Duration recentTtl = Duration.ofMinutes(10);
+    private Duration recentTtl;
     private Fingerprinter fingerprinter = Fingerprinter.xxh3();
 
     Builder() {}
@@ -224,6 +208,25 @@ public final class Deduplicator implements AutoCloseable {
       return this;
     }
 
+    /**
+     * Use {@code filter} as the filter tier, as it is (for example one restored from a snapshot):
+     * it must already hold every key the exact tier holds. Replaces {@link #filterType}, {@link
+     * #expectedKeys} and {@link #falsePositiveRate} for the filter.
+     */
+    public Builder filter(MembershipFilter filter) {
+      this.filter = Objects.requireNonNull(filter);
+      return this;
+    }
+
+    /**
+     * Use {@code store} as the exact tier, as it is (for example one a job restored from its
+     * state); the deduplicator closes it. Replaces {@link #inMemory} and {@link #rocksDb}.
+     */
+    public Builder exactStore(ExactStore store) {
+      this.exactStore = Objects.requireNonNull(store);
+      return this;
+    }
+
     /** Exact (default) or approximate. */
     public Builder mode(DedupMode m) {
       this.mode = Objects.requireNonNull(m);
@@ -251,11 +254,17 @@ public final class Deduplicator implements AutoCloseable {
 
     /** Add the recent tier: up to {@code size} fingerprints, each forgotten after {@code ttl}. */
     public Builder recentCache(long size, Duration ttl) {
+      recentCache(size);
+      this.recentTtl = Objects.requireNonNull(ttl);
+      return this;
+    }
+
+    /** Add the recent tier: the {@code size} fingerprints seen most recently. */
+    public Builder recentCache(long size) {
       if (size < 1) {
         throw new IllegalArgumentException("recent cache size must be positive, got " + size);
       }
       this.recentSize = size;
-      this.recentTtl = Objects.requireNonNull(ttl);
       return this;
     }
 
@@ -265,26 +274,40 @@ public final class Deduplicator implements AutoCloseable {
       return this;
     }
 
+    /**
+     * The deduplicator.
+     *
+     * @throws IllegalStateException when the settings do not fit together (an exact store in
+     *     approximate mode)
+     * @throws UncheckedIOException when a RocksDB exact tier cannot be opened
+     */
     public Deduplicator build() {
-      MembershipFilter filter = Filters.forKeys(filterType, expectedKeys, 0, fpp);
-      ExactStore exact = null;
-      StateStore state = null;
-      if (mode == DedupMode.EXACT) {
-        boolean full = keyMode == KeyMode.FULL_KEY;
-        if (rocksDbDirectory == null) {
-          exact = MemoryStore.create(Math.max(expectedKeys, 1 << 16), full, false);
-        } else {
-          try {
-            state = StateStore.open(rocksDbDirectory, rocksDbCacheBytes, full);
-          } catch (IOException e) {
-            throw new UncheckedIOException(e);
-          }
-          exact = RocksDbStore.selfFlushing(state, full, 100_000);
-        }
+      if (mode == DedupMode.APPROXIMATE && exactStore != null) {
+        throw new IllegalStateException("approximate mode keeps no exact tier: drop "
+            + "exactStore(...), or use mode(EXACT)");
       }
-      Cache<Fingerprint, Boolean> recent = recentSize == 0 ? null
-          : Caffeine.newBuilder().maximumSize(recentSize).expireAfterAccess(recentTtl).build();
-      return new Deduplicator(filter, exact, fingerprinter, mode, keyMode, recent, state);
+      MembershipFilter f = filter != null ? filter
+          : Filters.forKeys(filterType, expectedKeys, 0, fpp);
+      ExactStore exact = mode == DedupMode.APPROXIMATE ? null
+          : exactStore != null ? exactStore : newExactStore();
+      Cache<Fingerprint, Boolean> recent = null;
+      if (recentSize > 0) {
+        Caffeine<Object, Object> cache = Caffeine.newBuilder().maximumSize(recentSize);
+        recent = (recentTtl == null ? cache : cache.expireAfterAccess(recentTtl)).build();
+      }
+      return new Deduplicator(f, exact, fingerprinter, mode, keyMode, recent);
+    }
+
+    private ExactStore newExactStore() {
+      boolean full = keyMode == KeyMode.FULL_KEY;
+      if (rocksDbDirectory == null) {
+        return ExactStores.inMemory(Math.max(expectedKeys, 1 << 16), full);
+      }
+      try {
+        return ExactStores.inRocksDb(rocksDbDirectory, rocksDbCacheBytes, full);
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
     }
   }
 }

@@ -13,23 +13,25 @@ import dev.idem.engine.records.RecordBatch;
 import dev.idem.engine.records.RecordSource;
 import dev.idem.engine.state.Checkpoint;
 import dev.idem.engine.state.Json;
+import dev.idem.engine.state.ExactTierPlacement;
 import dev.idem.engine.state.Manifest;
 import dev.idem.engine.state.StateDirectory;
-import com.github.benmanes.caffeine.cache.Caffeine;
 import dev.idem.core.ByteSize;
 import dev.idem.core.Fingerprinter;
 import dev.idem.core.filter.FilterType;
 import dev.idem.core.filter.Filters;
 import dev.idem.core.filter.MembershipFilter;
+import dev.idem.engine.Closer;
 import dev.idem.engine.DedupMode;
 import dev.idem.engine.DedupStats;
 import dev.idem.engine.Deduplicator;
+import dev.idem.engine.ExpectedKeys;
+import dev.idem.engine.Idem;
 import dev.idem.engine.KeyMode;
 import dev.idem.engine.records.KeyExtractor;
 import dev.idem.engine.shard.ShardSpec;
 import dev.idem.engine.store.ExactStore;
-import dev.idem.engine.store.MemoryStore;
-import dev.idem.engine.store.RocksDbStore;
+import dev.idem.engine.store.ExactStores;
 import dev.idem.core.shared.SharedSeenSet;
 import dev.idem.core.shared.SharedSetLostException;
 import dev.idem.engine.store.StateStore;
@@ -102,23 +104,24 @@ public final class DedupJob {
   }
 
   /** What {@link #run} assembled before reading: the judge and how it came to be. */
-  private record Setup(Judge judge, Manifest manifest, String exactStore, MembershipFilter filter,
-      long journalReplayed, boolean filterRebuilt) {}
+  private record Setup(Judge judge, Manifest manifest, ExactTierPlacement exactStore,
+      MembershipFilter filter, long journalReplayed, boolean filterRebuilt) {}
 
   private JobResult run() throws IOException {
     long started = System.nanoTime();
     if (spec.state() != null && spec.output() == null) {
-      throw new JobException("--state needs -o FILE: standard output cannot be cut back to a "
-          + "checkpoint, so a resumed job could repeat records");
+      throw new JobException("a job with a state directory needs an output file: standard "
+          + "output cannot be cut back to a checkpoint, so a resumed job could repeat records");
     }
     if (spec.shared() != null && (spec.window() != null || spec.shard() != null
         || spec.mode() == DedupMode.APPROXIMATE || spec.keyMode() == KeyMode.FULL_KEY)) {
-      throw new JobException("a shared exact store works alone: not with --window, --shard, "
-          + "--mode approximate or --key-mode full");
+      throw new JobException("a shared exact store works alone: not with windows, a shard, "
+          + "approximate mode or full keys");
     }
     List<InputFile> inputs = InputFile.expand(spec.inputs());
     if (spec.state() != null && inputs.stream().anyMatch(InputFile::isStdin)) {
-      throw new JobException("standard input cannot be resumed: with --state, give files");
+      throw new JobException("standard input cannot be resumed: a job with a state directory "
+          + "reads files");
     }
     Fingerprinter fingerprinter = Fingerprinter.xxh3().withSeed(spec.seed())
         .withNormalizer(spec.normalizer());
@@ -128,25 +131,27 @@ public final class DedupJob {
 
     StateDirectory dir = null;
     StateStore store = null;
-    Path ephemeral = null;
     Checkpoint cp = Checkpoint.START;
     Setup setup = null;
-    try {
+    try (Closer closer = new Closer()) {
       if (spec.state() != null) {
-        dir = StateDirectory.open(spec.state());
+        dir = closer.register(StateDirectory.open(spec.state()));
       }
-      long expected = windowed ? -1 : JobStart.expectedKeys(spec, dir, listener);
-      long capacity = windowed ? 0 : expected > 0 ? expected
+      ExpectedKeys expected = windowed ? ExpectedKeys.UNKNOWN
+          : JobStart.expectedKeys(spec, dir, listener);
+      long capacity = windowed ? 0 : expected.isKnown() ? expected.count()
           : InputEstimate.distinctKeysUpperBound(inputs, spec.format());
       FilterType filterType = spec.filterType() != null ? spec.filterType()
-          : Filters.defaultType(expected);
-      String exactStore = spec.shared() != null ? spec.shared().describe()
-          : windowed || spec.mode() == DedupMode.APPROXIMATE ? "none"
-          : chooseMemory(capacity, fullKeys) ? "memory" : "rocksdb";
+          : Filters.defaultType(expected.countOr(-1));
+      ExactTierPlacement exactStore = spec.shared() != null
+          ? ExactTierPlacement.shared(spec.shared().describe())
+          : windowed || spec.mode() == DedupMode.APPROXIMATE ? ExactTierPlacement.NONE
+          : chooseMemory(capacity, fullKeys) ? ExactTierPlacement.MEMORY
+          : ExactTierPlacement.ROCKSDB;
       Manifest manifest = new Manifest(Manifest.FORMAT_VERSION, Instant.now().toString(),
-          inputs, spec.format().displayName(), spec.key().describe(), spec.header(),
-          spec.normalizer().spec(), spec.mode().name(), spec.keyMode().name(), exactStore,
-          filterType.displayName(), capacity, expected, spec.fpp(), spec.seed(),
+          inputs, spec.format(), spec.key().describe(), spec.header(),
+          spec.normalizer().spec(), spec.mode(), spec.keyMode(), exactStore,
+          filterType, capacity, expected, spec.fpp(), spec.seed(),
           spec.maxRecordBytes(), OutputFile.absolute(spec.output()),
           OutputFile.absolute(spec.dropped()),
           windowed ? spec.window().describe() : null,
@@ -157,17 +162,18 @@ public final class DedupJob {
         if (existing == null) {
           // the store before the manifest: a state with a manifest always has its store, so a
           // missing store is damage to report, not a new job to start silently
-          store = StateStore.open(dir.storeDirectory(), spec.rocksDbCacheBytes(), fullKeys);
+          store = closer.register(StateStore.open(dir.storeDirectory(),
+              spec.rocksDbCacheBytes(), fullKeys));
           if (store.meta("checkpoint") != null) {
             throw new JobException(dir.manifestFile() + " is missing, but " + dir.storeDirectory()
                 + " holds checkpoints: the state was damaged; restore the manifest, or start over "
-                + "with a new --state directory");
+                + "with a new state directory");
           }
           dir.writeManifest(manifest);
         } else {
           manifest = checkManifest(existing, manifest);
-          store = StateStore.openExisting(dir.storeDirectory(), spec.rocksDbCacheBytes(),
-              fullKeys);
+          store = closer.register(StateStore.openExisting(dir.storeDirectory(),
+              spec.rocksDbCacheBytes(), fullKeys));
         }
         byte[] saved = store.meta("checkpoint");
         if (saved != null) {
@@ -194,14 +200,15 @@ public final class DedupJob {
         tiers.warnings.forEach(listener::warning);
         setup = tieredSetup(manifest, tiers, dir, fingerprinter, cp.snapshotSequence());
       } else {
-        MembershipFilter filter = Filters.forKeys(filterType, expected, capacity, spec.fpp());
+        MembershipFilter filter = Filters.forKeys(filterType, expected.countOr(-1), capacity,
+            spec.fpp());
         ExactStore exact = null;
-        if (exactStore.equals("memory")) {
-          exact = MemoryStore.create(capacity, fullKeys, false);
-        } else if (exactStore.equals("rocksdb")) {
-          ephemeral = Files.createTempDirectory("idem-dedup-");
-          store = StateStore.open(ephemeral, spec.rocksDbCacheBytes(), fullKeys);
-          exact = RocksDbStore.selfFlushing(store, fullKeys, 100_000);
+        if (exactStore.kind() == ExactTierPlacement.Kind.MEMORY) {
+          exact = ExactStores.inMemory(capacity, fullKeys);
+        } else if (exactStore.kind() == ExactTierPlacement.Kind.ROCKSDB) {
+          Path ephemeral = Files.createTempDirectory("idem-dedup-");
+          closer.register(() -> deleteRecursively(ephemeral)); // after the tier is closed
+          exact = ExactStores.inRocksDb(ephemeral, spec.rocksDbCacheBytes(), fullKeys);
         }
         setup = tieredSetup(manifest, Tiers.fresh(filter, exact), null, fingerprinter, 0);
       }
@@ -210,22 +217,14 @@ public final class DedupJob {
             setup.manifest(), setup.exactStore(), setup.filter(), setup.journalReplayed(),
             setup.filterRebuilt());
       }
+      closer.register(setup.judge());
       return process(inputs, settings, setup, dir, store, cp, started);
     } catch (SharedSetLostException e) {
       throw new SharedSetLostException(e.getMessage() + " " + afterSharedSetLost(), e);
-    } finally {
-      if (setup != null) {
-        setup.judge().close();
-      }
-      if (store != null) {
-        store.close();
-      }
-      if (dir != null) {
-        dir.close();
-      }
-      if (ephemeral != null) {
-        deleteRecursively(ephemeral);
-      }
+    } catch (IOException | RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IllegalStateException("closing the job's resources failed", e);
     }
   }
 
@@ -301,25 +300,27 @@ public final class DedupJob {
     if (spec.exactStore() == DedupJobSpec.ExactStoreChoice.AUTO) {
       now = now.withExactStore(existing.exactStore()); // auto keeps the choice it made
     }
-    List<String> differences = existing.differencesFrom(now);
+    List<Manifest.Difference> differences = existing.differencesFrom(now);
     if (!differences.isEmpty()) {
-      throw new JobException("this command differs from the job in " + spec.state() + ":\n  "
-          + String.join("\n  ", differences)
-          + "\nrun the original command to resume it, or use a new --state directory");
+      throw new StateMismatchException(spec.state(), differences);
     }
     return existing;
   }
 
   private Setup tieredSetup(Manifest manifest, Tiers tiers, StateDirectory dir,
       Fingerprinter fingerprinter, long snapshotSequence) {
-    Deduplicator dedup = new Deduplicator(tiers.filter, tiers.exact, fingerprinter, spec.mode(),
-        spec.keyMode(), spec.recentCacheSize() > 0
-            ? Caffeine.newBuilder().maximumSize(spec.recentCacheSize())
-                .<dev.idem.core.Fingerprint, Boolean>build() : null, null);
-    Judge judge = new TieredJudge(dedup, dir, manifest.writesSeen(), snapshotSequence,
+    Deduplicator.Builder b = Idem.deduplicator().filter(tiers.filter)
+        .fingerprinter(fingerprinter).mode(spec.mode()).keyMode(spec.keyMode());
+    if (tiers.exact != null) {
+      b.exactStore(tiers.exact);
+    }
+    if (spec.recentCacheSize() > 0) {
+      b.recentCache(spec.recentCacheSize());
+    }
+    Judge judge = new TieredJudge(b.build(), dir, manifest.writesSeen(), snapshotSequence,
         tiers.journalReplayed);
-    return new Setup(judge, manifest, tiers.exact == null ? "none" : tiers.exact.kind(),
-        tiers.filter, tiers.journalReplayed, tiers.filterRebuilt);
+    return new Setup(judge, manifest, manifest.exactStore(), tiers.filter, tiers.journalReplayed,
+        tiers.filterRebuilt);
   }
 
   private Setup windowSetup(Manifest manifest, StateStore store, Checkpoint cp,
@@ -337,7 +338,7 @@ public final class DedupJob {
     }
     Judge judge = new WindowJudge(windows, w.timeField() == null,
         cp.window() == null ? null : cp.window().stats());
-    return new Setup(judge, manifest, "none", null, 0, false);
+    return new Setup(judge, manifest, ExactTierPlacement.NONE, null, 0, false);
   }
 
   private JobResult process(List<InputFile> inputs, RecordSource.Settings settings, Setup setup,
@@ -511,7 +512,7 @@ public final class DedupJob {
     MembershipFilter filter = setup.filter();
     String filterText = filter == null ? (m.window() != null ? "none (windows)"
         : spec.shared() != null ? "none (a local filter cannot know other workers' keys)"
-        : m.filterType())
+        : m.filterType().displayName())
         : filter.type().displayName() + ", " + ByteSize.format((filter.bitSize() + 7) / 8) + ", "
             + String.format(java.util.Locale.ROOT, "%.2f", (double) filter.bitSize()
                 / Math.max(1, filter.capacity())) + " bits/key at capacity "
@@ -519,8 +520,7 @@ public final class DedupJob {
     WindowStats window = setup.judge() instanceof WindowJudge w ? w.windowStats()
         : cp.window() == null ? null : cp.window().stats();
     return new JobResult(cp, complete, start.sequence() > 0, start.records(),
-        m.mode().toLowerCase(java.util.Locale.ROOT),
-        setup.exactStore(), filterText, filter == null ? 0 : filter.bitSize(), restoreMillis,
+        m.mode(), setup.exactStore(), filterText, filter == null ? 0 : filter.bitSize(), restoreMillis,
         firstRecordMillis, (System.nanoTime() - started) / 1_000_000, setup.journalReplayed(),
         setup.filterRebuilt(), List.copyOf(warnings), window);
   }

@@ -5,6 +5,7 @@ import dev.idem.engine.records.VerifyInputs;
 import dev.idem.core.KeyNormalizer;
 import dev.idem.core.filter.FilterType;
 import dev.idem.engine.DedupMode;
+import dev.idem.engine.ExpectedKeys;
 import dev.idem.engine.KeyMode;
 import dev.idem.engine.records.KeySpec;
 import dev.idem.engine.records.RecordFormat;
@@ -26,9 +27,8 @@ import java.util.List;
  * @param keyMode what the exact tier stores
  * @param filterType the filter, or {@code null} for the default (blocked, or scalable when the
  *     key count is not given)
- * @param expectedKeys distinct keys expected, {@code -1} when unknown (a scalable filter, sized
- *     from a guess of the records), or {@link #AUTO_EXPECTED} (estimated by reading the inputs
- *     once before the job)
+ * @param expectedKeys distinct keys expected: a count, unknown (a scalable filter, sized from a
+ *     guess of the records), or estimated by reading the inputs once before the job
  * @param fpp the filter's false-positive rate
  * @param seed hash seed
  * @param exactStore where the exact tier lives
@@ -58,7 +58,7 @@ public record DedupJobSpec(
     DedupMode mode,
     KeyMode keyMode,
     FilterType filterType,
-    long expectedKeys,
+    ExpectedKeys expectedKeys,
     double fpp,
     long seed,
     ExactStoreChoice exactStore,
@@ -78,28 +78,11 @@ public record DedupJobSpec(
     VerifyInputs verifyInputs) {
 
   /** Where the exact tier lives. */
-  /** {@link #expectedKeys} that asks for an estimate from the inputs ({@code --expected auto}). */
-  public static final long AUTO_EXPECTED = -2;
-
   public enum ExactStoreChoice {
     /** In memory when the keys fit the heap comfortably, else RocksDB. */
     AUTO,
     MEMORY,
     ROCKSDB
-  }
-
-  /** A spec whose resumes check inputs the default way ({@link VerifyInputs#SAMPLE}). */
-  public DedupJobSpec(List<String> inputs, RecordFormat format, KeySpec key, boolean header,
-      KeyNormalizer normalizer, DedupMode mode, KeyMode keyMode, FilterType filterType,
-      long expectedKeys, double fpp, long seed, ExactStoreChoice exactStore, Path state,
-      long checkpointRecords, Duration checkpointInterval, Path output, Path dropped,
-      BadRecordPolicy onBadRecord, int maxRecordBytes, long recentCacheSize,
-      long rocksDbCacheBytes, WindowSpec window, ShardSpec shard, SharedSeenSet.Opener shared,
-      Path seenBefore) {
-    this(inputs, format, key, header, normalizer, mode, keyMode, filterType, expectedKeys, fpp,
-        seed, exactStore, state, checkpointRecords, checkpointInterval, output, dropped,
-        onBadRecord, maxRecordBytes, recentCacheSize, rocksDbCacheBytes, window, shard, shared,
-        seenBefore, VerifyInputs.SAMPLE);
   }
 
   public DedupJobSpec {

@@ -1,6 +1,8 @@
 package dev.idem.engine.job;
 
+import dev.idem.engine.DedupMode;
 import dev.idem.engine.state.Checkpoint;
+import dev.idem.engine.state.ExactTierPlacement;
 import dev.idem.engine.window.WindowStats;
 import java.util.List;
 
@@ -12,7 +14,7 @@ import java.util.List;
  * @param resumed this run continued from a checkpoint
  * @param resumedAtRecord records already processed when this run began
  * @param mode exact or approximate
- * @param exactStore where the exact tier lived ({@code memory}, {@code rocksdb}, or {@code none})
+ * @param exactStore where the exact tier lived
  * @param filter the filter's type and size, for the summary
  * @param filterBits bits in the filter
  * @param restoreMillis time from start until the tiers were ready (state opened, filter loaded or
@@ -25,6 +27,7 @@ import java.util.List;
  * @param window a windowed job's counts (events, late, fingerprints held), or {@code null}
  */
 public record JobResult(Checkpoint last, boolean alreadyComplete, boolean resumed,
-    long resumedAtRecord, String mode, String exactStore, String filter, long filterBits,
+    long resumedAtRecord, DedupMode mode, ExactTierPlacement exactStore, String filter,
+    long filterBits,
     long restoreMillis, long firstRecordMillis, long elapsedMillis, long journalReplayed,
     boolean filterRebuilt, List<String> warnings, WindowStats window) {}

@@ -1,5 +1,6 @@
 package dev.idem.engine.job;
 
+import dev.idem.engine.ExpectedKeys;
 import dev.idem.engine.JobException;
 import dev.idem.engine.records.InputSurvey;
 import dev.idem.engine.state.Manifest;
@@ -26,13 +27,13 @@ final class JobStart {
    * estimate from reading the inputs once (or, when resuming, the number the job started with,
    * so a resume does not read everything again); {@code -1} when not given.
    */
-  static long expectedKeys(DedupJobSpec spec, StateDirectory dir, DedupJob.Listener listener)
-      throws IOException {
-    if (spec.expectedKeys() != DedupJobSpec.AUTO_EXPECTED) {
+  static ExpectedKeys expectedKeys(DedupJobSpec spec, StateDirectory dir,
+      DedupJob.Listener listener) throws IOException {
+    if (spec.expectedKeys() != ExpectedKeys.ESTIMATE) {
       return spec.expectedKeys();
     }
     Manifest existing = dir == null ? null : dir.readManifest();
-    if (existing != null && existing.expectedKeys() > 0) {
+    if (existing != null && existing.expectedKeys().isKnown()) {
       return existing.expectedKeys();
     }
     InputSurvey.Result survey = InputSurvey.run(spec.inputs(), spec.format(), spec.key(),
@@ -41,7 +42,7 @@ final class JobStart {
     listener.note(String.format(java.util.Locale.ROOT, "--expected auto: %,d records read, "
         + "about %,.0f distinct keys (99 %% interval up to %,d); the filter is sized for %,d",
         survey.records(), survey.whole().estimate(), upper, upper));
-    return upper;
+    return ExpectedKeys.of(upper);
   }
 
   /** The keys of {@code --seen-before}, which must be hashed as this job hashes. */

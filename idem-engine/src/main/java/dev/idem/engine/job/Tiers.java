@@ -1,6 +1,7 @@
 package dev.idem.engine.job;
 
 import dev.idem.engine.state.Checkpoint;
+import dev.idem.engine.state.ExactTierPlacement;
 import dev.idem.engine.state.Manifest;
 import dev.idem.engine.state.StateDirectory;
 import dev.idem.core.Fingerprinter;
@@ -60,9 +61,9 @@ final class Tiers {
           throw new IOException(s.file() + ": written with " + s.fingerprinter()
               + ", the job hashes with " + fingerprinter);
         }
-        if (!s.filter().type().displayName().equals(m.filterType())) {
+        if (s.filter().type() != m.filterType()) {
           throw new IOException(s.file() + ": a " + s.filter().type().displayName()
-              + " filter, the job uses " + m.filterType());
+              + " filter, the job uses " + m.filterType().displayName());
         }
         filter = s.filter();
         replayFrom = cp.snapshotSequence() + 1;
@@ -73,12 +74,13 @@ final class Tiers {
     }
     boolean rebuilt = filter == null && cp.snapshotSequence() > 0;
     if (filter == null) {
-      filter = Filters.forKeys(FilterType.byName(m.filterType()), m.expectedKeys(),
+      filter = Filters.forKeys(m.filterType(), m.expectedKeys().countOr(-1),
           filterCapacity, m.fpp());
     }
     MembershipFilter f = filter;
     // in memory mode without `seen`, the journal is also what the exact set is rebuilt from
-    boolean journalSet = m.exactStore().equals("memory") && !m.writesSeen();
+    ExactTierPlacement.Kind where = m.exactStore().kind();
+    boolean journalSet = where == ExactTierPlacement.Kind.MEMORY && !m.writesSeen();
     MemoryStore set = journalSet ? setSnapshot(dir, cp, fingerprinter, warnings) : null;
     long setFrom = set != null ? cp.snapshotSequence() + 1 : 1;
     if (journalSet && set == null) {
@@ -97,12 +99,12 @@ final class Tiers {
       replay(store, setFrom, cp.sequence(), null, set);
     }
     ExactStore exact = null;
-    boolean full = KeyMode.valueOf(m.keyMode()) == KeyMode.FULL_KEY;
+    boolean full = m.keyMode() == KeyMode.FULL_KEY;
     if (journalSet) {
       exact = set;
-    } else if (m.exactStore().equals("memory")) {
+    } else if (where == ExactTierPlacement.Kind.MEMORY) {
       exact = memoryFromSeen(store, cp);
-    } else if (m.exactStore().equals("rocksdb")) {
+    } else if (where == ExactTierPlacement.Kind.ROCKSDB) {
       exact = RocksDbStore.forCheckpoints(store, full, cp.stats().kept());
     }
     return new Tiers(filter, exact, replayed, rebuilt, warnings);

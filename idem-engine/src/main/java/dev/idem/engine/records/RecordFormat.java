@@ -1,5 +1,7 @@
 package dev.idem.engine.records;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Locale;
 
 /** How records are laid out in an input. */
@@ -13,12 +15,14 @@ public enum RecordFormat {
   /** One record per line; the whole line is the key. */
   LINES;
 
-  /** The lower-case name used on the command line. */
+  /** The lower-case name used on the command line and in state files. */
+  @JsonValue
   public String displayName() {
     return name().toLowerCase(Locale.ROOT);
   }
 
   /** The format named {@code name}, or an exception listing the known ones. */
+  @JsonCreator
   public static RecordFormat byName(String name) {
     for (RecordFormat f : values()) {
       if (f.displayName().equals(name.toLowerCase(Locale.ROOT))) {

@@ -3,6 +3,7 @@ package dev.idem.engine.shard;
 import dev.idem.engine.JobException;
 import dev.idem.engine.state.Checkpoint;
 import dev.idem.engine.state.Json;
+import dev.idem.engine.state.ExactTierPlacement;
 import dev.idem.engine.state.Manifest;
 import dev.idem.engine.state.StateDirectory;
 import dev.idem.core.Fingerprinter;
@@ -63,8 +64,9 @@ public final class ReshardJob {
     for (Path state : states) {
       try (StateDirectory dir = StateDirectory.openExisting(state)) {
         Manifest m = dir.readManifest();
-        if (m.window() != null || KeyMode.valueOf(m.keyMode()) == KeyMode.FULL_KEY
-            || m.exactStore().startsWith("redis") || m.exactStore().equals("none")) {
+        ExactTierPlacement.Kind where = m.exactStore().kind();
+        if (m.window() != null || m.keyMode() == KeyMode.FULL_KEY
+            || where == ExactTierPlacement.Kind.SHARED || where == ExactTierPlacement.Kind.NONE) {
           throw new JobException(state + ": only the states of exact, 'ever seen' jobs with "
               + "fingerprint keys can be resharded");
         }

@@ -1,6 +1,11 @@
 package dev.idem.engine.state;
 
+import dev.idem.core.filter.FilterType;
+import dev.idem.engine.DedupMode;
+import dev.idem.engine.ExpectedKeys;
+import dev.idem.engine.KeyMode;
 import dev.idem.engine.records.InputFile;
+import dev.idem.engine.records.RecordFormat;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -16,16 +21,16 @@ public record Manifest(
     int formatVersion,
     String created,
     List<InputFile> inputs,
-    String format,
+    RecordFormat format,
     String key,
     boolean header,
     String normalizer,
-    String mode,
-    String keyMode,
-    String exactStore,
-    String filterType,
+    DedupMode mode,
+    KeyMode keyMode,
+    ExactTierPlacement exactStore,
+    FilterType filterType,
     long filterCapacity,
-    long expectedKeys,
+    ExpectedKeys expectedKeys,
     double fpp,
     long seed,
     int maxRecordBytes,
@@ -45,67 +50,113 @@ public record Manifest(
    * write per checkpoint instead of one RocksDB entry per key.
    */
   public boolean writesSeen() {
-    return exactStore.equals("rocksdb") || keyMode.equals("FULL_KEY");
+    return exactStore.kind() == ExactTierPlacement.Kind.ROCKSDB || keyMode == KeyMode.FULL_KEY;
+  }
+
+  /** A setting of the job that a resume must not change, in the library's terms. */
+  public enum Setting {
+    INPUTS("the inputs"),
+    FORMAT("the record format"),
+    KEY("the key"),
+    HEADER("whether inputs have a header line"),
+    NORMALIZER("the key normalizer"),
+    MODE("the mode"),
+    KEY_MODE("the key mode"),
+    EXACT_TIER("the exact tier"),
+    FILTER_TYPE("the filter type"),
+    FILTER_CAPACITY("the filter's capacity"),
+    EXPECTED_KEYS("the expected key count"),
+    FPP("the false-positive rate"),
+    SEED("the hash seed"),
+    MAX_RECORD_BYTES("the record size limit"),
+    OUTPUT("the output"),
+    DROPPED("the file of dropped records"),
+    WINDOW("the window"),
+    SHARD("the shard"),
+    SEEN_BEFORE("the keys seen before");
+
+    private final String description;
+
+    Setting(String description) {
+      this.description = description;
+    }
+
+    /** What it is, in words: {@code "the record format"}. */
+    public String description() {
+      return description;
+    }
   }
 
   /**
-   * How {@code now} (this command) differs from this manifest (the state's): one line per
-   * difference, naming the option and both values; empty when they match.
+   * One way a command differs from the job in a state.
+   *
+   * @param detail what differs: {@code "the state has jsonl, this command has csv"}, or what
+   *     changed in an input
    */
-  public List<String> differencesFrom(Manifest now) {
-    List<String> d = new ArrayList<>();
+  public record Difference(Setting setting, String detail) {
+    @Override
+    public String toString() {
+      return setting.description() + " differs: " + detail;
+    }
+  }
+
+  /**
+   * How {@code now} (this command) differs from this manifest (the state's): one entry per
+   * setting that differs, each naming both values; empty when they match.
+   */
+  public List<Difference> differencesFrom(Manifest now) {
+    List<Difference> d = new ArrayList<>();
     if (inputs.size() != now.inputs.size()) {
-      d.add("inputs differ: the state has " + inputs.size() + " input files, this command "
-          + now.inputs.size());
+      d.add(new Difference(Setting.INPUTS, "the state has " + inputs.size() + " input files, "
+          + "this command " + now.inputs.size()));
     } else {
       for (int i = 0; i < inputs.size(); i++) {
         InputFile was = inputs.get(i);
         InputFile is = now.inputs.get(i);
         if (!was.path().equals(is.path())) {
-          d.add("input " + (i + 1) + " differs: the state has " + was.path()
-              + ", this command " + is.path());
+          d.add(new Difference(Setting.INPUTS, "input " + (i + 1) + " is " + was.path()
+              + " in the state, " + is.path() + " in this command"));
         } else if (was.differenceFrom(is) != null) {
-          d.add(was.differenceFrom(is));
+          d.add(new Difference(Setting.INPUTS, was.differenceFrom(is)));
         }
       }
     }
-    compare(d, "--format", format, now.format);
-    compare(d, "the key (--key/--column/--whole-line/--content)", key, now.key);
-    compare(d, "--header", header, now.header);
-    compare(d, "--normalize", normalizer, now.normalizer);
-    compare(d, "--mode", mode, now.mode);
-    compare(d, "--key-mode", keyMode, now.keyMode);
-    compare(d, "--exact-store", exactStore, now.exactStore);
-    compare(d, "--filter", filterType, now.filterType);
-    compare(d, "the filter's capacity (from --expected or estimated from the inputs)",
-        filterCapacity, now.filterCapacity);
-    compare(d, "--expected", expectedKeys < 0 ? "(not given)" : expectedKeys,
-        now.expectedKeys < 0 ? "(not given)" : now.expectedKeys);
-    compare(d, "--fpp", fpp, now.fpp);
-    compare(d, "--seed", seed, now.seed);
-    compare(d, "--max-record-bytes", maxRecordBytes, now.maxRecordBytes);
-    compare(d, "-o", output, now.output);
-    compare(d, "--dropped", dropped == null ? "(none)" : dropped,
-        now.dropped == null ? "(none)" : now.dropped);
-    compare(d, "the window (--window, --sliding, --time-field, --max-delay, --allowed-lateness)",
-        window == null ? "(none)" : window, now.window == null ? "(none)" : now.window);
-    compare(d, "--shard / --ring-nodes", shard == null ? "(all keys)" : shard,
+    compare(d, Setting.FORMAT, format, now.format);
+    compare(d, Setting.KEY, key, now.key);
+    compare(d, Setting.HEADER, header, now.header);
+    compare(d, Setting.NORMALIZER, normalizer, now.normalizer);
+    compare(d, Setting.MODE, mode, now.mode);
+    compare(d, Setting.KEY_MODE, keyMode, now.keyMode);
+    compare(d, Setting.EXACT_TIER, exactStore, now.exactStore);
+    compare(d, Setting.FILTER_TYPE, filterType, now.filterType);
+    compare(d, Setting.FILTER_CAPACITY, filterCapacity, now.filterCapacity);
+    compare(d, Setting.EXPECTED_KEYS, expectedKeys, now.expectedKeys);
+    compare(d, Setting.FPP, fpp, now.fpp);
+    compare(d, Setting.SEED, seed, now.seed);
+    compare(d, Setting.MAX_RECORD_BYTES, maxRecordBytes, now.maxRecordBytes);
+    compare(d, Setting.OUTPUT, output, now.output);
+    compare(d, Setting.DROPPED, orNone(dropped), orNone(now.dropped));
+    compare(d, Setting.WINDOW, orNone(window), orNone(now.window));
+    compare(d, Setting.SHARD, shard == null ? "(all keys)" : shard,
         now.shard == null ? "(all keys)" : now.shard);
-    compare(d, "--seen-before", seenBefore == null ? "(none)" : seenBefore,
-        now.seenBefore == null ? "(none)" : now.seenBefore);
+    compare(d, Setting.SEEN_BEFORE, orNone(seenBefore), orNone(now.seenBefore));
     return d;
   }
 
-  /** This manifest with another exact-store placement. */
-  public Manifest withExactStore(String store) {
+  private static String orNone(String value) {
+    return value == null ? "(none)" : value;
+  }
+
+  /** This manifest with another exact-tier placement. */
+  public Manifest withExactStore(ExactTierPlacement store) {
     return new Manifest(formatVersion, created, inputs, format, key, header, normalizer, mode,
         keyMode, store, filterType, filterCapacity, expectedKeys, fpp, seed, maxRecordBytes,
         output, dropped, window, shard, seenBefore);
   }
 
-  private static void compare(List<String> d, String option, Object was, Object is) {
+  private static void compare(List<Difference> d, Setting setting, Object was, Object is) {
     if (!Objects.equals(was, is)) {
-      d.add(option + " differs: the state has " + was + ", this command has " + is);
+      d.add(new Difference(setting, "the state has " + was + ", this command has " + is));
     }
   }
 }

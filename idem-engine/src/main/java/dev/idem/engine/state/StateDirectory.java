@@ -200,7 +200,10 @@ public final class StateDirectory implements AutoCloseable {
 
   @Override
   public void close() throws IOException {
-    lock.release();
-    lockChannel.close();
+    try {
+      lock.release();
+    } finally {
+      lockChannel.close(); // closing releases the lock too, if release failed
+    }
   }
 }

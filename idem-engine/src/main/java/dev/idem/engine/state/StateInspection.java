@@ -46,7 +46,7 @@ public record StateInspection(Manifest manifest, Checkpoint checkpoint, String r
     Path storeDir = state.resolve("store");
     if (Files.isDirectory(storeDir)) {
       try (StateStore store = StateStore.openReadOnly(storeDir,
-          KeyMode.valueOf(m.keyMode()) == KeyMode.FULL_KEY)) {
+          m.keyMode() == KeyMode.FULL_KEY)) {
         byte[] saved = store.meta("checkpoint");
         if (saved != null) {
           cp = Json.read(saved, Checkpoint.class);

@@ -17,16 +17,19 @@ public final class RocksDbStore implements ExactStore {
   private final StateStore state;
   private final boolean fullKeyMode;
   private final int flushEvery;
+  private final boolean ownsState;
   private final FingerprintSet pendingFingerprints = FingerprintSet.withExpectedSize(1 << 16);
   private final Set<ByteKey> pendingFullKeys = new HashSet<>();
   private final PendingKeys pending = new PendingKeys();
   private long size;
 
-  private RocksDbStore(StateStore state, boolean fullKeyMode, long knownKeys, int flushEvery) {
+  private RocksDbStore(StateStore state, boolean fullKeyMode, long knownKeys, int flushEvery,
+      boolean ownsState) {
     this.state = state;
     this.fullKeyMode = fullKeyMode;
     this.size = knownKeys;
     this.flushEvery = flushEvery;
+    this.ownsState = ownsState;
   }
 
   /**
@@ -36,16 +39,18 @@ public final class RocksDbStore implements ExactStore {
    */
   public static RocksDbStore forCheckpoints(StateStore state, boolean fullKeyMode,
       long knownKeys) {
-    return new RocksDbStore(state, fullKeyMode, knownKeys, 0);
+    return new RocksDbStore(state, fullKeyMode, knownKeys, 0, false);
   }
 
-  /** A store over {@code state} that writes its keys itself, every {@code flushEvery} keys. */
-  public static RocksDbStore selfFlushing(StateStore state, boolean fullKeyMode,
-      int flushEvery) {
+  /**
+   * A store over {@code state} that writes its keys itself, every {@code flushEvery} keys, and
+   * closes {@code state} when it is closed.
+   */
+  static RocksDbStore owning(StateStore state, boolean fullKeyMode, int flushEvery) {
     if (flushEvery < 1) {
       throw new IllegalArgumentException("flushEvery must be positive, got " + flushEvery);
     }
-    return new RocksDbStore(state, fullKeyMode, 0, flushEvery);
+    return new RocksDbStore(state, fullKeyMode, 0, flushEvery, true);
   }
 
   @Override
@@ -106,11 +111,17 @@ public final class RocksDbStore implements ExactStore {
 
   @Override
   public void close() {
-    if (flushEvery > 0 && pending.size() > 0) {
-      try (StateStore.Commit c = state.commit()) {
-        c.seen(pending).write(false);
+    try {
+      if (flushEvery > 0 && pending.size() > 0) {
+        try (StateStore.Commit c = state.commit()) {
+          c.seen(pending).write(false);
+        }
+        clearPending();
       }
-      clearPending();
+    } finally {
+      if (ownsState) {
+        state.close();
+      }
     }
   }
 

@@ -445,6 +445,7 @@ public final class StateStore implements AutoCloseable {
     } catch (RocksDBException e) {
       // closing anyway; every checkpoint was already synced
     }
+    // RocksDB's close methods free native memory and do not fail; the order is RocksDB's
     for (ColumnFamilyHandle h : handles) {
       h.close();
     }

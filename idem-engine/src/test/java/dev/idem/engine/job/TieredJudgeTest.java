@@ -7,6 +7,7 @@ import dev.idem.core.Fingerprinter;
 import dev.idem.core.filter.BlockedBloomFilter;
 import dev.idem.engine.DedupMode;
 import dev.idem.engine.Deduplicator;
+import dev.idem.engine.Idem;
 import dev.idem.engine.KeyMode;
 import dev.idem.engine.store.MemoryStore;
 import dev.idem.engine.store.StateStore;
@@ -38,8 +39,7 @@ class TieredJudgeTest {
     long replayed = resumedWithLongJournal ? threshold - newKeys : 0;
     try (StateDirectory dir = StateDirectory.open(tmp);
         StateStore store = StateStore.open(dir.storeDirectory(), 8 << 20, false)) {
-      Deduplicator dedup = new Deduplicator(filter, memory, Fingerprinter.xxh3(),
-          DedupMode.EXACT, KeyMode.FINGERPRINT, null, null);
+      Deduplicator dedup = Idem.deduplicator().filter(filter).exactStore(memory).build();
       TieredJudge judge = new TieredJudge(dedup, dir, false, 0, replayed);
       for (int i = 0; i < newKeys; i++) {
         assertThat(dedup.firstSeen(0x9E3779B97F4A7C15L * (i + 1), i, null)).isTrue();
