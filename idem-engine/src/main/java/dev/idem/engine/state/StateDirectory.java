@@ -2,11 +2,9 @@ package dev.idem.engine.state;
 
 import dev.idem.engine.JobException;
 import java.io.IOException;
+import dev.idem.engine.store.DirectoryLock;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -29,12 +27,10 @@ public final class StateDirectory implements AutoCloseable {
   private static final Pattern SNAPSHOT = Pattern.compile("(?:filter|exact)-(\\d+)\\.snap");
 
   private final Path dir;
-  private final FileChannel lockChannel;
-  private final FileLock lock;
+  private final DirectoryLock lock;
 
-  private StateDirectory(Path dir, FileChannel lockChannel, FileLock lock) {
+  private StateDirectory(Path dir, DirectoryLock lock) {
     this.dir = dir;
-    this.lockChannel = lockChannel;
     this.lock = lock;
   }
 
@@ -74,7 +70,7 @@ public final class StateDirectory implements AutoCloseable {
     if (Files.isDirectory(dir) && !Files.exists(dir.resolve(identity))) {
       try (var files = Files.list(dir)) {
         List<String> other = files.map(f -> f.getFileName().toString())
-            .filter(n -> !n.equals("LOCK") && !n.equals(identity + ".tmp") && !n.equals("store"))
+            .filter(n -> !n.equals(DirectoryLock.FILE) && !n.equals(identity + ".tmp") && !n.equals("store"))
             .sorted().toList();
         if (!other.isEmpty()) {
           throw new JobException(dir + " is not empty and has no " + identity + ", so it is "
@@ -85,27 +81,14 @@ public final class StateDirectory implements AutoCloseable {
       }
     }
     Files.createDirectories(dir);
-    Path lockFile = dir.resolve("LOCK");
-    FileChannel ch = FileChannel.open(lockFile, StandardOpenOption.CREATE,
-        StandardOpenOption.READ, StandardOpenOption.WRITE);
-    FileLock lock;
-    try {
-      lock = ch.tryLock();
-    } catch (OverlappingFileLockException e) {
-      lock = null;
-    }
+    DirectoryLock lock = DirectoryLock.tryAcquire(dir);
     if (lock == null) {
-      String holder = new String(Files.readAllBytes(lockFile), StandardCharsets.UTF_8).strip();
-      ch.close();
+      String holder = DirectoryLock.holder(dir);
       throw new JobException(dir + " is in use by another idem process"
           + (holder.isEmpty() ? "" : " (" + holder + ")")
           + "; one job per state directory: wait for it, or use another --state");
     }
-    ch.truncate(0);
-    ch.write(ByteBuffer.wrap(("pid " + ProcessHandle.current().pid() + "\n")
-        .getBytes(StandardCharsets.UTF_8)), 0);
-    ch.force(false);
-    return new StateDirectory(dir, ch, lock);
+    return new StateDirectory(dir, lock);
   }
 
   public Path path() {
@@ -200,10 +183,6 @@ public final class StateDirectory implements AutoCloseable {
 
   @Override
   public void close() throws IOException {
-    try {
-      lock.release();
-    } finally {
-      lockChannel.close(); // closing releases the lock too, if release failed
-    }
+    lock.close();
   }
 }
