@@ -96,8 +96,9 @@ final class PlanCommand implements Callable<Integer> {
     @ArgGroup(exclusive = true, multiplicity = "1", heading = "%nKey of the sample:%n")
     RecordOptions.KeyOptions key;
 
-    @Option(names = "--format", paramLabel = "FORMAT", description = "As for idem dedup.")
-    String format;
+    @Option(names = "--format", paramLabel = "FORMAT", converter = ChoiceConverter.Format.class,
+        description = "As for idem dedup.")
+    RecordFormat format;
 
     @Option(names = "--header", negatable = true, description = "As for idem dedup.")
     Boolean header;
@@ -154,7 +155,7 @@ final class PlanCommand implements Callable<Integer> {
       KeySpec keySpec = r.keySpec();
       RecordFormat format = r.format(keySpec, sample.inputs);
       return InputSurvey.run(sample.inputs, format, keySpec, r.header(keySpec, format),
-          r.normalizer(), RecordOptions.maxRecordBytes(16 << 20),
+          r.normalizer(), BadRecordOptions.DEFAULT_MAX_RECORD_BYTES,
           sample.sampleBytes == null ? Long.MAX_VALUE : sample.sampleBytes);
     } catch (JobException e) {
       throw new UserException(e.getMessage());
@@ -216,7 +217,7 @@ final class PlanCommand implements Callable<Integer> {
     String key = k.jsonKey != null ? "--key " + quote(k.jsonKey)
         : k.column != null ? "--column " + quote(k.column)
         : k.content != null ? "--content " + quote(k.content) : "--whole-line";
-    return key + (sample.format != null ? " --format " + sample.format : "")
+    return key + (sample.format != null ? " --format " + sample.format.displayName() : "")
         + (sample.header != null ? (sample.header ? " --header" : " --no-header") : "")
         + (sample.normalize.equals("identity") ? "" : " --normalize " + quote(sample.normalize));
   }
