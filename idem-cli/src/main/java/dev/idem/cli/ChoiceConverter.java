@@ -119,6 +119,13 @@ class ChoiceConverter<E extends Enum<E>> implements ITypeConverter<E> {
     }
   }
 
+  /** {@code plan --shared-state}. */
+  static final class SharedStates extends ChoiceConverter<PlanCommand.SharedState> {
+    SharedStates() {
+      super(PlanCommand.SharedState.values());
+    }
+  }
+
   /** {@code filter query --load}. */
   static final class Load extends ChoiceConverter<SnapshotLoader.Mode> {
     Load() {

@@ -79,8 +79,15 @@ final class PlanCommand implements Callable<Integer> {
   boolean deletes;
 
   @Option(names = "--shared-state", paramLabel = "redis|none", defaultValue = "none",
+      converter = ChoiceConverter.SharedStates.class,
       description = "Whether workers must share one state (default: ${DEFAULT-VALUE}).")
-  String sharedState;
+  SharedState sharedState;
+
+  /** {@code --shared-state}: whether workers must share one state, and where. */
+  enum SharedState {
+    REDIS,
+    NONE
+  }
 
   static final class Sample {
     @Option(names = "--sample", paramLabel = "INPUT", arity = "1..*", required = true,
@@ -174,9 +181,6 @@ final class PlanCommand implements Callable<Integer> {
     if (keysPerWindow != null && window == null) {
       throw usage("--keys-per-window needs --window");
     }
-    if (!sharedState.equals("redis") && !sharedState.equals("none")) {
-      throw usage("--shared-state must be redis or none, not '" + sharedState + "'");
-    }
     long n;
     long recordCount;
     if (distinct != null) {
@@ -201,7 +205,7 @@ final class PlanCommand implements Callable<Integer> {
     double fpp = error != null && error.fpp != null ? error.fpp : 0;
     try {
       return new Workload(recordCount, n, memory == null ? 0 : memory, fpp, window,
-          keysPerWindow == null ? 0 : keysPerWindow, deletes, sharedState.equals("redis"),
+          keysPerWindow == null ? 0 : keysPerWindow, deletes, sharedState == SharedState.REDIS,
           keyBytes, inputBytes);
     } catch (IllegalArgumentException e) {
       throw usage(e.getMessage());

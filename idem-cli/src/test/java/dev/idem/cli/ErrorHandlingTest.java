@@ -67,6 +67,7 @@ class ErrorHandlingTest {
     "sort-dedup|--key id|--format|jsonl, csv, tsv or lines",
     "split|--key id -o shards|--verify-inputs|sample or full",
     "filter query|f.idx|--load|auto, heap or map",
+    "plan|--distinct 10|--shared-state|redis or none",
   })
   void aWrongChoiceNamesTheOptionAndTheChoices(String command, String args, String option,
       String choices) throws Exception {
@@ -95,6 +96,7 @@ class ErrorHandlingTest {
       case "sort-dedup" -> new SortDedupCommand(null);
       case "split" -> new SplitCommand(null);
       case "filter query" -> new FilterQueryCommand(null);
+      case "plan" -> new PlanCommand(null);
       default -> throw new IllegalArgumentException(command);
     };
     return new CommandLine(c).getCommandSpec();
