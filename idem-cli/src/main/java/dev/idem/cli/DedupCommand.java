@@ -1,41 +1,39 @@
 package dev.idem.cli;
 
 import dev.idem.core.filter.FilterType;
+import dev.idem.core.window.WindowKind;
 import dev.idem.engine.DedupMode;
 import dev.idem.engine.ExpectedKeys;
+import dev.idem.engine.JobException;
 import dev.idem.engine.KeyMode;
-import dev.idem.engine.records.BadRecordException;
-import dev.idem.engine.records.BadRecordPolicy;
 import dev.idem.engine.job.DedupJob;
 import dev.idem.engine.job.DedupJobSpec;
 import dev.idem.engine.job.StateMismatchException;
 import dev.idem.engine.state.Manifest;
-import dev.idem.engine.JobException;
 import dev.idem.engine.job.JobResult;
-import dev.idem.engine.records.OutputGuard;
-import dev.idem.engine.records.VerifyInputs;
 import dev.idem.engine.job.WindowSpec;
-import dev.idem.core.shared.SharedSeenSet;
-import dev.idem.redis.RedisSeenSet;
-import dev.idem.engine.records.KeySpec;
-import dev.idem.engine.records.RecordFormat;
+import dev.idem.engine.records.BadRecordException;
 import dev.idem.engine.records.EventTime;
-import dev.idem.core.window.WindowKind;
+import dev.idem.engine.records.KeySpec;
+import dev.idem.engine.records.OutputGuard;
+import dev.idem.engine.records.RecordFormat;
+import dev.idem.engine.records.VerifyInputs;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
+import picocli.CommandLine.TypeConversionException;
 
 /** {@code idem dedup}: the main job. */
 @Command(
@@ -54,7 +52,8 @@ import picocli.CommandLine.Spec;
     exitCodeListHeading = "%nExit status:%n",
     exitCodeList = {
       "0:done (or already done: the state says the job is complete)",
-      "1:bad input under --on-bad-record fail, an unreadable input or unwritable output",
+      "1:bad input under --on-bad-record fail (after a checkpoint), an unreadable input or "
+          + "unwritable output",
       "2:usage error, or a --state that belongs to another job or is in use"
     })
 final class DedupCommand implements Callable<Integer> {
@@ -64,16 +63,18 @@ final class DedupCommand implements Callable<Integer> {
   @Mixin RecordOptions record;
 
   @Option(names = "--mode", paramLabel = "MODE", defaultValue = "exact",
+      converter = ChoiceConverter.Mode.class,
       description = "exact: every 'maybe' is confirmed, no new record is ever dropped "
           + "(default); approximate: the filter alone decides, a new record is dropped with "
           + "probability at most --fpp, and no exact tier is kept.")
-  String mode;
+  DedupMode mode;
 
   @Option(names = "--key-mode", paramLabel = "KM", defaultValue = "fingerprint",
+      converter = ChoiceConverter.KeyModes.class,
       description = "What the exact tier stores: fingerprint (16 bytes/key; two keys are "
           + "confused with probability ~n^2/2^129) or full (the key's bytes, exact). Default: "
           + "${DEFAULT-VALUE}.")
-  String keyMode;
+  KeyMode keyMode;
 
   @Option(names = {"-n", "--expected"}, paramLabel = "N|auto",
       converter = ExpectedKeysConverter.class,
@@ -83,7 +84,7 @@ final class DedupCommand implements Callable<Integer> {
   ExpectedKeys expected = ExpectedKeys.UNKNOWN;
 
   /** {@code auto}, or a count. */
-  static final class ExpectedKeysConverter implements CommandLine.ITypeConverter<ExpectedKeys> {
+  static final class ExpectedKeysConverter implements ITypeConverter<ExpectedKeys> {
     @Override
     public ExpectedKeys convert(String value) {
       return value.strip().equalsIgnoreCase("auto") ? ExpectedKeys.ESTIMATE
@@ -96,23 +97,25 @@ final class DedupCommand implements Callable<Integer> {
       description = "The filter's false-positive rate (default: ${DEFAULT-VALUE}).")
   double fpp;
 
-  @Option(names = "--filter", paramLabel = "TYPE",
+  @Option(names = "--filter", paramLabel = "TYPE", converter = ChoiceConverter.Filter.class,
       description = "Filter type: bloom, blocked, partitioned or scalable (default: blocked "
-          + "with --expected, scalable without).")
-  String filterType;
+          + "with --expected, scalable without); the deletable and exact structures are not "
+          + "tiers here.")
+  FilterType filterType;
 
   @Option(names = "--seed", paramLabel = "S", defaultValue = "0",
       description = "Hash seed (default: ${DEFAULT-VALUE}).")
   long seed;
 
   @Option(names = "--exact-store", paramLabel = "WHERE", defaultValue = "auto",
+      converter = ExactStore.Converter.class,
       description = "auto (memory when the keys fit in 40 %% of the heap, else RocksDB), memory, "
           + "rocksdb, or redis://HOST[:PORT][/DB][?prefix=P&ttl=T]: a seen-set shared by "
           + "every worker that names it, marked atomically per key (Redis 7+ with appendonly "
           + "yes; a job stops if the server forgets its marks; no local filter, which could not "
           + "know other workers' keys); with ttl=10m a key repeats only within 10 minutes of "
           + "wall-clock time (default: ${DEFAULT-VALUE}).")
-  String exactStore;
+  ExactStore exactStore;
 
   @Option(names = "--state", paramLabel = "DIR",
       description = "Make the job resumable: checkpoints go to DIR; after a crash, run the same "
@@ -120,37 +123,26 @@ final class DedupCommand implements Callable<Integer> {
   Path state;
 
   @Option(names = "--verify-inputs", paramLabel = "HOW", defaultValue = "sample",
+      converter = ChoiceConverter.Verify.class,
       description = "How a resumed job checks that its inputs still hold what it read of them "
           + "(docs/GUARANTEES.md): sample (the default): sizes, the first 64 KiB and up to 32 "
           + "sampled 4 KiB blocks of what was read; an input with a new modification time or "
           + "inode, and a gzip input being read, are checked in full. full: read everything "
           + "read so far again and compare its CRC32C. Any difference refuses the resume.")
-  String verifyInputs;
+  VerifyInputs verifyInputs;
 
   @Option(names = "--checkpoint-every", paramLabel = "N|DURATION",
       description = "Checkpoint after N records and/or after DURATION (10s, 1m); may be given "
           + "twice (default: 100000 records or 10s).")
   List<String> checkpointEvery = new ArrayList<>();
 
-  @Option(names = {"-o", "--output"}, paramLabel = "OUT",
-      description = "Output file, or - for standard output (the default).")
-  Path output;
+  @Mixin OutputOptions output;
 
   @Option(names = "--dropped", paramLabel = "FILE",
       description = "Also write every removed duplicate: FILE<TAB>LINE<TAB>record.")
   Path dropped;
 
-  @Option(names = "--on-bad-record", paramLabel = "POLICY", defaultValue = "fail",
-      description = "A record that is not valid or has no key: fail (exit 1 naming file and "
-          + "line, after a checkpoint), skip, or quarantine=FILE (default: ${DEFAULT-VALUE}). "
-          + "All are counted.")
-  String onBadRecord;
-
-  @Option(names = "--max-record-bytes", paramLabel = "SIZE", defaultValue = "16m",
-      converter = SizeConverter.class,
-      description = "Longer records are bad records, however long (default: ${DEFAULT-VALUE}, "
-          + "at most 64m).")
-  long maxRecordBytes;
+  @Mixin BadRecordOptions badRecords;
 
   @Option(names = "--recent", paramLabel = "N", defaultValue = "0",
       description = "Keep N recently seen fingerprints in a cache in front of the exact tier, "
@@ -163,13 +155,6 @@ final class DedupCommand implements Callable<Integer> {
           + "of the maximum heap, at least 64m; confirming a duplicate in a RocksDB exact tier "
           + "is a read of a present key, fast only from the cache.")
   long rocksDbCache;
-
-  @Option(names = "--stats-json", paramLabel = "FILE",
-      description = "Write the final summary as JSON to FILE.")
-  Path statsJson;
-
-  @Option(names = {"-q", "--quiet"}, description = "No progress and no summary.")
-  boolean quiet;
 
   @Parameters(paramLabel = "INPUT", arity = "1..*",
       description = "Files, directories (their files in name order), globs, or - for standard "
@@ -193,8 +178,9 @@ final class DedupCommand implements Callable<Integer> {
     String timeField;
 
     @Option(names = "--time-format", paramLabel = "FMT", defaultValue = "millis",
+        converter = ChoiceConverter.TimeFormat.class,
         description = "millis, seconds or iso (default: ${DEFAULT-VALUE}).")
-    String timeFormat;
+    EventTime timeFormat;
 
     @Option(names = "--max-delay", paramLabel = "DURATION", defaultValue = "0s",
         converter = LenientDurationConverter.class,
@@ -209,9 +195,22 @@ final class DedupCommand implements Callable<Integer> {
     Duration allowedLateness;
 
     @Option(names = "--late", paramLabel = "POLICY", defaultValue = "drop",
+        converter = LatePolicyConverter.class,
         description = "Events older than the watermark allows: drop (counted), emit (written "
             + "to the output, counted), or side-output=FILE (default: ${DEFAULT-VALUE}).")
-    String late;
+    WindowSpec.LatePolicy late;
+  }
+
+  /** {@code drop}, {@code emit} or {@code side-output=FILE}, as the engine parses it. */
+  static final class LatePolicyConverter implements ITypeConverter<WindowSpec.LatePolicy> {
+    @Override
+    public WindowSpec.LatePolicy convert(String value) {
+      try {
+        return WindowSpec.latePolicy(value);
+      } catch (IllegalArgumentException e) {
+        throw new TypeConversionException(e.getMessage());
+      }
+    }
   }
 
   @Option(names = "--shard", paramLabel = "I/N",
@@ -239,7 +238,8 @@ final class DedupCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     DedupJobSpec jobSpec = jobSpec();
-    JobSummary summary = new JobSummary(io, quiet, statsJson, jobSpec.rocksDbCacheBytes());
+    JobSummary summary = new JobSummary(io, output.quiet, output.statsJson,
+        jobSpec.rocksDbCacheBytes());
     try {
       refuseDestructivePaths(jobSpec);
       JobResult result = DedupJob.run(jobSpec, io.in(), io.out(), summary.listener());
@@ -313,18 +313,11 @@ final class DedupCommand implements Callable<Integer> {
     }
     guard.output("-o " + s.output(), s.output())
         .output("--dropped " + s.dropped(), s.dropped());
-    if (s.onBadRecord() instanceof BadRecordPolicy.Quarantine q) {
-      guard.output("--on-bad-record quarantine=" + q.file(), q.file());
-    }
+    badRecords.addQuarantineTo(guard);
     if (s.window() != null && s.window().late() instanceof WindowSpec.LatePolicy.SideOutput so) {
       guard.output("--late side-output=" + so.file(), so.file());
     }
-    guard.output("--stats-json " + statsJson, statsJson).check();
-  }
-
-  /** {@code -o -} means standard output, as for most Unix tools. */
-  static Path fileOrStdout(Path output) {
-    return output == null || output.toString().equals("-") ? null : output;
+    guard.output("--stats-json " + output.statsJson, output.statsJson).check();
   }
 
   private WindowSpec windowSpec(RecordFormat format) {
@@ -332,22 +325,15 @@ final class DedupCommand implements Callable<Integer> {
     if (w == null) {
       return null;
     }
-    EventTime timeFormat = switch (w.timeFormat) {
-      case "millis" -> EventTime.MILLIS;
-      case "seconds" -> EventTime.SECONDS;
-      case "iso" -> EventTime.ISO;
-      default -> throw new IllegalArgumentException(
-          "--time-format must be millis, seconds or iso, not '" + w.timeFormat + "'");
-    };
     KeySpec time = w.timeField == null ? null
         : format == RecordFormat.CSV || format == RecordFormat.TSV
             ? KeySpec.column(w.timeField) : KeySpec.jsonField(w.timeField, false);
     return new WindowSpec(w.sliding ? WindowKind.SLIDING : WindowKind.TUMBLING, w.window, time,
-        timeFormat, w.maxDelay, w.allowedLateness, WindowSpec.latePolicy(w.late));
+        w.timeFormat, w.maxDelay, w.allowedLateness, w.late);
   }
 
   private DedupJobSpec jobSpec() throws IOException {
-    if (state != null && fileOrStdout(output) == null) {
+    if (state != null && output.file() == null) {
       throw new ParameterException(spec.commandLine(), "--state needs -o FILE: standard output "
           + "cannot be cut back to a checkpoint, so a resumed job could repeat records");
     }
@@ -355,37 +341,10 @@ final class DedupCommand implements Callable<Integer> {
       KeySpec keySpec = record.keySpec();
       RecordFormat recordFormat = record.format(keySpec, inputs);
       boolean hasHeader = record.header(keySpec, recordFormat);
-      KeyMode km = switch (keyMode) {
-        case "fingerprint" -> KeyMode.FINGERPRINT;
-        case "full" -> KeyMode.FULL_KEY;
-        default -> throw new IllegalArgumentException(
-            "--key-mode must be fingerprint or full, not '" + keyMode + "'");
-      };
-      if (record.isContent() && km == KeyMode.FULL_KEY) {
+      if (record.isContent() && keyMode == KeyMode.FULL_KEY) {
         throw new IllegalArgumentException("--content keys are documents: they are compared "
             + "by fingerprint; drop --key-mode full");
       }
-      DedupMode dm = switch (mode) {
-        case "exact" -> DedupMode.EXACT;
-        case "approximate" -> DedupMode.APPROXIMATE;
-        default -> throw new IllegalArgumentException(
-            "--mode must be exact or approximate, not '" + mode + "'");
-      };
-      FilterType ft = filterType == null ? null : FilterType.byName(filterType);
-      if (ft != null && !ft.isBloom() && ft != FilterType.SCALABLE) {
-        throw new IllegalArgumentException("--filter must be bloom, blocked, partitioned or "
-            + "scalable (the deletable and exact structures are not tiers here)");
-      }
-      SharedSeenSet.Opener shared = exactStore.startsWith("redis:")
-          ? RedisSeenSet.opener(exactStore) : null;
-      DedupJobSpec.ExactStoreChoice store = shared != null ? DedupJobSpec.ExactStoreChoice.AUTO
-          : switch (exactStore) {
-            case "auto" -> DedupJobSpec.ExactStoreChoice.AUTO;
-            case "memory" -> DedupJobSpec.ExactStoreChoice.MEMORY;
-            case "rocksdb" -> DedupJobSpec.ExactStoreChoice.ROCKSDB;
-            default -> throw new IllegalArgumentException("--exact-store must be auto, memory, "
-                + "rocksdb or redis://HOST:PORT[/DB], not '" + exactStore + "'");
-          };
       long everyRecords = 100_000;
       Duration everyTime = Duration.ofSeconds(10);
       for (String every : checkpointEvery) {
@@ -395,22 +354,16 @@ final class DedupCommand implements Callable<Integer> {
           everyTime = new DurationConverter().convert(every);
         }
       }
-      VerifyInputs verify = switch (verifyInputs) {
-        case "sample" -> VerifyInputs.SAMPLE;
-        case "full" -> VerifyInputs.FULL;
-        default -> throw new IllegalArgumentException(
-            "--verify-inputs must be sample or full, not '" + verifyInputs + "'");
-      };
       if (recent < 0) {
         throw new IllegalArgumentException("--recent must be 0 (off) or a positive count");
       }
       return new DedupJobSpec(inputs, recordFormat, keySpec, hasHeader,
-          record.normalizer(), dm, km, ft, expected, fpp,
-          seed, store, state, everyRecords, everyTime, fileOrStdout(output), dropped,
-          BadRecordPolicy.parse(onBadRecord), RecordOptions.maxRecordBytes(maxRecordBytes), recent,
+          record.normalizer(), mode, keyMode, filterType, expected, fpp,
+          seed, exactStore.local(), state, everyRecords, everyTime, output.file(), dropped,
+          badRecords.policy, badRecords.maxRecordBytes(), recent,
           CacheSizeConverter.resolve(rocksDbCache), windowSpec(recordFormat),
-          shards.shard(shard), shared, seenBefore, verify);
-    } catch (IllegalArgumentException | picocli.CommandLine.TypeConversionException e) {
+          shards.shard(shard), exactStore.shared(), seenBefore, verifyInputs);
+    } catch (IllegalArgumentException | TypeConversionException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
   }

@@ -40,6 +40,7 @@ final class FilterQueryCommand implements Callable<Integer> {
   List<String> keys = List.of();
 
   @Option(names = "--load", defaultValue = "auto", paramLabel = "MODE",
+      converter = ChoiceConverter.Load.class,
       description = "How to load the filter: auto (map it when larger than a quarter of the "
           + "heap), heap or map (default: ${DEFAULT-VALUE}).")
   SnapshotLoader.Mode load;

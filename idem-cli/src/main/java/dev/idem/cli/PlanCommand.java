@@ -79,8 +79,15 @@ final class PlanCommand implements Callable<Integer> {
   boolean deletes;
 
   @Option(names = "--shared-state", paramLabel = "redis|none", defaultValue = "none",
+      converter = ChoiceConverter.SharedStates.class,
       description = "Whether workers must share one state (default: ${DEFAULT-VALUE}).")
-  String sharedState;
+  SharedState sharedState;
+
+  /** {@code --shared-state}: whether workers must share one state, and where. */
+  enum SharedState {
+    REDIS,
+    NONE
+  }
 
   static final class Sample {
     @Option(names = "--sample", paramLabel = "INPUT", arity = "1..*", required = true,
@@ -96,8 +103,9 @@ final class PlanCommand implements Callable<Integer> {
     @ArgGroup(exclusive = true, multiplicity = "1", heading = "%nKey of the sample:%n")
     RecordOptions.KeyOptions key;
 
-    @Option(names = "--format", paramLabel = "FORMAT", description = "As for idem dedup.")
-    String format;
+    @Option(names = "--format", paramLabel = "FORMAT", converter = ChoiceConverter.Format.class,
+        description = "As for idem dedup.")
+    RecordFormat format;
 
     @Option(names = "--header", negatable = true, description = "As for idem dedup.")
     Boolean header;
@@ -154,7 +162,7 @@ final class PlanCommand implements Callable<Integer> {
       KeySpec keySpec = r.keySpec();
       RecordFormat format = r.format(keySpec, sample.inputs);
       return InputSurvey.run(sample.inputs, format, keySpec, r.header(keySpec, format),
-          r.normalizer(), RecordOptions.maxRecordBytes(16 << 20),
+          r.normalizer(), BadRecordOptions.DEFAULT_MAX_RECORD_BYTES,
           sample.sampleBytes == null ? Long.MAX_VALUE : sample.sampleBytes);
     } catch (JobException e) {
       throw new UserException(e.getMessage());
@@ -172,9 +180,6 @@ final class PlanCommand implements Callable<Integer> {
     }
     if (keysPerWindow != null && window == null) {
       throw usage("--keys-per-window needs --window");
-    }
-    if (!sharedState.equals("redis") && !sharedState.equals("none")) {
-      throw usage("--shared-state must be redis or none, not '" + sharedState + "'");
     }
     long n;
     long recordCount;
@@ -200,7 +205,7 @@ final class PlanCommand implements Callable<Integer> {
     double fpp = error != null && error.fpp != null ? error.fpp : 0;
     try {
       return new Workload(recordCount, n, memory == null ? 0 : memory, fpp, window,
-          keysPerWindow == null ? 0 : keysPerWindow, deletes, sharedState.equals("redis"),
+          keysPerWindow == null ? 0 : keysPerWindow, deletes, sharedState == SharedState.REDIS,
           keyBytes, inputBytes);
     } catch (IllegalArgumentException e) {
       throw usage(e.getMessage());
@@ -216,7 +221,7 @@ final class PlanCommand implements Callable<Integer> {
     String key = k.jsonKey != null ? "--key " + quote(k.jsonKey)
         : k.column != null ? "--column " + quote(k.column)
         : k.content != null ? "--content " + quote(k.content) : "--whole-line";
-    return key + (sample.format != null ? " --format " + sample.format : "")
+    return key + (sample.format != null ? " --format " + sample.format.displayName() : "")
         + (sample.header != null ? (sample.header ? " --header" : " --no-header") : "")
         + (sample.normalize.equals("identity") ? "" : " --normalize " + quote(sample.normalize));
   }

@@ -1,7 +1,6 @@
 package dev.idem.cli;
 
 import dev.idem.core.KeyNormalizer;
-import dev.idem.engine.records.LineReader;
 import dev.idem.engine.records.KeySpec;
 import dev.idem.engine.records.RecordFormat;
 import java.util.List;
@@ -37,10 +36,10 @@ final class RecordOptions {
   @ArgGroup(exclusive = true, multiplicity = "1", heading = "%nKey (exactly one):%n")
   KeyOptions key;
 
-  @Option(names = "--format", paramLabel = "FORMAT",
+  @Option(names = "--format", paramLabel = "FORMAT", converter = ChoiceConverter.Format.class,
       description = "jsonl, csv, tsv or lines (default: jsonl for --key/--content, csv for "
           + "--column (tsv for .tsv inputs), lines for --whole-line).")
-  String format;
+  RecordFormat format;
 
   @Option(names = "--header", negatable = true,
       description = "CSV/TSV inputs start with a header line, written once to the output "
@@ -66,7 +65,7 @@ final class RecordOptions {
 
   /** The format given, or the one the key (and the input names) imply. */
   RecordFormat format(KeySpec keySpec, List<String> inputs) {
-    return format != null ? RecordFormat.byName(format)
+    return format != null ? format
         : keySpec instanceof KeySpec.JsonField ? RecordFormat.JSONL
         : keySpec instanceof KeySpec.Column ? (looksTsv(inputs) ? RecordFormat.TSV
             : RecordFormat.CSV)
@@ -85,19 +84,6 @@ final class RecordOptions {
 
   KeyNormalizer normalizer() {
     return KeyNormalizer.parse(normalize);
-  }
-
-  /**
-   * {@code --max-record-bytes} as the readers take it. The cap is not about long lines, which are
-   * streamed past at any length, but about the records kept: each is held whole, in a buffer and
-   * in a batch or the sort buffer, so a limit of gigabytes would fail later as an out-of-memory.
-   */
-  static int maxRecordBytes(long value) {
-    if (value > LineReader.MAX_LINE_BYTES) {
-      throw new IllegalArgumentException("--max-record-bytes can be at most 64m: records are "
-          + "held whole in memory; longer ones are bad records (see --on-bad-record)");
-    }
-    return (int) value;
   }
 
   private static boolean looksTsv(List<String> inputs) {

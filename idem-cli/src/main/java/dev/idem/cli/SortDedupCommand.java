@@ -1,7 +1,6 @@
 package dev.idem.cli;
 
 import dev.idem.engine.records.BadRecordException;
-import dev.idem.engine.records.BadRecordPolicy;
 import dev.idem.engine.JobException;
 import dev.idem.engine.records.OutputGuard;
 import dev.idem.engine.sort.SortDedupJob;
@@ -42,8 +41,8 @@ import picocli.CommandLine.Spec;
     exitCodeListHeading = "%nExit status:%n",
     exitCodeList = {
       "0:done",
-      "1:bad input under --on-bad-record fail, an unreadable input, an unwritable output, or "
-          + "not enough room in --tmp",
+      "1:bad input under --on-bad-record fail (before any output is written), an unreadable "
+          + "input, an unwritable output, or not enough room in --tmp",
       "2:usage error"
     })
 final class SortDedupCommand implements Callable<Integer> {
@@ -62,7 +61,8 @@ final class SortDedupCommand implements Callable<Integer> {
       converter = SizeConverter.class,
       description = "Working memory: read buffers, the sort buffer and merge buffers, all "
           + "counted; the JVM needs about twice this plus its own baseline (default: "
-          + "${DEFAULT-VALUE}; at least 1m).")
+          + "${DEFAULT-VALUE}; at least 1m). A record larger than the sort buffer is a run of "
+          + "its own, held in memory beyond this while it is read and merged.")
   long memory;
 
   @Option(names = "--tmp", paramLabel = "DIR",
@@ -73,46 +73,42 @@ final class SortDedupCommand implements Callable<Integer> {
   Path tmp;
 
   @Option(names = "--compress-runs", paramLabel = "auto|lz4|none", defaultValue = "auto",
+      converter = ChoiceConverter.Compression.class,
       description = "lz4: compress the records in the sorted runs; none: store them as they "
           + "are, which writes more to --tmp (up to about twice the input in input order) but "
           + "spends no CPU on compression (about a third of the job's CPU with LZ4); auto: none "
           + "when --tmp has that room with a quarter to spare, else lz4 (default: "
           + "${DEFAULT-VALUE}).")
-  String compressRuns;
+  CompressRuns compressRuns;
+
+  /** {@code --compress-runs}; the engine takes it as a Boolean, null for "decide by --tmp". */
+  enum CompressRuns {
+    AUTO(null),
+    LZ4(true),
+    NONE(false);
+
+    final Boolean compress;
+
+    CompressRuns(Boolean compress) {
+      this.compress = compress;
+    }
+  }
 
   @Option(names = "--keep", paramLabel = "first|last", defaultValue = "first",
+      converter = ChoiceConverter.Keep.class,
       description = "Which record of a key survives (default: ${DEFAULT-VALUE}).")
-  String keep;
+  SortDedupSpec.Keep keep;
 
   @Option(names = "--order", paramLabel = "input|key", defaultValue = "input",
+      converter = ChoiceConverter.Order.class,
       description = "input: survivors in the order they were read (default); key: grouped by "
           + "key, in 128-bit fingerprint order (byte order with --exact-key), one merge pass "
           + "fewer.")
-  String order;
+  SortDedupSpec.Order order;
 
-  @Option(names = {"-o", "--output"}, paramLabel = "OUT",
-      description = "Output file, or - for standard output (the default).")
-  Path output;
+  @Mixin OutputOptions output;
 
-  @Option(names = "--on-bad-record", paramLabel = "POLICY", defaultValue = "fail",
-      description = "A record that is not valid or has no key: fail (exit 1 naming file, line "
-          + "and reason, before any output is written), skip, or quarantine=FILE (default: "
-          + "${DEFAULT-VALUE}). All are counted.")
-  String onBadRecord;
-
-  @Option(names = "--max-record-bytes", paramLabel = "SIZE", defaultValue = "16m",
-      converter = SizeConverter.class,
-      description = "Longer records are bad records, however long (default: ${DEFAULT-VALUE}, "
-          + "at most 64m). A record larger than the sort buffer is a run of its own, held in "
-          + "memory beyond --memory while it is read and merged.")
-  long maxRecordBytes;
-
-  @Option(names = "--stats-json", paramLabel = "FILE",
-      description = "Write the final summary as JSON to FILE.")
-  Path statsJson;
-
-  @Option(names = {"-q", "--quiet"}, description = "No progress and no summary.")
-  boolean quiet;
+  @Mixin BadRecordOptions badRecords;
 
   @Parameters(paramLabel = "INPUT", arity = "1..*",
       description = "Files, directories (their files in name order), globs, or - for standard "
@@ -128,7 +124,7 @@ final class SortDedupCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     SortDedupSpec jobSpec = jobSpec();
-    SortDedupSummary summary = new SortDedupSummary(io, quiet, statsJson, tmp);
+    SortDedupSummary summary = new SortDedupSummary(io, output.quiet, output.statsJson, tmp);
     try {
       refuseDestructivePaths(jobSpec);
       SortDedupResult result = SortDedupJob.run(jobSpec, io.in(), io.out(), summary.listener());
@@ -154,10 +150,8 @@ final class SortDedupCommand implements Callable<Integer> {
       guard.standardOutput();
     }
     guard.output("-o " + s.output(), s.output());
-    if (s.onBadRecord() instanceof BadRecordPolicy.Quarantine q) {
-      guard.output("--on-bad-record quarantine=" + q.file(), q.file());
-    }
-    guard.output("--stats-json " + statsJson, statsJson).check();
+    badRecords.addQuarantineTo(guard);
+    guard.output("--stats-json " + output.statsJson, output.statsJson).check();
   }
 
   private SortDedupSpec jobSpec() {
@@ -169,29 +163,10 @@ final class SortDedupCommand implements Callable<Integer> {
         throw new IllegalArgumentException("--content keys are documents: they are compared "
             + "by fingerprint; drop --exact-key");
       }
-      SortDedupSpec.Keep k = switch (keep) {
-        case "first" -> SortDedupSpec.Keep.FIRST;
-        case "last" -> SortDedupSpec.Keep.LAST;
-        default -> throw new IllegalArgumentException(
-            "--keep must be first or last, not '" + keep + "'");
-      };
-      SortDedupSpec.Order o = switch (order) {
-        case "input" -> SortDedupSpec.Order.INPUT;
-        case "key" -> SortDedupSpec.Order.KEY;
-        default -> throw new IllegalArgumentException(
-            "--order must be input or key, not '" + order + "'");
-      };
-      Boolean compress = switch (compressRuns) {
-        case "auto" -> null;
-        case "lz4" -> true;
-        case "none" -> false;
-        default -> throw new IllegalArgumentException(
-            "--compress-runs must be auto, lz4 or none, not '" + compressRuns + "'");
-      };
       return new SortDedupSpec(inputs, recordFormat, keySpec, hasHeader, record.normalizer(), 0,
-          exactKey, memory, tmp, k, o, DedupCommand.fileOrStdout(output), BadRecordPolicy.parse(onBadRecord),
-          RecordOptions.maxRecordBytes(maxRecordBytes), compress);
-    } catch (IllegalArgumentException | picocli.CommandLine.TypeConversionException e) {
+          exactKey, memory, tmp, keep, order, output.file(), badRecords.policy,
+          badRecords.maxRecordBytes(), compressRuns.compress);
+    } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
   }

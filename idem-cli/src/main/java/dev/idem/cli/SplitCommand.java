@@ -1,7 +1,6 @@
 package dev.idem.cli;
 
 import dev.idem.engine.records.BadRecordException;
-import dev.idem.engine.records.BadRecordPolicy;
 import dev.idem.engine.JobException;
 import dev.idem.engine.records.OutputGuard;
 import dev.idem.engine.shard.SplitJob;
@@ -41,7 +40,8 @@ import picocli.CommandLine.Spec;
     },
     exitCodeListHeading = "%nExit status:%n",
     exitCodeList = {"0:done (or already done)",
-        "1:bad input under --on-bad-record fail, an unreadable input or unwritable DIR",
+        "1:bad input under --on-bad-record fail (after a checkpoint; rerun with skip to go "
+            + "on), an unreadable input or unwritable DIR",
         "2:usage error, or DIR holds another split"})
 final class SplitCommand implements Callable<Integer> {
 
@@ -62,16 +62,7 @@ final class SplitCommand implements Callable<Integer> {
   @Option(names = "--gzip", description = "Write gzip-compressed shard files (.gz).")
   boolean gzip;
 
-  @Option(names = "--on-bad-record", paramLabel = "POLICY", defaultValue = "fail",
-      description = "A record that is not valid or has no key: fail (after a checkpoint; "
-          + "rerun with skip to go on), skip, or quarantine=FILE (default: ${DEFAULT-VALUE}).")
-  String onBadRecord;
-
-  @Option(names = "--max-record-bytes", paramLabel = "SIZE", defaultValue = "16m",
-      converter = SizeConverter.class,
-      description = "Longer records are bad records, however long (default: ${DEFAULT-VALUE}, "
-          + "at most 64m).")
-  long maxRecordBytes;
+  @Mixin BadRecordOptions badRecords;
 
   @Option(names = "--checkpoint-every", paramLabel = "N", defaultValue = "100000",
       converter = CountConverter.class,
@@ -79,9 +70,10 @@ final class SplitCommand implements Callable<Integer> {
   long checkpointEvery;
 
   @Option(names = "--verify-inputs", paramLabel = "HOW", defaultValue = "sample",
+      converter = ChoiceConverter.Verify.class,
       description = "How a resumed split checks that its inputs still hold what it read of "
           + "them: sample (the default) or full, as for 'idem dedup --verify-inputs'.")
-  String verifyInputs;
+  VerifyInputs verifyInputs;
 
   @Option(names = {"-q", "--quiet"}, description = "No summary.")
   boolean quiet;
@@ -104,13 +96,8 @@ final class SplitCommand implements Callable<Integer> {
       RecordFormat format = record.format(keySpec, inputs);
       ConsistentHashRing r = ring.ring(shards);
       job = new SplitJob.Spec(inputs, format, keySpec, record.header(keySpec, format),
-          record.normalizer(), RecordOptions.maxRecordBytes(maxRecordBytes), r, directory, gzip,
-          BadRecordPolicy.parse(onBadRecord), checkpointEvery, switch (verifyInputs) {
-            case "sample" -> VerifyInputs.SAMPLE;
-            case "full" -> VerifyInputs.FULL;
-            default -> throw new IllegalArgumentException(
-                "--verify-inputs must be sample or full, not '" + verifyInputs + "'");
-          });
+          record.normalizer(), badRecords.maxRecordBytes(), r, directory, gzip,
+          badRecords.policy, checkpointEvery, verifyInputs);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
@@ -157,9 +144,7 @@ final class SplitCommand implements Callable<Integer> {
       Path shard = directory.resolve(SplitJob.shardFileName(i, s.format(), s.gzip()));
       guard.output("shard file " + shard, shard);
     }
-    if (s.onBadRecord() instanceof BadRecordPolicy.Quarantine q) {
-      guard.output("--on-bad-record quarantine=" + q.file(), q.file());
-    }
+    badRecords.addQuarantineTo(guard);
     guard.check();
   }
 }

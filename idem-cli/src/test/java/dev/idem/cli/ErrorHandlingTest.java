@@ -5,11 +5,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
 
 /** Usage errors exit 2 with one line; user mistakes exit 1 with one line; never a stack trace. */
 class ErrorHandlingTest {
@@ -39,6 +45,61 @@ class ErrorHandlingTest {
     assertThat(r.err()).contains(message).contains("--help')");
     assertThat(r.err().strip().lines()).hasSize(1);
     assertThat(r.out()).isEmpty();
+  }
+
+  /**
+   * Every option that takes one of a few words: a wrong word is a usage error naming the option,
+   * the word and every right one, which the help lists too; a right one is taken in any case.
+   */
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+    "dedup|--key id|--mode|exact or approximate",
+    "dedup|--key id|--key-mode|fingerprint or full",
+    "dedup|--key id|--filter|bloom, blocked, partitioned or scalable",
+    "dedup|--key id|--exact-store|auto, memory, rocksdb or "
+        + "redis://HOST[:PORT][/DB][?prefix=P&ttl=T]",
+    "dedup|--key id|--verify-inputs|sample or full",
+    "dedup|--key id --window 1m|--time-format|millis, seconds or iso",
+    "dedup|--key id|--format|jsonl, csv, tsv or lines",
+    "sort-dedup|--key id|--keep|first or last",
+    "sort-dedup|--key id|--order|input or key",
+    "sort-dedup|--key id|--compress-runs|auto, lz4 or none",
+    "sort-dedup|--key id|--format|jsonl, csv, tsv or lines",
+    "split|--key id -o shards|--verify-inputs|sample or full",
+    "filter query|f.idx|--load|auto, heap or map",
+    "plan|--distinct 10|--shared-state|redis or none",
+  })
+  void aWrongChoiceNamesTheOptionAndTheChoices(String command, String args, String option,
+      String choices) throws Exception {
+    List<String> line = new ArrayList<>(List.of(command.split(" ")));
+    line.addAll(List.of(args.split(" ")));
+    line.addAll(List.of(option, "nope", "x"));
+    Cli.Result r = Cli.run(line.toArray(String[]::new));
+    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.err()).isEqualTo("idem " + command + ": Invalid value for option '" + option
+        + "': 'nope' is not " + choices + " (see 'idem " + command + " --help')\n");
+    assertThat(r.out()).isEmpty();
+
+    OptionSpec spec = commandSpec(command).findOption(option);
+    String help = spec.paramLabel() + " " + String.join(" ", spec.description());
+    for (String choice : choices.split(", | or ")) {
+      assertThat(help).as(option + " --help").contains(choice);
+      if (!choice.contains("://")) {
+        assertThat(spec.converters()[0].convert(choice.toUpperCase(Locale.ROOT))).isNotNull();
+      }
+    }
+  }
+
+  private static CommandSpec commandSpec(String command) {
+    Object c = switch (command) {
+      case "dedup" -> new DedupCommand(null);
+      case "sort-dedup" -> new SortDedupCommand(null);
+      case "split" -> new SplitCommand(null);
+      case "filter query" -> new FilterQueryCommand(null);
+      case "plan" -> new PlanCommand(null);
+      default -> throw new IllegalArgumentException(command);
+    };
+    return new CommandLine(c).getCommandSpec();
   }
 
   @Test

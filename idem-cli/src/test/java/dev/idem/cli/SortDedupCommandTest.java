@@ -225,9 +225,10 @@ class SortDedupCommandTest {
 
   @ParameterizedTest
   @CsvSource(delimiter = '|', quoteCharacter = '"', value = {
-    "--whole-line --keep middle x|--keep must be first or last, not 'middle'",
-    "--whole-line --order random x|--order must be input or key, not 'random'",
-    "--whole-line --compress-runs zstd x|--compress-runs must be auto, lz4 or none, not 'zstd'",
+    "--whole-line --keep middle x|option '--keep': 'middle' is not first or last",
+    "--whole-line --order random x|option '--order': 'random' is not input or key",
+    "--whole-line --compress-runs zstd x|option '--compress-runs': 'zstd' is not auto, lz4 or "
+        + "none",
     "--whole-line --memory 100k x|--memory must be at least 1m",
     "--whole-line --memory lots x|'lots' is not a size",
     "--content text --exact-key x|drop --exact-key",

@@ -1,0 +1,38 @@
+package dev.idem.cli;
+
+import dev.idem.core.shared.SharedSeenSet;
+import dev.idem.engine.job.DedupJobSpec.ExactStoreChoice;
+import dev.idem.redis.RedisSeenSet;
+import picocli.CommandLine.ITypeConverter;
+import picocli.CommandLine.TypeConversionException;
+
+/**
+ * {@code dedup --exact-store}: a local exact tier, or a seen-set shared with other workers, which
+ * replaces it.
+ *
+ * @param local where the local tier lives ({@code AUTO} when shared: there is none)
+ * @param shared the shared seen-set, or null
+ */
+record ExactStore(ExactStoreChoice local, SharedSeenSet.Opener shared) {
+
+  /** {@code auto}, {@code memory}, {@code rocksdb} or {@code redis://...}. */
+  static final class Converter implements ITypeConverter<ExactStore> {
+    @Override
+    public ExactStore convert(String value) {
+      if (value.startsWith("redis:")) {
+        try {
+          return new ExactStore(ExactStoreChoice.AUTO, RedisSeenSet.opener(value));
+        } catch (IllegalArgumentException e) {
+          throw new TypeConversionException(e.getMessage());
+        }
+      }
+      for (ExactStoreChoice c : ExactStoreChoice.values()) {
+        if (c.name().equalsIgnoreCase(value.strip())) {
+          return new ExactStore(c, null);
+        }
+      }
+      throw new TypeConversionException("'" + value + "' is not auto, memory, rocksdb or "
+          + "redis://HOST[:PORT][/DB][?prefix=P&ttl=T]");
+    }
+  }
+}
