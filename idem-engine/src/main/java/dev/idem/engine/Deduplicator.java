@@ -14,11 +14,14 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Objects;
 
 /**
  * Answers "is this the first time I see this key?" for a stream of keys, exactly (by default)
- * and cheaply: {@link #firstSeen} is true exactly once per distinct key.
+ * and cheaply: {@link #firstSeen} is true exactly once per distinct key. Opened on a directory
+ * ({@link Builder#state}) it is durable: {@link #commit} makes the keys marked so far survive a
+ * crash, and a reopen answers for them at once.
  *
  * <p>Tiers, cheapest first: (1) a filter, which answers "certainly new" for almost every new key
  * without touching anything else; (2) optionally a small cache of recently seen fingerprints,
@@ -33,6 +36,24 @@ import java.util.Objects;
  * }
  * }</pre>
  *
+ * <p>A pipeline worker that must not redo, nor skip, work after a crash checks before it works
+ * and marks after its result is durable, committing its own output position as the token:
+ *
+ * <pre>{@code
+ * try (Deduplicator done = Idem.deduplicator().expectedKeys(100_000_000).state(dir).open()) {
+ *   out.truncate(tokenAsLong(done.lastCommittedToken()));   // back to the last commit
+ *   for (Doc doc : docs) {
+ *     if (done.contains(doc.id())) continue;
+ *     out.write(features(doc));
+ *     done.markDone(doc.id());
+ *     if (++n % 1000 == 0) { out.sync(); done.commit(token(out.position())); }
+ *   }
+ * }
+ * }</pre>
+ *
+ * <p>Marks after the last commit are lost in a crash, by contract: that is what lets one commit
+ * cost one synced write for any number of marks. {@link #close} commits.
+ *
  * <p>Not thread-safe: one thread checks, in the order that decides which occurrence is first.
  */
 public final class Deduplicator implements AutoCloseable {
@@ -43,6 +64,7 @@ public final class Deduplicator implements AutoCloseable {
   private final DedupMode mode;
   private final KeyMode keyMode;
   private final Cache<Fingerprint, Boolean> recent;
+  private final DurableState durable;
   private long checked;
   private long kept;
   private long duplicates;
@@ -51,7 +73,8 @@ public final class Deduplicator implements AutoCloseable {
   private long recentHits;
 
   private Deduplicator(MembershipFilter filter, ExactStore exact, Fingerprinter fingerprinter,
-      DedupMode mode, KeyMode keyMode, Cache<Fingerprint, Boolean> recent) {
+      DedupMode mode, KeyMode keyMode, Cache<Fingerprint, Boolean> recent, DurableState durable) {
+    this.durable = durable;
     this.filter = filter;
     this.exact = exact;
     this.fingerprinter = fingerprinter;
@@ -115,6 +138,139 @@ public final class Deduplicator implements AutoCloseable {
   }
 
   /**
+   * True when {@code key} was marked (by {@link #firstSeen} or {@link #markDone}): committed, or
+   * marked since this deduplicator was opened. Marks nothing.
+   */
+  public boolean contains(CharSequence key) {
+    return contains(key.toString().getBytes(StandardCharsets.UTF_8));
+  }
+
+  /** As {@link #contains(CharSequence)} for a key's bytes. */
+  public boolean contains(byte[] key) {
+    Fingerprint f = fingerprinter.fingerprint(key);
+    return contains(f.hi(), f.lo(), keyMode == KeyMode.FULL_KEY ? normalized(key) : null);
+  }
+
+  private boolean contains(long hi, long lo, byte[] key) {
+    if (!filter.mightContain(hi, lo)) {
+      return false;
+    }
+    if (exact == null) {
+      return true; // approximate: a "maybe" is taken for seen
+    }
+    exactLookups++;
+    return exact.contains(hi, lo, key);
+  }
+
+  /**
+   * Marks {@code key} as done: from now on {@link #contains} is true for it, and after the next
+   * {@link #commit} it stays so across a crash. Returns whether it was new (as {@link
+   * #firstSeen}, which is the same call).
+   */
+  public boolean markDone(CharSequence key) {
+    return firstSeen(key);
+  }
+
+  /** For each key in order, {@link #contains}: the batch form, its memory reads overlapped. */
+  public boolean[] contains(List<? extends CharSequence> keys) {
+    return forEach(keys, false);
+  }
+
+  /**
+   * For each key in order, {@link #firstSeen} (marking it): the batch form, its memory reads
+   * overlapped. A key twice in one batch is new at most once.
+   */
+  public boolean[] firstSeen(List<? extends CharSequence> keys) {
+    return forEach(keys, true);
+  }
+
+  private boolean[] forEach(List<? extends CharSequence> keys, boolean mark) {
+    boolean[] answers = new boolean[keys.size()];
+    int chunk = MembershipFilter.PREFETCH_CHUNK;
+    long[] fps = new long[2 * chunk];
+    byte[][] full = new byte[chunk][];
+    for (int from = 0; from < keys.size(); from += chunk) {
+      int n = Math.min(chunk, keys.size() - from);
+      for (int i = 0; i < n; i++) {
+        byte[] key = keys.get(from + i).toString().getBytes(StandardCharsets.UTF_8);
+        Fingerprint f = fingerprinter.fingerprint(key);
+        fps[2 * i] = f.hi();
+        fps[2 * i + 1] = f.lo();
+        full[i] = keyMode == KeyMode.FULL_KEY ? normalized(key) : null;
+      }
+      prefetch(fps, 0, n);
+      for (int i = 0; i < n; i++) {
+        answers[from + i] = mark ? firstSeen(fps[2 * i], fps[2 * i + 1], full[i])
+            : contains(fps[2 * i], fps[2 * i + 1], full[i]);
+      }
+    }
+    return answers;
+  }
+
+  /**
+   * Makes every mark so far durable, in one synced write, keeping the last token.
+   *
+   * @throws IllegalStateException for a deduplicator not opened on a directory
+   * @throws UncheckedIOException when the state cannot be written
+   */
+  public void commit() {
+    commit(lastCommittedToken());
+  }
+
+  /**
+   * Makes every mark so far durable together with {@code token}, an opaque value of the caller's
+   * (an output offset, a file name, a transaction id), in one synced write: after a crash, {@link
+   * #lastCommittedToken} returns the token of the last commit, and exactly the keys marked up to
+   * it are marked. Cut your own output back to the token and the two stay in step.
+   *
+   * @param token up to a few kilobytes, or {@code null}
+   * @throws IllegalStateException for a deduplicator not opened on a directory
+   * @throws UncheckedIOException when the state cannot be written
+   */
+  public void commit(byte[] token) {
+    try {
+      durable().commit(token);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * The token of the last commit, or {@code null} when there was none (or it had none).
+   *
+   * @throws IllegalStateException for a deduplicator not opened on a directory
+   */
+  public byte[] lastCommittedToken() {
+    return durable().lastCommittedToken();
+  }
+
+  /** Commits since this deduplicator was opened (0 for one in memory). */
+  public long commits() {
+    return durable == null ? 0 : durable.commits();
+  }
+
+  /** True when opened on a directory: {@link #commit} works, and marks survive it. */
+  public boolean isDurable() {
+    return durable != null;
+  }
+
+  /**
+   * What the user should know about the reopen (a damaged filter snapshot that was rebuilt from
+   * the exact tier); empty when there was nothing.
+   */
+  public List<String> warnings() {
+    return durable == null ? List.of() : durable.warnings();
+  }
+
+  private DurableState durable() {
+    if (durable == null) {
+      throw new IllegalStateException("this deduplicator keeps its keys in memory only: open it "
+          + "on a directory (Idem.deduplicator().state(dir).open()) to commit");
+    }
+    return durable;
+  }
+
+  /**
    * A hint that keys {@code from} to {@code to} of {@code fingerprints} (hi, lo pairs) are checked
    * next: their filter blocks and exact-set slots are read now, a batch's cache misses together.
    */
@@ -153,10 +309,20 @@ public final class Deduplicator implements AutoCloseable {
     return keyMode;
   }
 
-  /** Closes the exact tier (writing what a RocksDB tier holds in memory). */
+  /**
+   * Commits (when durable) and closes the exact tier.
+   *
+   * @throws UncheckedIOException when the final commit fails
+   */
   @Override
   public void close() {
-    if (exact != null) {
+    if (durable != null) {
+      try {
+        durable.close();
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    } else if (exact != null) {
       exact.close();
     }
   }
@@ -175,6 +341,7 @@ public final class Deduplicator implements AutoCloseable {
     private KeyMode keyMode = KeyMode.FINGERPRINT;
     private Path rocksDbDirectory;
     private long rocksDbCacheBytes = 64L << 20;
+    private Path stateDirectory;
     private long recentSize;
     private Duration recentTtl;
     private Fingerprinter fingerprinter = Fingerprinter.xxh3();
@@ -239,17 +406,45 @@ public final class Deduplicator implements AutoCloseable {
       return this;
     }
 
-    /** Keep the exact tier in memory (the default). */
+    /** Keep the exact tier in memory, and nothing on disk (the default). */
     public Builder inMemory() {
+      this.rocksDbDirectory = null;
+      this.stateDirectory = null;
+      return this;
+    }
+
+    /**
+     * Keep the keys in {@code directory}, durably: created on the first open, reopened on the
+     * next ones with the keys of the last {@link Deduplicator#commit}. The exact tier is a RocksDB
+     * database there, whose resident part is {@link #maxMemory}; the filter is snapshotted
+     * beside it. A reopen needs the same settings (hashing, filter, key mode); one process at a
+     * time.
+     */
+    public Builder state(Path directory) {
+      this.stateDirectory = Objects.requireNonNull(directory);
       this.rocksDbDirectory = null;
       return this;
     }
 
-    /** Keep the exact tier in a RocksDB database in {@code directory}, with a block cache. */
-    public Builder rocksDb(Path directory, long cacheBytes) {
-      this.rocksDbDirectory = Objects.requireNonNull(directory);
-      this.rocksDbCacheBytes = cacheBytes;
+    /**
+     * The memory the exact tier may keep resident (RocksDB's block cache), at least 8 MiB
+     * (default 64 MiB); the filter comes on top.
+     */
+    public Builder maxMemory(long bytes) {
+      if (bytes < (8 << 20)) {
+        throw new IllegalArgumentException("maxMemory must be at least 8 MiB, got " + bytes);
+      }
+      this.rocksDbCacheBytes = bytes;
       return this;
+    }
+
+    /**
+     * Keep the exact tier in a RocksDB database in {@code directory}, with a block cache: the
+     * same as {@link #state}{@code (directory).}{@link #maxMemory}{@code (cacheBytes)}, so the
+     * keys survive a restart.
+     */
+    public Builder rocksDb(Path directory, long cacheBytes) {
+      return state(directory).maxMemory(Math.max(cacheBytes, 8 << 20));
     }
 
     /** Add the recent tier: up to {@code size} fingerprints, each forgotten after {@code ttl}. */
@@ -282,6 +477,13 @@ public final class Deduplicator implements AutoCloseable {
      * @throws UncheckedIOException when a RocksDB exact tier cannot be opened
      */
     public Deduplicator build() {
+      if (stateDirectory != null) {
+        try {
+          return open();
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      }
       if (mode == DedupMode.APPROXIMATE && exactStore != null) {
         throw new IllegalStateException("approximate mode keeps no exact tier: drop "
             + "exactStore(...), or use mode(EXACT)");
@@ -290,12 +492,37 @@ public final class Deduplicator implements AutoCloseable {
           : Filters.forKeys(filterType, expectedKeys, 0, fpp);
       ExactStore exact = mode == DedupMode.APPROXIMATE ? null
           : exactStore != null ? exactStore : newExactStore();
-      Cache<Fingerprint, Boolean> recent = null;
-      if (recentSize > 0) {
-        Caffeine<Object, Object> cache = Caffeine.newBuilder().maximumSize(recentSize);
-        recent = (recentTtl == null ? cache : cache.expireAfterAccess(recentTtl)).build();
+      return new Deduplicator(f, exact, fingerprinter, mode, keyMode, recentCache(), null);
+    }
+
+    /**
+     * Opens the durable deduplicator of {@link #state} (or, without a state directory, builds an
+     * in-memory one).
+     *
+     * @throws IOException naming the directory when it is in use, was written with other
+     *     settings (each named), or is damaged
+     * @throws IllegalStateException when the settings do not fit a durable state
+     */
+    public Deduplicator open() throws IOException {
+      if (stateDirectory == null) {
+        return build();
       }
-      return new Deduplicator(f, exact, fingerprinter, mode, keyMode, recent);
+      if (mode != DedupMode.EXACT || filter != null || exactStore != null) {
+        throw new IllegalStateException("a durable state keeps its own filter and exact tier, "
+            + "exactly: drop mode(APPROXIMATE), filter(...) and exactStore(...), or state(dir)");
+      }
+      DurableState state = DurableState.open(stateDirectory, fingerprinter, filterType,
+          expectedKeys, fpp, keyMode, rocksDbCacheBytes);
+      return new Deduplicator(state.filter(), state.exact(), fingerprinter, mode, keyMode,
+          recentCache(), state);
+    }
+
+    private Cache<Fingerprint, Boolean> recentCache() {
+      if (recentSize == 0) {
+        return null;
+      }
+      Caffeine<Object, Object> cache = Caffeine.newBuilder().maximumSize(recentSize);
+      return (recentTtl == null ? cache : cache.expireAfterAccess(recentTtl)).build();
     }
 
     private ExactStore newExactStore() {

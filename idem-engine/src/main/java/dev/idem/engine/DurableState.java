@@ -1,0 +1,327 @@
+package dev.idem.engine;
+
+import dev.idem.core.Fingerprinter;
+import dev.idem.core.filter.FilterSnapshot;
+import dev.idem.core.filter.FilterType;
+import dev.idem.core.filter.Filters;
+import dev.idem.core.filter.MembershipFilter;
+import dev.idem.engine.store.DirectoryLock;
+import dev.idem.engine.store.JournalReplay;
+import dev.idem.engine.store.PendingKeys;
+import dev.idem.engine.store.RocksDbStore;
+import dev.idem.engine.store.SnapshotPolicy;
+import dev.idem.engine.store.StateStore;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The durable state of a {@link Deduplicator} opened on a directory: the keys marked up to the
+ * last commit, and the filter that covers them, reopened in time that does not grow with their
+ * number.
+ *
+ * <p>Layout of the directory: {@code LOCK} (one process at a time); {@code store/}, a RocksDB
+ * database whose {@code seen} column family holds every committed key, whose {@code journal}
+ * holds the fingerprints of each commit since the last filter snapshot, and whose {@code meta}
+ * holds the settings ({@code "settings"}) and the last commit ({@code "commit"}); {@code
+ * filter-<sequence>.snap}, the filter as it was at that commit.
+ *
+ * <p>A commit writes the marks since the last one to {@code seen} and the journal, with the commit
+ * record, in one synced RocksDB batch: after a crash, a commit is there entirely or not at all,
+ * and the marks after the last commit are gone. Now and then ({@link SnapshotPolicy}) a commit
+ * first writes a filter snapshot (atomically, before the batch that names it) and drops the
+ * journal before it. Reopening maps the newest snapshot and replays the journal after it, or,
+ * if the snapshot is damaged, rebuilds the filter from {@code seen} and says so: the filter
+ * always covers every committed key, so its "certainly new" is never wrong.
+ */
+final class DurableState implements AutoCloseable {
+
+  private static final String SETTINGS = "settings";
+  private static final String COMMIT = "commit";
+  private static final int COMMIT_VERSION = 1;
+
+  /** The last commit: its number, the snapshot that covers the filter, and the user's token. */
+  private record CommitRecord(long sequence, long snapshotSequence, long journaledSinceSnapshot,
+      long keys, byte[] token) {
+
+    static final CommitRecord NONE = new CommitRecord(0, 0, 0, 0, null);
+
+    byte[] encode() {
+      int tokenLength = token == null ? -1 : token.length;
+      ByteBuffer b = ByteBuffer.allocate(4 + 8 * 4 + 4 + Math.max(0, tokenLength))
+          .putInt(COMMIT_VERSION).putLong(sequence).putLong(snapshotSequence)
+          .putLong(journaledSinceSnapshot).putLong(keys).putInt(tokenLength);
+      if (token != null) {
+        b.put(token);
+      }
+      return b.array();
+    }
+
+    static CommitRecord decode(byte[] bytes, Path store) throws IOException {
+      ByteBuffer b = ByteBuffer.wrap(bytes);
+      if (bytes.length < 40 || b.getInt() != COMMIT_VERSION) {
+        throw new IOException(store + ": the commit record is not one this version reads");
+      }
+      long sequence = b.getLong();
+      long snapshot = b.getLong();
+      long journaled = b.getLong();
+      long keys = b.getLong();
+      int tokenLength = b.getInt();
+      byte[] token = tokenLength < 0 ? null : new byte[tokenLength];
+      if (token != null) {
+        b.get(token);
+      }
+      return new CommitRecord(sequence, snapshot, journaled, keys, token);
+    }
+  }
+
+  private final Path dir;
+  private final DirectoryLock lock;
+  private final StateStore store;
+  private final MembershipFilter filter;
+  private final RocksDbStore exact;
+  private final Fingerprinter fingerprinter;
+  private final List<String> warnings;
+  private final PendingKeys batch = new PendingKeys();
+  private CommitRecord last;
+  private long commits;
+
+  private DurableState(Path dir, DirectoryLock lock, StateStore store, MembershipFilter filter,
+      RocksDbStore exact, Fingerprinter fingerprinter, CommitRecord last, List<String> warnings) {
+    this.dir = dir;
+    this.lock = lock;
+    this.store = store;
+    this.filter = filter;
+    this.exact = exact;
+    this.fingerprinter = fingerprinter;
+    this.last = last;
+    this.warnings = List.copyOf(warnings);
+  }
+
+  /**
+   * Creates the state in {@code dir}, or reopens it.
+   *
+   * @param filterType the filter type, or {@code null} for the default
+   * @param expectedKeys sizes the filter; {@code -1} when unknown
+   * @param cacheBytes RocksDB's block cache: the resident part of the exact tier
+   * @throws IOException naming the directory when it is in use, belongs to something else, was
+   *     written with other settings (each difference named), or is damaged
+   */
+  static DurableState open(Path dir, Fingerprinter fingerprinter, FilterType filterType,
+      long expectedKeys, double fpp, KeyMode keyMode, long cacheBytes) throws IOException {
+    Files.createDirectories(dir);
+    DirectoryLock lock = DirectoryLock.tryAcquire(dir);
+    if (lock == null) {
+      String holder = DirectoryLock.holder(dir);
+      throw new IOException(dir + " is in use by another process"
+          + (holder.isEmpty() ? "" : " (" + holder + ")") + ": one deduplicator per state "
+          + "directory; close the other, or open another directory");
+    }
+    StateStore store = null;
+    try {
+      boolean full = keyMode == KeyMode.FULL_KEY;
+      Path storeDir = dir.resolve("store");
+      boolean exists = Files.exists(storeDir);
+      store = exists ? StateStore.openExisting(storeDir, cacheBytes, full)
+          : StateStore.open(storeDir, cacheBytes, full);
+      FilterType type = filterType != null ? filterType : Filters.defaultType(expectedKeys);
+      Map<String, String> settings = settings(fingerprinter, type, expectedKeys, fpp, keyMode);
+      byte[] saved = store.meta(SETTINGS);
+      if (saved == null) {
+        try (StateStore.Commit c = store.commit()) {
+          c.meta(SETTINGS, encode(settings)).write(true);
+        }
+      } else {
+        requireSame(dir, decode(saved), settings);
+      }
+      byte[] commit = store.meta(COMMIT);
+      CommitRecord last = commit == null ? CommitRecord.NONE
+          : CommitRecord.decode(commit, storeDir);
+      List<String> warnings = new ArrayList<>();
+      MembershipFilter filter = restoreFilter(dir, store, last, fingerprinter, type,
+          expectedKeys, fpp, warnings);
+      RocksDbStore exact = RocksDbStore.forCheckpoints(store, full, last.keys());
+      return new DurableState(dir, lock, store, filter, exact, fingerprinter, last, warnings);
+    } catch (IOException | RuntimeException e) {
+      try (Closer closer = new Closer()) {
+        closer.register(lock);
+        closer.register(store);
+      } catch (Exception suppressed) {
+        e.addSuppressed(suppressed);
+      }
+      throw e;
+    }
+  }
+
+  /** The filter as of the last commit: its snapshot plus the journal after it. */
+  private static MembershipFilter restoreFilter(Path dir, StateStore store, CommitRecord last,
+      Fingerprinter fingerprinter, FilterType type, long expectedKeys, double fpp,
+      List<String> warnings) {
+    if (last.snapshotSequence() > 0) {
+      Path file = snapshot(dir, last.snapshotSequence());
+      try {
+        FilterSnapshot s = FilterSnapshot.map(file);
+        if (!s.fingerprinter().equals(fingerprinter) || s.filter().type() != type) {
+          throw new IOException(file + ": a " + s.filter().type().displayName() + " filter of "
+              + s.fingerprinter() + ", not the state's " + type.displayName() + " of "
+              + fingerprinter);
+        }
+        JournalReplay.replay(store, last.snapshotSequence() + 1, last.sequence(), s.filter(),
+            null);
+        return s.filter();
+      } catch (IOException e) {
+        warnings.add("filter snapshot unusable (" + e.getMessage() + "); rebuilt the filter from "
+            + "the exact tier");
+      }
+    }
+    MembershipFilter filter = Filters.forKeys(type, expectedKeys, last.keys(), fpp);
+    if (last.snapshotSequence() > 0) {
+      store.forEachSeen((hi, lo, key) -> filter.put(hi, lo));
+    } else {
+      JournalReplay.replay(store, 1, last.sequence(), filter, null);
+    }
+    return filter;
+  }
+
+  MembershipFilter filter() {
+    return filter;
+  }
+
+  RocksDbStore exact() {
+    return exact;
+  }
+
+  /** Warnings of the reopen (a damaged snapshot that was rebuilt). */
+  List<String> warnings() {
+    return warnings;
+  }
+
+  /** The token of the last commit, or {@code null}. */
+  byte[] lastCommittedToken() {
+    return last.token() == null ? null : last.token().clone();
+  }
+
+  /** Commits since this state was opened. */
+  long commits() {
+    return commits;
+  }
+
+  /**
+   * Makes every mark so far durable, with {@code token}, in one synced write.
+   *
+   * @throws IOException naming the file when a snapshot cannot be written
+   */
+  void commit(byte[] token) throws IOException {
+    batch.clear();
+    exact.drainPending(batch);
+    long sequence = last.sequence() + 1;
+    long journaled = last.journaledSinceSnapshot() + batch.size();
+    long snapshotSequence = last.snapshotSequence();
+    boolean snapshot = SnapshotPolicy.due(journaled, filter.bitSize() / 8);
+    if (snapshot) {
+      // written before the batch that names it: a crash in between leaves an unnamed file
+      FilterSnapshot.write(snapshot(dir, sequence), filter, fingerprinter);
+      snapshotSequence = sequence;
+      journaled = 0;
+    }
+    CommitRecord next = new CommitRecord(sequence, snapshotSequence, journaled,
+        last.keys() + batch.size(), token == null ? null : token.clone());
+    try (StateStore.Commit c = store.commit()) {
+      c.seen(batch);
+      if (snapshot) {
+        c.dropJournalBefore(sequence); // `seen` holds every key, the snapshot the filter
+      } else {
+        c.journal(sequence, batch);
+      }
+      c.meta(COMMIT, next.encode()).write(true);
+    }
+    last = next;
+    commits++;
+    if (snapshot) {
+      deleteSnapshotsExcept(sequence);
+    }
+  }
+
+  /** Commits what is pending (keeping the last token) and releases the directory. */
+  @Override
+  public void close() throws IOException {
+    try (Closer closer = new Closer()) {
+      closer.register(lock);
+      closer.register(store);
+      closer.register(exact::close);
+      commit(last.token());
+    } catch (IOException | RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IOException(dir + ": closing failed", e);
+    }
+  }
+
+  private static Path snapshot(Path dir, long sequence) {
+    return dir.resolve("filter-" + sequence + ".snap");
+  }
+
+  private void deleteSnapshotsExcept(long keep) throws IOException {
+    try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "{filter-*.snap,.filter-*}")) {
+      for (Path f : files) {
+        if (!f.getFileName().toString().equals("filter-" + keep + ".snap")) {
+          Files.deleteIfExists(f);
+        }
+      }
+    }
+  }
+
+  /** What a reopen must match: how keys are hashed and what the filter is. */
+  private static Map<String, String> settings(Fingerprinter fingerprinter, FilterType type,
+      long expectedKeys, double fpp, KeyMode keyMode) {
+    Map<String, String> s = new LinkedHashMap<>();
+    s.put("fingerprinter", fingerprinter.toString());
+    s.put("filter type", type.displayName());
+    s.put("expected keys", expectedKeys < 0 ? "(not given)" : Long.toString(expectedKeys));
+    s.put("false-positive rate", Double.toString(fpp));
+    s.put("key mode", keyMode.name());
+    return s;
+  }
+
+  private static void requireSame(Path dir, Map<String, String> saved, Map<String, String> now)
+      throws IOException {
+    List<String> differences = new ArrayList<>();
+    for (Map.Entry<String, String> e : now.entrySet()) {
+      String was = saved.get(e.getKey());
+      if (!Objects.equals(was, e.getValue())) {
+        differences.add(e.getKey() + ": the state has " + was + ", this deduplicator "
+            + e.getValue());
+      }
+    }
+    if (!differences.isEmpty()) {
+      throw new IOException(dir + " was written with other settings:\n  "
+          + String.join("\n  ", differences) + "\nopen it with the settings it was created "
+          + "with, or use another directory");
+    }
+  }
+
+  private static byte[] encode(Map<String, String> settings) {
+    StringBuilder sb = new StringBuilder();
+    settings.forEach((k, v) -> sb.append(k).append('=').append(v).append('\n'));
+    return sb.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static Map<String, String> decode(byte[] bytes) {
+    Map<String, String> m = new LinkedHashMap<>();
+    for (String line : new String(bytes, StandardCharsets.UTF_8).split("\n")) {
+      int eq = line.indexOf('=');
+      if (eq > 0) {
+        m.put(line.substring(0, eq), line.substring(eq + 1));
+      }
+    }
+    return m;
+  }
+}
