@@ -262,6 +262,11 @@ public final class Deduplicator implements AutoCloseable {
     return durable == null ? List.of() : durable.warnings();
   }
 
+  /** Test seam: let go of the state as a kill would, without committing (see DurableState). */
+  void abandon() throws IOException {
+    durable().abandon();
+  }
+
   private DurableState durable() {
     if (durable == null) {
       throw new IllegalStateException("this deduplicator keeps its keys in memory only: open it "

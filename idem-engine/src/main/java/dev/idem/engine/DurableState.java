@@ -265,6 +265,21 @@ final class DurableState implements AutoCloseable {
     }
   }
 
+  /**
+   * Releases the directory as a kill would leave it: nothing committed, nothing flushed (test
+   * seam for the crash properties; a real process just dies).
+   */
+  void abandon() throws IOException {
+    try (Closer closer = new Closer()) {
+      closer.register(lock);
+      closer.register(store);
+    } catch (IOException | RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IOException(e);
+    }
+  }
+
   private static Path snapshot(Path dir, long sequence) {
     return dir.resolve("filter-" + sequence + ".snap");
   }

@@ -1,0 +1,211 @@
+package dev.idem.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.idem.core.Fingerprinter;
+import dev.idem.core.KeyNormalizer;
+import dev.idem.core.filter.FilterType;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+import net.jqwik.api.Arbitraries;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.Tuple;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A durable deduplicator answers, after any history of marks, commits, crashes and reopens,
+ * exactly for the keys committed or marked since the last reopen; reopens with other settings,
+ * over a damaged snapshot or a held lock say so.
+ */
+class DurableDeduplicatorTest {
+
+  @TempDir Path dir;
+
+  /** One step of a worker's life. */
+  enum Op { MARK, COMMIT, CRASH, CLOSE }
+
+  @Provide
+  Arbitrary<List<Tuple.Tuple2<Op, Integer>>> histories() {
+    Arbitrary<Op> op = Arbitraries.frequencyOf(
+        Tuple.of(20, Arbitraries.just(Op.MARK)), Tuple.of(3, Arbitraries.just(Op.COMMIT)),
+        Tuple.of(2, Arbitraries.just(Op.CRASH)), Tuple.of(1, Arbitraries.just(Op.CLOSE)));
+    return op.flatMap(o -> Arbitraries.integers().between(0, 300).map(k -> Tuple.of(o, k)))
+        .list().ofMinSize(1).ofMaxSize(400);
+  }
+
+  @Property(tries = 60)
+  void containsIsCommittedOrMarkedSinceTheLastReopen(
+      @ForAll("histories") List<Tuple.Tuple2<Op, Integer>> history,
+      @ForAll KeyMode keyMode, @ForAll boolean expectedGiven) throws IOException {
+    Path state = Files.createTempDirectory("idem-durable-"); // jqwik has no @TempDir
+    Set<String> committed = new HashSet<>();
+    Set<String> marked = new HashSet<>();
+    Deduplicator d = open(state, keyMode, expectedGiven);
+    int commits = 0;
+    for (Tuple.Tuple2<Op, Integer> step : history) {
+      String key = "k-" + step.get2() + (step.get2() % 7 == 0 ? "-é" : "");
+      switch (step.get1()) {
+        case MARK -> {
+          boolean wasNew = d.markDone(key);
+          assertThat(wasNew).as(key).isEqualTo(!committed.contains(key) && !marked.contains(key));
+          marked.add(key);
+        }
+        case COMMIT -> {
+          d.commit(("token-" + ++commits).getBytes(StandardCharsets.UTF_8));
+          committed.addAll(marked);
+          marked.clear();
+        }
+        case CRASH -> {
+          d.abandon();
+          marked.clear(); // by contract: marks after the last commit are gone
+          d = open(state, keyMode, expectedGiven);
+        }
+        case CLOSE -> {
+          d.close(); // a clean close commits
+          committed.addAll(marked);
+          marked.clear();
+          d = open(state, keyMode, expectedGiven);
+        }
+      }
+      for (int probe : new int[] {step.get2(), step.get2() + 1, 299 - step.get2()}) {
+        String k = "k-" + probe + (probe % 7 == 0 ? "-é" : "");
+        assertThat(d.contains(k)).as("contains %s after %s", k, step)
+            .isEqualTo(committed.contains(k) || marked.contains(k));
+      }
+    }
+    List<String> all = new ArrayList<>();
+    for (int k = 0; k <= 300; k++) {
+      all.add("k-" + k + (k % 7 == 0 ? "-é" : ""));
+    }
+    boolean[] answers = d.contains(all);
+    for (int i = 0; i < all.size(); i++) {
+      assertThat(answers[i]).as(all.get(i))
+          .isEqualTo(committed.contains(all.get(i)) || marked.contains(all.get(i)));
+    }
+    d.abandon();
+    deleteRecursively(state);
+  }
+
+  private static Deduplicator open(Path state, KeyMode keyMode, boolean expectedGiven)
+      throws IOException {
+    Deduplicator.Builder b = Idem.deduplicator().state(state).keyMode(keyMode);
+    if (expectedGiven) {
+      b.expectedKeys(64); // small: the filter answers "maybe" often, the exact tier decides
+    }
+    return b.open();
+  }
+
+  @Test
+  void theTokenOfTheLastCommitComesBackAfterACrash() throws IOException {
+    Deduplicator d = Idem.deduplicator().state(dir).open();
+    assertThat(d.lastCommittedToken()).isNull();
+    d.firstSeen("a");
+    d.commit("offset=10".getBytes(StandardCharsets.UTF_8));
+    d.firstSeen("b");
+    d.abandon();
+
+    try (Deduplicator again = Idem.deduplicator().state(dir).open()) {
+      assertThat(new String(again.lastCommittedToken(), StandardCharsets.UTF_8))
+          .isEqualTo("offset=10");
+      assertThat(again.contains("a")).isTrue();
+      assertThat(again.contains("b")).isFalse();
+      again.commit(); // keeps the token
+    }
+    try (Deduplicator third = Idem.deduplicator().state(dir).open()) {
+      assertThat(new String(third.lastCommittedToken(), StandardCharsets.UTF_8))
+          .isEqualTo("offset=10");
+    }
+  }
+
+  @Test
+  void aReopenWithOtherSettingsIsRefusedNamingEach() throws IOException {
+    Idem.deduplicator().expectedKeys(1000).state(dir).open().close();
+
+    assertThatThrownBy(() -> Idem.deduplicator().expectedKeys(1000)
+        .fingerprinter(Fingerprinter.xxh3().withSeed(7)).state(dir).open())
+        .isInstanceOf(IOException.class).hasMessageContaining("fingerprinter: the state has");
+    assertThatThrownBy(() -> Idem.deduplicator().expectedKeys(2000).state(dir).open())
+        .hasMessageContaining("expected keys: the state has 1000, this deduplicator 2000");
+    assertThatThrownBy(() -> Idem.deduplicator().expectedKeys(1000)
+        .filterType(FilterType.PARTITIONED).state(dir).open())
+        .hasMessageContaining("filter type: the state has blocked");
+    assertThatThrownBy(() -> Idem.deduplicator().expectedKeys(1000).keyMode(KeyMode.FULL_KEY)
+        .state(dir).open()).hasMessageContaining("key mode");
+    assertThatThrownBy(() -> Idem.deduplicator().expectedKeys(1000)
+        .fingerprinter(Fingerprinter.xxh3().withNormalizer(KeyNormalizer.parse("lowercase")))
+        .state(dir).open()).hasMessageContaining("fingerprinter");
+    try (Deduplicator same = Idem.deduplicator().expectedKeys(1000).state(dir).open()) {
+      assertThat(same.isDurable()).isTrue();
+    }
+  }
+
+  @Test
+  void aSecondOpenerIsRefusedWhileTheFirstHoldsTheState() throws IOException {
+    try (Deduplicator first = Idem.deduplicator().state(dir).open()) {
+      assertThatThrownBy(() -> Idem.deduplicator().state(dir).open())
+          .hasMessageContaining(dir + " is in use");
+      assertThatThrownBy(() -> Idem.deduplicator().rocksDb(dir, 8 << 20).build())
+          .isInstanceOf(UncheckedIOException.class).hasMessageContaining("in use");
+    }
+  }
+
+  @Test
+  void aDamagedSnapshotIsRebuiltFromTheExactTierAndSaid() throws IOException {
+    List<String> keys = new ArrayList<>();
+    for (int i = 0; i < 5000; i++) {
+      keys.add("key-" + i);
+    }
+    try (Deduplicator d = Idem.deduplicator().expectedKeys(1000).state(dir).open()) {
+      d.firstSeen(keys); // enough to be worth a snapshot at the commit of close()
+    }
+    Path snapshot;
+    try (DirectoryStream<Path> s = Files.newDirectoryStream(dir, "filter-*.snap")) {
+      snapshot = s.iterator().next();
+    }
+    byte[] bytes = Files.readAllBytes(snapshot);
+    bytes[bytes.length / 2] ^= 0x40;
+    Files.write(snapshot, bytes);
+
+    try (Deduplicator d = Idem.deduplicator().expectedKeys(1000).state(dir).open()) {
+      assertThat(d.warnings()).singleElement().asString()
+          .contains("filter snapshot unusable").contains("rebuilt the filter from the exact tier");
+      boolean[] seen = d.contains(keys);
+      for (int i = 0; i < seen.length; i++) {
+        assertThat(seen[i]).as(keys.get(i)).isTrue();
+      }
+      assertThat(d.contains("never-marked")).isFalse();
+    }
+  }
+
+  @Test
+  void anInMemoryDeduplicatorCannotCommit() {
+    try (Deduplicator d = Idem.deduplicator().build()) {
+      assertThat(d.isDurable()).isFalse();
+      assertThatThrownBy(d::commit).isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("state(dir)");
+    }
+  }
+
+  private static void deleteRecursively(Path p) throws IOException {
+    try (Stream<Path> walk = Files.walk(p)) {
+      for (Path f : walk.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(f);
+      }
+    }
+  }
+}
