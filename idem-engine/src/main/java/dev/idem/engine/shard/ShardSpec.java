@@ -1,5 +1,7 @@
 package dev.idem.engine.shard;
 
+import dev.idem.core.Fingerprint;
+
 /**
  * The keys one worker owns: those the ring assigns to node {@code index}. N workers reading the
  * same input, each with its own index, together see every key exactly once.
@@ -11,6 +13,11 @@ public record ShardSpec(ConsistentHashRing ring, int index) {
       throw new IllegalArgumentException("shard " + index + " does not exist: the ring has "
           + ring.size() + " nodes, numbered 0 to " + (ring.size() - 1));
     }
+  }
+
+  /** Whether this shard owns the key of fingerprint {@code f}. */
+  public boolean owns(Fingerprint f) {
+    return owns(f.hi(), f.lo());
   }
 
   /** Parses {@code I/N}: shard I of N equal shards (0-based). */
