@@ -6,6 +6,7 @@ import dev.idem.engine.DedupMode;
 import dev.idem.engine.ExpectedKeys;
 import dev.idem.engine.JobException;
 import dev.idem.engine.KeyMode;
+import dev.idem.engine.MetricsEndpoint;
 import dev.idem.engine.job.DedupJob;
 import dev.idem.engine.job.DedupJobSpec;
 import dev.idem.engine.job.StateMismatchException;
@@ -144,6 +145,11 @@ final class DedupCommand implements Callable<Integer> {
 
   @Mixin BadRecordOptions badRecords;
 
+  @Option(names = "--metrics-port", paramLabel = "PORT",
+      description = "Serve the job's counters (records, kept, input bytes, warnings) for "
+          + "Prometheus at http://HOST:PORT/metrics while it runs (0: any free port, printed).")
+  Integer metricsPort;
+
   @Option(names = "--recent", paramLabel = "N", defaultValue = "0",
       description = "Keep N recently seen fingerprints in a cache in front of the exact tier, "
           + "for streams with hot duplicates (default: off).")
@@ -242,7 +248,15 @@ final class DedupCommand implements Callable<Integer> {
         jobSpec.rocksDbCacheBytes());
     try {
       refuseDestructivePaths(jobSpec);
-      JobResult result = DedupJob.run(jobSpec, io.in(), io.out(), summary.listener());
+      JobResult result;
+      try (MetricsEndpoint metrics = metricsPort == null ? null
+          : summary.metrics().start(metricsPort)) {
+        if (metrics != null && !output.quiet) {
+          io.err().println("idem dedup: metrics at http://localhost:" + metrics.port()
+              + "/metrics");
+        }
+        result = DedupJob.run(jobSpec, io.in(), io.out(), summary.listener());
+      }
       summary.finish(result);
       return 0;
     } catch (BadRecordException e) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.idem.core.ByteSize;
 import dev.idem.engine.DedupStats;
+import dev.idem.engine.MetricsEndpoint;
 import dev.idem.engine.state.Checkpoint;
 import dev.idem.engine.job.DedupJob;
 import dev.idem.engine.job.JobResult;
@@ -40,10 +41,29 @@ final class JobSummary {
     this.drawProgress = !quiet && io.err() == System.err && Terminal.stderrIsTerminal();
   }
 
+  /** Where the job is, for a metrics endpoint: updated with the progress, every half second. */
+  private volatile long bytesRead;
+  private volatile long recordsRead;
+  private volatile long recordsKept;
+  private volatile long warningCount;
+
+  /** The job's counters, served while it runs. */
+  MetricsEndpoint.Builder metrics() {
+    return MetricsEndpoint.builder()
+        .counter("idem_input_bytes", "Input bytes read (as stored: compressed for gzip)",
+            () -> bytesRead)
+        .counter("idem_records", "Records read, bad ones included", () -> recordsRead)
+        .counter("idem_kept", "Records written to the output", () -> recordsKept)
+        .counter("idem_warnings", "Warnings", () -> warningCount);
+  }
+
   DedupJob.Listener listener() {
     return new DedupJob.Listener() {
       @Override
       public void progress(long done, long total, long records, long kept) {
+        bytesRead = done;
+        recordsRead = records;
+        recordsKept = kept;
         if (!drawProgress) {
           return;
         }
@@ -59,6 +79,7 @@ final class JobSummary {
 
       @Override
       public void warning(String message) {
+        warningCount++;
         io.err().println("idem dedup: warning: " + message);
       }
 

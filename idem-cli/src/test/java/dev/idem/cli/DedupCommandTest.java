@@ -143,6 +143,15 @@ class DedupCommandTest {
   }
 
   @Test
+  void metricsAreServedWhileTheJobRuns() throws IOException {
+    Path in = write("in.jsonl", "{\"id\":1}\n{\"id\":1}\n");
+    Cli.Result r = Cli.run("dedup", "--key", "id", "--metrics-port", "0", "-o",
+        dir.resolve("o.jsonl").toString(), in.toString());
+    assertThat(r.status()).as(r.err()).isZero();
+    assertThat(r.err()).containsPattern("metrics at http://localhost:[0-9]+/metrics");
+  }
+
+  @Test
   void droppedNamesANonAsciiInputPathWhole() throws IOException {
     Path in = write("données-é.jsonl", "{\"id\":1}\n{\"id\":1}\n");
     Path dropped = dir.resolve("dropped.tsv");
