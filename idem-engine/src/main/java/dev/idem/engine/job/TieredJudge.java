@@ -39,6 +39,7 @@ final class TieredJudge implements Judge {
   private final MembershipFilter filter;
   private final StateDirectory dir;
   private final boolean writesSeen;
+  private final CrashPoints crash;
   private final PendingKeys approximateKept = new PendingKeys();
   private final PendingKeys batch = new PendingKeys();
   private long snapshotSequence;
@@ -50,10 +51,12 @@ final class TieredJudge implements Judge {
    * @param dir the state directory, or {@code null} for a job without checkpoints
    * @param journaledSinceSnapshot keys in the journal after the last snapshot (those a resume
    *     replayed): they count towards the next snapshot as much as keys journaled by this run
+   * @param crash the test seam ({@link CrashPoints#NONE} but in DedupJobProtocolTest)
    */
   TieredJudge(Deduplicator dedup, StateDirectory dir, boolean writesSeen,
-      long snapshotSequence, long journaledSinceSnapshot) {
+      long snapshotSequence, long journaledSinceSnapshot, CrashPoints crash) {
     this.dedup = dedup;
+    this.crash = crash;
     this.filter = dedup.filter();
     this.dir = dir;
     this.writesSeen = writesSeen;
@@ -102,8 +105,10 @@ final class TieredJudge implements Judge {
     snapshotWritten = journaledSinceSnapshot * REPLAY_BYTES_PER_KEY * 4 >= snapshotBytes;
     if (snapshotWritten) {
       FilterSnapshot.write(dir.snapshot(sequence), filter, dedup.fingerprinter());
+      crash.reached(CrashPoints.Step.FILTER_SNAPSHOT_WRITTEN);
       if (memory != null) {
         memory.writeSnapshot(dir.exactSnapshot(sequence), dedup.fingerprinter());
+        crash.reached(CrashPoints.Step.EXACT_SNAPSHOT_WRITTEN);
       }
       snapshotSequence = sequence;
       journaledSinceSnapshot = 0;

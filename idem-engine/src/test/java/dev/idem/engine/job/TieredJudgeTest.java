@@ -40,7 +40,8 @@ class TieredJudgeTest {
         StateStore store = StateStore.open(dir.storeDirectory(), 8 << 20, false)) {
       Deduplicator dedup = new Deduplicator(filter, memory, Fingerprinter.xxh3(),
           DedupMode.EXACT, KeyMode.FINGERPRINT, null, null);
-      TieredJudge judge = new TieredJudge(dedup, dir, false, 0, replayed);
+      TieredJudge judge = new TieredJudge(dedup, dir, false, 0, replayed,
+          CrashPoints.NONE);
       for (int i = 0; i < newKeys; i++) {
         assertThat(dedup.firstSeen(0x9E3779B97F4A7C15L * (i + 1), i, null)).isTrue();
       }
