@@ -111,6 +111,21 @@ class DurableDeduplicatorTest {
   }
 
   @Test
+  void aRocksDbDeduplicatorBuiltTwiceOnOneDirectoryRemembersItsKeys() {
+    // the library example a new user writes: it used to answer true for all 100 keys again
+    for (int run = 0; run < 2; run++) {
+      int firstSeen = 0;
+      try (Deduplicator d = Idem.deduplicator().expectedKeys(1000).rocksDb(dir, 8 << 20)
+          .build()) {
+        for (int i = 0; i < 100; i++) {
+          firstSeen += d.firstSeen("key-" + i) ? 1 : 0;
+        }
+      }
+      assertThat(firstSeen).as("run %d", run + 1).isEqualTo(run == 0 ? 100 : 0);
+    }
+  }
+
+  @Test
   void theTokenOfTheLastCommitComesBackAfterACrash() throws IOException {
     Deduplicator d = Idem.deduplicator().state(dir).open();
     assertThat(d.lastCommittedToken()).isNull();

@@ -80,15 +80,18 @@ public final class DedupJob {
   private final InputStream stdin;
   private final OutputStream stdout;
   private final Listener listener;
+  private final CrashPoints crash;
   private final List<String> warnings = new ArrayList<>();
   /** Whether a resume must check the part read before of the input it resumes in. */
   private boolean verifyStart;
 
-  private DedupJob(DedupJobSpec spec, InputStream stdin, OutputStream stdout, Listener listener) {
+  private DedupJob(DedupJobSpec spec, InputStream stdin, OutputStream stdout, Listener listener,
+      CrashPoints crash) {
     this.spec = spec;
     this.stdin = stdin;
     this.stdout = stdout;
     this.listener = listener;
+    this.crash = crash;
   }
 
   /**
@@ -100,7 +103,13 @@ public final class DedupJob {
    */
   public static JobResult run(DedupJobSpec spec, InputStream stdin, OutputStream stdout,
       Listener listener) throws IOException {
-    return new DedupJob(spec, stdin, stdout, listener).run();
+    return run(spec, stdin, stdout, listener, CrashPoints.NONE);
+  }
+
+  /** {@link #run}, calling {@code crash} at each step (test seam, see {@link CrashPoints}). */
+  static JobResult run(DedupJobSpec spec, InputStream stdin, OutputStream stdout,
+      Listener listener, CrashPoints crash) throws IOException {
+    return new DedupJob(spec, stdin, stdout, listener, crash).run();
   }
 
   /** What {@link #run} assembled before reading: the judge and how it came to be. */
@@ -169,7 +178,9 @@ public final class DedupJob {
                 + " holds checkpoints: the state was damaged; restore the manifest, or start over "
                 + "with a new state directory");
           }
+          crash.reached(CrashPoints.Step.STORE_CREATED);
           dir.writeManifest(manifest);
+          crash.reached(CrashPoints.Step.MANIFEST_WRITTEN);
         } else {
           manifest = checkManifest(existing, manifest);
           store = closer.register(StateStore.openExisting(dir.storeDirectory(),
@@ -195,6 +206,7 @@ public final class DedupJob {
         setup = windowSetup(manifest, store, cp, fingerprinter);
       } else if (dir != null) {
         Tiers tiers = Tiers.restore(dir, store, cp, manifest, fingerprinter, capacity);
+        crash.reached(CrashPoints.Step.TIERS_RESTORED);
         dir.deleteSnapshotsExcept(cp.snapshotSequence());
         warnings.addAll(tiers.warnings);
         tiers.warnings.forEach(listener::warning);
@@ -318,7 +330,7 @@ public final class DedupJob {
       b.recentCache(spec.recentCacheSize());
     }
     Judge judge = new TieredJudge(b.build(), dir, manifest.writesSeen(), snapshotSequence,
-        tiers.journalReplayed);
+        tiers.journalReplayed, crash);
     return new Setup(judge, manifest, manifest.exactStore(), tiers.filter, tiers.journalReplayed,
         tiers.filterRebuilt);
   }
@@ -371,8 +383,9 @@ public final class DedupJob {
             start.fileIndex(), start.offset(), start.line(), start.read(), verifyStart)
             : new RecordSource(inputs, settings, stdin, start.fileIndex(), start.offset(),
                 start.line())) {
+      crash.reached(CrashPoints.Step.OUTPUTS_CUT);
       JobProgress p = new JobProgress(start, judge, new JobProgress.Outputs(out, dropped, quarantine, late,
-          quarantinePath, latePath), source.reads());
+          quarantinePath, latePath), source.reads(), crash);
       long firstRecordMillis = -1;
       long totalBytes = inputs.stream().mapToLong(f -> Math.max(0, f.size())).sum();
       long lastProgress = System.nanoTime();
@@ -403,6 +416,7 @@ public final class DedupJob {
             }
           }
           p.position(batch, i);
+          crash.reached(CrashPoints.Step.RECORD_HANDLED);
           if (durable && p.checkpointDue(spec)) {
             p.checkpoint(false, store);
           }

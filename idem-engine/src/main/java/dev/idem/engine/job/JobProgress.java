@@ -26,6 +26,7 @@ final class JobProgress {
   final Checkpoint start;
   final Judge judge;
   final Outputs outputs;
+  private final CrashPoints crash;
   /** What the job read, to keep in checkpoints; {@code null} without a state. */
   private final InputReads reads;
   /** Inputs before this one have their {@link InputRead} in the state already. */
@@ -40,10 +41,12 @@ final class JobProgress {
   long recordsSinceCheckpoint;
   long lastCheckpointNanos = System.nanoTime();
 
-  JobProgress(Checkpoint start, Judge judge, Outputs outputs, InputReads reads) {
+  JobProgress(Checkpoint start, Judge judge, Outputs outputs, InputReads reads,
+      CrashPoints crash) {
     this.start = start;
     this.judge = judge;
     this.outputs = outputs;
+    this.crash = crash;
     this.reads = reads;
     this.endedWritten = start.fileIndex();
     this.records = start.records();
@@ -101,10 +104,12 @@ final class JobProgress {
     sync(Checkpoint.DROPPED, outputs.dropped(), tails);
     sync(Checkpoint.QUARANTINE, outputs.quarantine(), tails);
     sync(Checkpoint.LATE, outputs.late(), tails);
+    crash.reached(CrashPoints.Step.OUTPUTS_SYNCED);
     sequence++;
     Checkpoint cp;
     try (StateStore.Commit commit = store.commit()) {
       judge.checkpoint(sequence, commit);
+      crash.reached(CrashPoints.Step.JOURNAL_BATCHED);
       int ended = reads == null ? fileIndex : endedWritten;
       for (; ended < fileIndex; ended++) { // each once, as the job gets past it
         commit.meta(InputReads.metaKey(ended), Json.write(reads.ended(ended)));
@@ -113,7 +118,9 @@ final class JobProgress {
       commit.meta("checkpoint", Json.write(cp)).write(true);
       endedWritten = ended;
     }
+    crash.reached(CrashPoints.Step.COMMITTED);
     judge.committed();
+    crash.reached(CrashPoints.Step.CHECKPOINT_DONE);
     recordsSinceCheckpoint = 0;
     lastCheckpointNanos = System.nanoTime();
     return cp;

@@ -10,6 +10,7 @@ import dev.idem.engine.Deduplicator;
 import dev.idem.engine.store.ExactStore;
 import dev.idem.engine.store.MemoryStore;
 import dev.idem.engine.store.PendingKeys;
+import dev.idem.engine.store.SnapshotPolicy;
 import dev.idem.engine.store.StateStore;
 import dev.idem.engine.Verdict;
 import java.io.IOException;
@@ -22,23 +23,11 @@ import java.io.IOException;
  */
 final class TieredJudge implements Judge {
 
-  /**
-   * Replaying one journaled key on resume costs about as much as reading this many bytes of a
-   * snapshot: a random insert into the filter and the set against a sequential read.
-   */
-  static final long REPLAY_BYTES_PER_KEY = 16;
-
-  /**
-   * Records whose filter blocks and set slots are read ahead together: enough misses in flight
-   * for the memory system, few enough that the lines are still cached when their records come.
-   * Picked from ad-hoc trials of 4 to 256 on 8 M whole lines, not from a committed benchmark.
-   */
-  static final int PREFETCH_CHUNK = 16;
-
   private final Deduplicator dedup;
   private final MembershipFilter filter;
   private final StateDirectory dir;
   private final boolean writesSeen;
+  private final CrashPoints crash;
   private final PendingKeys approximateKept = new PendingKeys();
   private final PendingKeys batch = new PendingKeys();
   private long snapshotSequence;
@@ -50,10 +39,12 @@ final class TieredJudge implements Judge {
    * @param dir the state directory, or {@code null} for a job without checkpoints
    * @param journaledSinceSnapshot keys in the journal after the last snapshot (those a resume
    *     replayed): they count towards the next snapshot as much as keys journaled by this run
+   * @param crash the test seam ({@link CrashPoints#NONE} but in DedupJobProtocolTest)
    */
   TieredJudge(Deduplicator dedup, StateDirectory dir, boolean writesSeen,
-      long snapshotSequence, long journaledSinceSnapshot) {
+      long snapshotSequence, long journaledSinceSnapshot, CrashPoints crash) {
     this.dedup = dedup;
+    this.crash = crash;
     this.filter = dedup.filter();
     this.dir = dir;
     this.writesSeen = writesSeen;
@@ -69,7 +60,7 @@ final class TieredJudge implements Judge {
   @Override
   public Verdict judge(RecordBatch b, int i) {
     if (i >= prefetchedTo) {
-      prefetchedTo = Math.min(b.count, i + PREFETCH_CHUNK);
+      prefetchedTo = Math.min(b.count, i + MembershipFilter.PREFETCH_CHUNK);
       dedup.prefetch(b.fingerprints, i, prefetchedTo);
     }
     long hi = b.fingerprints[2 * i];
@@ -97,13 +88,13 @@ final class TieredJudge implements Judge {
     MemoryStore memory = !writesSeen && exact instanceof MemoryStore ms && ms.snapshots()
         ? ms : null;
     long snapshotBytes = filter.bitSize() / 8 + (memory == null ? 0 : memory.snapshotBytes());
-    // A resume reads the snapshots and replays the journal after them. Write new ones when
-    // replaying the journal since the last would cost a quarter of reading them.
-    snapshotWritten = journaledSinceSnapshot * REPLAY_BYTES_PER_KEY * 4 >= snapshotBytes;
+    snapshotWritten = SnapshotPolicy.due(journaledSinceSnapshot, snapshotBytes);
     if (snapshotWritten) {
       FilterSnapshot.write(dir.snapshot(sequence), filter, dedup.fingerprinter());
+      crash.reached(CrashPoints.Step.FILTER_SNAPSHOT_WRITTEN);
       if (memory != null) {
         memory.writeSnapshot(dir.exactSnapshot(sequence), dedup.fingerprinter());
+        crash.reached(CrashPoints.Step.EXACT_SNAPSHOT_WRITTEN);
       }
       snapshotSequence = sequence;
       journaledSinceSnapshot = 0;

@@ -11,6 +11,7 @@ import dev.idem.core.filter.Filters;
 import dev.idem.core.filter.MembershipFilter;
 import dev.idem.engine.KeyMode;
 import dev.idem.engine.store.ExactStore;
+import dev.idem.engine.store.JournalReplay;
 import dev.idem.engine.store.MemoryStore;
 import dev.idem.engine.store.RocksDbStore;
 import dev.idem.engine.store.StateStore;
@@ -91,12 +92,12 @@ final class Tiers {
       // the journal before the snapshot is gone, but `seen` has every kept key
       store.forEachSeen((hi, lo, key) -> f.put(hi, lo));
     } else if (journalSet && setFrom == replayFrom) {
-      replayed = replay(store, replayFrom, cp.sequence(), filter, set); // one pass feeds both
+      replayed = JournalReplay.replay(store, replayFrom, cp.sequence(), filter, set); // one pass feeds both
     } else {
-      replayed = replay(store, replayFrom, cp.sequence(), filter, null);
+      replayed = JournalReplay.replay(store, replayFrom, cp.sequence(), filter, null);
     }
     if (journalSet && setFrom != replayFrom) {
-      replay(store, setFrom, cp.sequence(), null, set);
+      JournalReplay.replay(store, setFrom, cp.sequence(), null, set);
     }
     ExactStore exact = null;
     boolean full = m.keyMode() == KeyMode.FULL_KEY;
@@ -124,37 +125,6 @@ final class Tiers {
           + "the journal");
       return null;
     }
-  }
-
-  /**
-   * Puts the keys journaled at checkpoints {@code from} to {@code to} into the filter and the set
-   * (either may be null) in one pass, reading ahead the slots of a few keys at a time so their
-   * cache misses overlap. Returns the number of keys read.
-   */
-  private static long replay(StateStore store, long from, long to, MembershipFilter filter,
-      MemoryStore set) {
-    long[] keys = new long[1];
-    store.forEachJournaledBatch(from, to, (pairs, count) -> {
-      for (int c = 0; c < count; c += TieredJudge.PREFETCH_CHUNK) {
-        int end = Math.min(count, c + TieredJudge.PREFETCH_CHUNK);
-        if (filter != null) {
-          filter.prefetch(pairs, c, end);
-        }
-        if (set != null) {
-          set.prefetch(pairs, c, end);
-        }
-        for (int i = c; i < end; i++) {
-          if (filter != null) {
-            filter.put(pairs[2 * i], pairs[2 * i + 1]);
-          }
-          if (set != null) {
-            set.restore(pairs[2 * i], pairs[2 * i + 1], null);
-          }
-        }
-      }
-      keys[0] += count;
-    });
-    return keys[0];
   }
 
   private static MemoryStore memoryFromSeen(StateStore store, Checkpoint cp) {

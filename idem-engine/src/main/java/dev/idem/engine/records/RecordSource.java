@@ -187,9 +187,14 @@ public final class RecordSource implements AutoCloseable {
         InputFile input = inputs.get(f);
         long offset = f == startFile ? startOffset : 0;
         long line = f == startFile ? startLine : 0;
-        if (settings.header && firstHeader == null && (f > 0 || offset > 0)) {
-          firstHeader = readFirstLine(inputs.get(0));
-          configureHeader(firstHeader, inputs.get(0).path());
+        // the header was read before this input, or before this offset: it is the first line
+        // of the first input that has one (empty inputs before it have no header either)
+        int readBefore = offset > 0 ? f : f - 1;
+        for (int h = 0; settings.header && firstHeader == null && h <= readBefore; h++) {
+          firstHeader = readFirstLine(inputs.get(h));
+          if (firstHeader != null) {
+            configureHeader(firstHeader, inputs.get(h).path());
+          }
         }
         boolean first = f == startFile;
         LineReader lines = openLines(input, offset, line, first && verifyStart ? startCrc : -1);
@@ -465,10 +470,11 @@ public final class RecordSource implements AutoCloseable {
     return Inputs.decompressed(path.toString(), raw);
   }
 
+  /** The first line of {@code input}, or {@code null} when it is empty. */
   private byte[] readFirstLine(InputFile input) throws IOException {
     try (RecordReader r = open(input, 0, 0)) {
       if (!r.next()) {
-        throw new IOException(input.path() + ": empty, so it has no header line");
+        return null;
       }
       return Arrays.copyOfRange(r.bytes(), r.offset(), r.offset() + r.length());
     }

@@ -23,6 +23,12 @@ public final class SnapshotPolicy {
    * @param snapshotBytes what the snapshots would hold (filter bits / 8, plus an exact set's)
    */
   public static boolean due(long journaledSinceSnapshot, long snapshotBytes) {
-    return journaledSinceSnapshot * REPLAY_BYTES_PER_KEY * 4 >= snapshotBytes;
+    return journaledSinceSnapshot >= keysPerSnapshot(snapshotBytes);
+  }
+
+  /** The journaled keys at which snapshots of {@code snapshotBytes} are due. */
+  public static long keysPerSnapshot(long snapshotBytes) {
+    long perKey = 4 * REPLAY_BYTES_PER_KEY;
+    return (snapshotBytes + perKey - 1) / perKey;
   }
 }

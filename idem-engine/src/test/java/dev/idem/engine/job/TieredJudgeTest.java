@@ -10,6 +10,7 @@ import dev.idem.engine.Deduplicator;
 import dev.idem.engine.Idem;
 import dev.idem.engine.KeyMode;
 import dev.idem.engine.store.MemoryStore;
+import dev.idem.engine.store.SnapshotPolicy;
 import dev.idem.engine.store.StateStore;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -33,14 +34,13 @@ class TieredJudgeTest {
       throws IOException {
     BlockedBloomFilter filter = BlockedBloomFilter.create(100_000, 0.001);
     MemoryStore memory = MemoryStore.create(100_000, false, true);
-    long perKey = 4 * TieredJudge.REPLAY_BYTES_PER_KEY;
-    long threshold = (filter.bitSize() / 8 + memory.snapshotBytes() + perKey - 1) / perKey;
+    long threshold = SnapshotPolicy.keysPerSnapshot(filter.bitSize() / 8 + memory.snapshotBytes());
     int newKeys = 100;
     long replayed = resumedWithLongJournal ? threshold - newKeys : 0;
     try (StateDirectory dir = StateDirectory.open(tmp);
         StateStore store = StateStore.open(dir.storeDirectory(), 8 << 20, false)) {
       Deduplicator dedup = Idem.deduplicator().filter(filter).exactStore(memory).build();
-      TieredJudge judge = new TieredJudge(dedup, dir, false, 0, replayed);
+      TieredJudge judge = new TieredJudge(dedup, dir, false, 0, replayed, CrashPoints.NONE);
       for (int i = 0; i < newKeys; i++) {
         assertThat(dedup.firstSeen(0x9E3779B97F4A7C15L * (i + 1), i, null)).isTrue();
       }
