@@ -56,11 +56,23 @@ public record Accuracy(
     if (file == null || file.isEmpty()) {
       return;
     }
-    String line = String.format(Locale.ROOT, "%s\t%d\t%d\t%.17g\t%d\t%d%n",
-        contender, n, bits, expectedFpp, falsePositives, trials);
+    String line =
+        String.format(
+            Locale.ROOT,
+            "%s\t%d\t%d\t%.17g\t%d\t%d%n",
+            contender,
+            n,
+            bits,
+            expectedFpp,
+            falsePositives,
+            trials);
     try {
-      Files.writeString(Path.of(file), line, StandardCharsets.UTF_8,
-          StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+      Files.writeString(
+          Path.of(file),
+          line,
+          StandardCharsets.UTF_8,
+          StandardOpenOption.CREATE,
+          StandardOpenOption.APPEND);
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
@@ -75,8 +87,14 @@ public record Accuracy(
     for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
       String[] f = line.split("\t");
       if (f.length == 6) {
-        out.add(new Accuracy(f[0], Long.parseLong(f[1]), Long.parseLong(f[2]),
-            Double.parseDouble(f[3]), Long.parseLong(f[4]), Long.parseLong(f[5])));
+        out.add(
+            new Accuracy(
+                f[0],
+                Long.parseLong(f[1]),
+                Long.parseLong(f[2]),
+                Double.parseDouble(f[3]),
+                Long.parseLong(f[4]),
+                Long.parseLong(f[5])));
       }
     }
     return out;

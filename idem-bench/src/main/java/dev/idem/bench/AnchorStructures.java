@@ -132,7 +132,10 @@ final class AnchorStructures {
 
     @Override
     String notes() {
-      return String.format(java.util.Locale.ROOT, "f = %d bits, load %.4f", bits,
+      return String.format(
+          java.util.Locale.ROOT,
+          "f = %d bits, load %.4f",
+          bits,
           (double) keys.length * bits / filter.getBitCount());
     }
   }

@@ -24,8 +24,9 @@ import org.rocksdb.RocksDBException;
 
 /**
  * The end-to-end benchmark's baselines, each a child JVM: {@code BaselineDedup STRATEGY INPUT
- * OUTPUT STATE_DIR HALT_AT STATS_FILE}. A resumable JSONL dedup by field {@code id} done the
- * simple ways of the 500 M-record restart case (docs/DESIGN.md, section 5):
+ * OUTPUT STATE_DIR HALT_AT STATS_FILE}. A resumable JSONL dedup by field {@code id} done the simple
+ * ways of the 500 M-record restart case (docs/DESIGN.md, section 5):
+ *
  * <ul>
  *   <li>{@code rescan}: on start, re-read and re-parse all output written so far into an exact
  *       {@link FingerprintSet}, then continue from the input position noted in {@code STATE_DIR};
@@ -33,10 +34,11 @@ import org.rocksdb.RocksDBException;
  *   <li>{@code rocksdb}: every record is a RocksDB point lookup (and a put when new); the DB in
  *       {@code STATE_DIR} holds the keys and the input position, so a restart only reopens it.
  * </ul>
+ *
  * Every 100,000 records the output is flushed, then the input position is saved. With {@code
  * HALT_AT} &gt; 0 the process saves at that record count and dies by {@code Runtime.halt} (a
- * simulated crash at a clean checkpoint, which spares the baselines the torn states a real kill
- * can leave). Counters of this run go to {@code STATS_FILE} as {@code name=value} lines.
+ * simulated crash at a clean checkpoint, which spares the baselines the torn states a real kill can
+ * leave). Counters of this run go to {@code STATS_FILE} as {@code name=value} lines.
  */
 final class BaselineDedup {
 
@@ -61,8 +63,9 @@ final class BaselineDedup {
 
   public static void main(String[] args) throws Exception {
     if (args.length != 6) {
-      System.err.println("usage: BaselineDedup rescan|hashset|rocksdb INPUT OUTPUT STATE_DIR"
-          + " HALT_AT STATS_FILE");
+      System.err.println(
+          "usage: BaselineDedup rescan|hashset|rocksdb INPUT OUTPUT STATE_DIR"
+              + " HALT_AT STATS_FILE");
       System.exit(2);
     }
     long started = System.nanoTime();
@@ -79,23 +82,25 @@ final class BaselineDedup {
       case "rescan" -> {
         FingerprintSet set = FingerprintSet.withExpectedSize(1 << 20);
         Fingerprinter fp = Fingerprinter.xxh3();
-        seen = new FileState(state) {
-          @Override
-          public boolean addIfAbsent(byte[] b, int off, int len) {
-            Fingerprint f = fp.fingerprint(b, off, len);
-            return set.addIfAbsent(f.hi(), f.lo());
-          }
-        };
+        seen =
+            new FileState(state) {
+              @Override
+              public boolean addIfAbsent(byte[] b, int off, int len) {
+                Fingerprint f = fp.fingerprint(b, off, len);
+                return set.addIfAbsent(f.hi(), f.lo());
+              }
+            };
         rebuilt = rebuild(output, seen);
       }
       case "hashset" -> {
         HashSet<String> set = new HashSet<>();
-        seen = new FileState(state) {
-          @Override
-          public boolean addIfAbsent(byte[] b, int off, int len) {
-            return set.add(new String(b, off, len, StandardCharsets.ISO_8859_1));
-          }
-        };
+        seen =
+            new FileState(state) {
+              @Override
+              public boolean addIfAbsent(byte[] b, int off, int len) {
+                return set.add(new String(b, off, len, StandardCharsets.ISO_8859_1));
+              }
+            };
         rebuilt = rebuild(output, seen);
       }
       case "rocksdb" -> seen = new RocksState(state);
@@ -109,9 +114,14 @@ final class BaselineDedup {
     long kept = 0;
     long firstKeptNanos = -1;
     try (InputStream in = Files.newInputStream(input);
-        OutputStream out = new BufferedOutputStream(Files.newOutputStream(output,
-            StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.APPEND),
-            1 << 16)) {
+        OutputStream out =
+            new BufferedOutputStream(
+                Files.newOutputStream(
+                    output,
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.WRITE,
+                    StandardOpenOption.APPEND),
+                1 << 16)) {
       in.skipNBytes(offset);
       LineReader lines = new LineReader(in, input.toString(), offset, records);
       while (lines.next()) {
@@ -131,8 +141,8 @@ final class BaselineDedup {
           out.flush();
           seen.savePosition(lines.bytesConsumed() + " " + done);
           if (done == haltAt) {
-            writeStats(statsFile, strategy, rebuilt, read, kept, restoreNanos, firstKeptNanos,
-                started);
+            writeStats(
+                statsFile, strategy, rebuilt, read, kept, restoreNanos, firstKeptNanos, started);
             Runtime.getRuntime().halt(137);
           }
         }
@@ -179,12 +189,35 @@ final class BaselineDedup {
     return i;
   }
 
-  private static void writeStats(Path file, String strategy, long rebuilt, long read, long kept,
-      long restoreNanos, long firstKeptNanos, long started) throws IOException {
-    Files.writeString(file, "strategy=" + strategy + "\nrebuilt=" + rebuilt + "\nrecords=" + read
-        + "\nkept=" + kept + "\nlookups=" + read + "\nrestore_millis=" + restoreNanos / 1_000_000
-        + "\nfirst_record_millis=" + firstKeptNanos / 1_000_000 + "\nelapsed_millis="
-        + (System.nanoTime() - started) / 1_000_000 + "\n");
+  private static void writeStats(
+      Path file,
+      String strategy,
+      long rebuilt,
+      long read,
+      long kept,
+      long restoreNanos,
+      long firstKeptNanos,
+      long started)
+      throws IOException {
+    Files.writeString(
+        file,
+        "strategy="
+            + strategy
+            + "\nrebuilt="
+            + rebuilt
+            + "\nrecords="
+            + read
+            + "\nkept="
+            + kept
+            + "\nlookups="
+            + read
+            + "\nrestore_millis="
+            + restoreNanos / 1_000_000
+            + "\nfirst_record_millis="
+            + firstKeptNanos / 1_000_000
+            + "\nelapsed_millis="
+            + (System.nanoTime() - started) / 1_000_000
+            + "\n");
   }
 
   /** Position in a small file next to the output, replaced atomically. */
@@ -224,8 +257,13 @@ final class BaselineDedup {
     private byte[] key = new byte[64];
 
     RocksState(Path dir) throws RocksDBException {
-      options = new Options().setCreateIfMissing(true).setTableFormatConfig(
-          new BlockBasedTableConfig().setBlockCache(cache).setFilterPolicy(new BloomFilter(10)));
+      options =
+          new Options()
+              .setCreateIfMissing(true)
+              .setTableFormatConfig(
+                  new BlockBasedTableConfig()
+                      .setBlockCache(cache)
+                      .setFilterPolicy(new BloomFilter(10)));
       db = RocksDB.open(options, dir.toString());
     }
 

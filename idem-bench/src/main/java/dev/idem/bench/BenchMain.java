@@ -8,18 +8,22 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * {@code bin/idem-bench filters [--quick] [--sizes N,N] [--no-snapshot] [--out DIR]} and
- * {@code bin/idem-bench structures [--quick] [--out DIR]}: parses the command line and starts
- * the run; each run writes {@code report.md} and the raw JMH logs to its own directory.
+ * {@code bin/idem-bench filters [--quick] [--sizes N,N] [--no-snapshot] [--out DIR]} and {@code
+ * bin/idem-bench structures [--quick] [--out DIR]}: parses the command line and starts the run;
+ * each run writes {@code report.md} and the raw JMH logs to its own directory.
  */
 public final class BenchMain {
 
-  private static final String USAGE = "usage: idem-bench filters [--quick] [--sizes N,N,...]"
-      + " [--no-snapshot] [--out DIR]\n       idem-bench structures [--quick] [--out DIR]"
-      + "\n       idem-bench windows [--events N] [--runs N] [--quick] [--out DIR]"
-      + "\n       " + E2eRun.USAGE
-      + "\n       " + RedisRun.USAGE
-      + "\n       " + SortDedupRun.USAGE.substring("usage: ".length());
+  private static final String USAGE =
+      "usage: idem-bench filters [--quick] [--sizes N,N,...]"
+          + " [--no-snapshot] [--out DIR]\n       idem-bench structures [--quick] [--out DIR]"
+          + "\n       idem-bench windows [--events N] [--runs N] [--quick] [--out DIR]"
+          + "\n       "
+          + E2eRun.USAGE
+          + "\n       "
+          + RedisRun.USAGE
+          + "\n       "
+          + SortDedupRun.USAGE.substring("usage: ".length());
 
   private BenchMain() {}
 
@@ -70,8 +74,7 @@ public final class BenchMain {
       if (sizes != null || !snapshot) {
         usage("structures takes only --quick and --out");
       }
-      new StructureRun(quick ? StructureRun.Plan.QUICK : StructureRun.Plan.FULL, dir)
-          .run(command);
+      new StructureRun(quick ? StructureRun.Plan.QUICK : StructureRun.Plan.FULL, dir).run(command);
     }
   }
 
@@ -103,8 +106,10 @@ public final class BenchMain {
       }
       plan = new WindowRun.Plan(plan.events(), runs.intValue(), plan.heapMiB());
     }
-    Path dir = out.resolve("windows-" + LocalDateTime.now()
-        .format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+    Path dir =
+        out.resolve(
+            "windows-"
+                + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
     Files.createDirectories(dir);
     Path docs = Path.of("docs");
     Path svg = !quick && Files.isDirectory(docs) ? docs.resolve("windows-state.svg") : null;

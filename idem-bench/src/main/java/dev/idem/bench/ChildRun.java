@@ -18,7 +18,11 @@ import java.util.concurrent.TimeUnit;
 final class ChildRun {
 
   /** What one process did, as seen from outside. */
-  record Outcome(int exitCode, double wallSeconds, double firstNewOutputSeconds, long peakRssKiB,
+  record Outcome(
+      int exitCode,
+      double wallSeconds,
+      double firstNewOutputSeconds,
+      long peakRssKiB,
       boolean killed) {}
 
   private final List<String> command;
@@ -58,8 +62,8 @@ final class ChildRun {
     }
     cmd.addAll(command);
     // append: the log keeps every process of a chain, the one that failed included
-    ProcessBuilder pb = new ProcessBuilder(cmd)
-        .redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()));
+    ProcessBuilder pb =
+        new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.appendTo(log.toFile()));
     pb.environment().putAll(env);
     if (stdout != null) {
       pb.redirectOutput(stdout.toFile());
@@ -100,8 +104,7 @@ final class ChildRun {
       }
     }
     Files.deleteIfExists(rss);
-    return new Outcome(p.exitValue(), wall / 1e9, firstNew < 0 ? -1 : firstNew / 1e9, peak,
-        killed);
+    return new Outcome(p.exitValue(), wall / 1e9, firstNew < 0 ? -1 : firstNew / 1e9, peak, killed);
   }
 
   private long size() {

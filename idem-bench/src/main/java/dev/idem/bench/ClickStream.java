@@ -3,18 +3,18 @@ package dev.idem.bench;
 import java.util.SplittableRandom;
 
 /**
- * A deterministic synthetic click stream for {@code bin/idem-bench windows}: every contender's
- * JVM generates the same events from the same seed, on the fly (no arena: 50 M keys would be a
- * gigabyte of heap that is not the state being measured).
+ * A deterministic synthetic click stream for {@code bin/idem-bench windows}: every contender's JVM
+ * generates the same events from the same seed, on the fly (no arena: 50 M keys would be a gigabyte
+ * of heap that is not the state being measured).
  *
  * <p>Event time starts at 2025-12-02T10:00:00Z (aligned to 10-minute windows) and advances at a
- * rate that swells and ebbs like daily traffic compressed into an hour: 10 k events/s of event
- * time on average, between 5 k and 15 k. Each event is one of:
+ * rate that swells and ebbs like daily traffic compressed into an hour: 10 k events/s of event time
+ * on average, between 5 k and 15 k. Each event is one of:
  *
  * <ul>
  *   <li>a fresh click (a key never used before, ~91 %),
- *   <li>a duplicate (5 %): a click first made a log-uniform 1 ms … 400 s earlier, repeated, so
- *       well inside a 10-minute window (double clicks, client retries, queue redelivery),
+ *   <li>a duplicate (5 %): a click first made a log-uniform 1 ms … 400 s earlier, repeated, so well
+ *       inside a 10-minute window (double clicks, client retries, queue redelivery),
  *   <li>a re-click (3 %) of a key first used 15–60 minutes earlier: a genuine new click that a
  *       10-minute TTL must let through,
  *   <li>a late event (1 %) whose event time is 1 s … 10 min beyond max delay + allowed lateness
@@ -22,8 +22,8 @@ import java.util.SplittableRandom;
  *       duplicates), half clicks never seen (an offline client catching up).
  * </ul>
  *
- * <p>10 % of the other events are out of order by up to 20 s (less than the 30 s max delay), so
- * no event but the late ones is behind the watermark.
+ * <p>10 % of the other events are out of order by up to 20 s (less than the 30 s max delay), so no
+ * event but the late ones is behind the watermark.
  */
 final class ClickStream {
 
@@ -44,12 +44,17 @@ final class ClickStream {
   private static final double LOG_MAX_REPEAT_DISTANCE = Math.log(400_000);
   private static final int RING = 1 << 13; // seconds remembered: more than the 60 min of re-clicks
   private static final long KEY_SPACE_MASK = (1L << 36) - 1;
+
   /** Late fresh clicks take ids from here up, never repeated later (see {@link #next}). */
   private static final long LATE_IDS = 1L << 35;
 
   /** What the generator meant an event to be (known to the harness, never to the contenders). */
   enum Kind {
-    FRESH, DUPLICATE, RECLICK, LATE_RESEND, LATE_FRESH;
+    FRESH,
+    DUPLICATE,
+    RECLICK,
+    LATE_RESEND,
+    LATE_FRESH;
 
     boolean late() {
       return this == LATE_RESEND || this == LATE_FRESH;
@@ -57,8 +62,10 @@ final class ClickStream {
   }
 
   private final SplittableRandom random = new SplittableRandom(SEED);
+
   /** The first fresh id issued in each second of event time since START (a ring). */
   private final long[] firstFreshOfSecond = new long[RING];
+
   private long second;
   private double clock; // ms since START: the "now" of the stream
   private long nextFresh;
@@ -66,6 +73,7 @@ final class ClickStream {
 
   /** The current event: key bytes (ASCII) in {@code key[0, keyLength)}. */
   final byte[] key = new byte[48];
+
   int keyLength;
   long time;
   Kind kind;

@@ -107,7 +107,9 @@ public abstract class Contender {
     public double expectedFpp(long n) {
       // The layout's own formula at the true n; expectedFpp() would use approximateCount(),
       // which misses the keys that arrived as false positives.
-      return filter instanceof AbstractBloomFilter b ? b.falsePositiveRate(n) : filter.expectedFpp();
+      return filter instanceof AbstractBloomFilter b
+          ? b.falsePositiveRate(n)
+          : filter.expectedFpp();
     }
 
     @Override
@@ -202,8 +204,8 @@ public abstract class Contender {
 
     Commons(long n, double p, Path file) throws IOException {
       this(n, p);
-      try (DataInputStream in = new DataInputStream(
-          new BufferedInputStream(Files.newInputStream(file), 1 << 20))) {
+      try (DataInputStream in =
+          new DataInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 20))) {
         long[] words = new long[in.readInt()];
         for (int i = 0; i < words.length; i++) {
           words[i] = in.readLong();
@@ -215,8 +217,8 @@ public abstract class Contender {
     @Override
     public void save(Path file) throws IOException {
       long[] words = filter.asBitMapArray();
-      try (DataOutputStream out = new DataOutputStream(
-          new BufferedOutputStream(Files.newOutputStream(file), 1 << 20))) {
+      try (DataOutputStream out =
+          new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(file), 1 << 20))) {
         out.writeInt(words.length);
         for (long w : words) {
           out.writeLong(w);

@@ -9,11 +9,11 @@ import java.nio.file.Path;
 import java.util.SplittableRandom;
 
 /**
- * The end-to-end benchmark's inputs, generated deterministically: {@code records} records of
- * which about 30 % repeat an earlier key. A repeat is, in equal shares, one of the first 1000 keys
- * (hot keys, each repeated thousands of times), one of the last 1000 new keys (near duplicates,
- * which land close to every kill point and checkpoint), or any earlier key (so repeats of early
- * keys keep coming until the very end).
+ * The end-to-end benchmark's inputs, generated deterministically: {@code records} records of which
+ * about 30 % repeat an earlier key. A repeat is, in equal shares, one of the first 1000 keys (hot
+ * keys, each repeated thousands of times), one of the last 1000 new keys (near duplicates, which
+ * land close to every kill point and checkpoint), or any earlier key (so repeats of early keys keep
+ * coming until the very end).
  *
  * <p>The c-th distinct key is 16 hex digits of an invertible mix of c, so the reference output
  * (distinct keys in first-occurrence order) is simply c = 0, 1, 2, ... and a verifier can map any
@@ -29,8 +29,13 @@ final class E2eData {
   private static final byte[] HEX = "0123456789abcdef".getBytes(StandardCharsets.US_ASCII);
 
   /** What generation learned: distinct keys and output bytes of the reference at kill points. */
-  record Facts(long records, long distinct, long inputBytes, long referenceBytes,
-      long[] killRecords, long[] referenceBytesAtKill) {}
+  record Facts(
+      long records,
+      long distinct,
+      long inputBytes,
+      long referenceBytes,
+      long[] killRecords,
+      long[] referenceBytesAtKill) {}
 
   enum Shape {
     /** {@code {"id":"<16 hex>","seq":N,"body":"..."}}: keys in field {@code id}. */
@@ -74,11 +79,12 @@ final class E2eData {
         if (isNew) {
           c = distinct++;
         } else {
-          c = switch (rnd.nextInt(3)) {
-            case 0 -> rnd.nextLong(Math.min(distinct, 1000));
-            case 1 -> distinct - 1 - rnd.nextLong(Math.min(distinct, 1000));
-            default -> rnd.nextLong(distinct);
-          };
+          c =
+              switch (rnd.nextInt(3)) {
+                case 0 -> rnd.nextLong(Math.min(distinct, 1000));
+                case 1 -> distinct - 1 - rnd.nextLong(Math.min(distinct, 1000));
+                default -> rnd.nextLong(distinct);
+              };
         }
         int len = shape == Shape.JSONL ? jsonl(line, c, r) : url(line, c);
         out.write(line, 0, len);

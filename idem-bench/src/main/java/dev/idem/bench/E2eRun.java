@@ -24,22 +24,32 @@ import java.util.stream.Stream;
 final class E2eRun {
 
   /** Sizes and heaps of one run. */
-  record Plan(long records, long lines, String baselineHeap, String hashSetHeap, String idemHeap,
-      String idemMemoryHeap, String idemLinesHeap, String idemLinesMemoryHeap, boolean partA,
-      boolean partB, String rowFilter) {
+  record Plan(
+      long records,
+      long lines,
+      String baselineHeap,
+      String hashSetHeap,
+      String idemHeap,
+      String idemMemoryHeap,
+      String idemLinesHeap,
+      String idemLinesMemoryHeap,
+      boolean partA,
+      boolean partB,
+      String rowFilter) {
 
     static Plan full(long records) {
       return new Plan(records, records, "1g", "3g", "1g", "2g", "512m", "1g", true, true, "");
     }
 
     static Plan quick() {
-      return new Plan(400_000, 400_000, "256m", "256m", "256m", "256m", "256m", "256m", true, true,
-          "");
+      return new Plan(
+          400_000, 400_000, "256m", "256m", "256m", "256m", "256m", "256m", true, true, "");
     }
   }
 
-  static final String USAGE = "idem-bench e2e [--records N] [--lines N] [--quick]"
-      + " [--only a|b|a:ROW] [--idem-jar JAR] [--work DIR] [--out DIR]";
+  static final String USAGE =
+      "idem-bench e2e [--records N] [--lines N] [--quick]"
+          + " [--only a|b|a:ROW] [--idem-jar JAR] [--work DIR] [--out DIR]";
 
   /** {@code e2e [options]}: {@code args[0]} is "e2e". */
   static void main(String[] args) throws Exception {
@@ -71,10 +81,19 @@ final class E2eRun {
     long r = records != null ? records : plan.records();
     long l = lines != null ? lines : records != null ? records : plan.lines();
     // --only a, b, or a:TEXT (Part A rows whose name contains TEXT)
-    plan = new Plan(r, l, plan.baselineHeap(), plan.hashSetHeap(), plan.idemHeap(),
-        plan.idemMemoryHeap(), plan.idemLinesHeap(), plan.idemLinesMemoryHeap(),
-        only == null || only.startsWith("a"), only == null || only.equals("b"),
-        only != null && only.startsWith("a:") ? only.substring(2) : "");
+    plan =
+        new Plan(
+            r,
+            l,
+            plan.baselineHeap(),
+            plan.hashSetHeap(),
+            plan.idemHeap(),
+            plan.idemMemoryHeap(),
+            plan.idemLinesHeap(),
+            plan.idemLinesMemoryHeap(),
+            only == null || only.startsWith("a"),
+            only == null || only.equals("b"),
+            only != null && only.startsWith("a:") ? only.substring(2) : "");
     if (!Files.isRegularFile(idemJar)) {
       System.err.println("e2e: no " + idemJar + "; build first (./mvnw -q install -DskipTests)");
       System.exit(2);
@@ -95,7 +114,8 @@ final class E2eRun {
   private final String java;
   private final Path idemArchive;
 
-  E2eRun(Plan plan, Path outDir, Path work, Path idemJarSource) throws IOException, InterruptedException {
+  E2eRun(Plan plan, Path outDir, Path work, Path idemJarSource)
+      throws IOException, InterruptedException {
     this.plan = plan;
     this.outDir = outDir;
     this.work = Files.createDirectories(work);
@@ -115,15 +135,31 @@ final class E2eRun {
   private Path recordClassArchive() throws IOException, InterruptedException {
     Path archive = work.resolve("idem.jsa");
     Path training = Files.createDirectories(work.resolve("cds-training"));
-    Process p = new ProcessBuilder(java, "-XX:ArchiveClassesAtExit=" + archive,
-        "-Xlog:disable", "-Xlog:all=error:stderr", "-jar", idemJar.toString(), "dedup", "-q",
-        "--key", "id", "--checkpoint-every", "500", "--state", training.resolve("state")
-            .toString(), "-o", training.resolve("out.jsonl").toString(),
-        Path.of("examples/clicks.jsonl").toAbsolutePath().toString())
-        .redirectErrorStream(true).redirectOutput(training.resolve("log.txt").toFile()).start();
+    Process p =
+        new ProcessBuilder(
+                java,
+                "-XX:ArchiveClassesAtExit=" + archive,
+                "-Xlog:disable",
+                "-Xlog:all=error:stderr",
+                "-jar",
+                idemJar.toString(),
+                "dedup",
+                "-q",
+                "--key",
+                "id",
+                "--checkpoint-every",
+                "500",
+                "--state",
+                training.resolve("state").toString(),
+                "-o",
+                training.resolve("out.jsonl").toString(),
+                Path.of("examples/clicks.jsonl").toAbsolutePath().toString())
+            .redirectErrorStream(true)
+            .redirectOutput(training.resolve("log.txt").toFile())
+            .start();
     if (p.waitFor() != 0 || !Files.isRegularFile(archive)) {
-      throw new IOException("recording the class archive failed; see "
-          + training.resolve("log.txt"));
+      throw new IOException(
+          "recording the class archive failed; see " + training.resolve("log.txt"));
     }
     deleteTree(training);
     return archive;
@@ -131,9 +167,17 @@ final class E2eRun {
 
   /** The java command line that runs idem's CLI from the private jar, as bin/idem does. */
   private List<String> idemCommand(String heap) {
-    return new ArrayList<>(List.of(java, "-Xms" + heap, "-Xmx" + heap, "-Xlog:disable",
-        "-Xlog:all=warning:stderr", "-XX:SharedArchiveFile=" + idemArchive, "-Xlog:cds*=off",
-        "-jar", idemJar.toString()));
+    return new ArrayList<>(
+        List.of(
+            java,
+            "-Xms" + heap,
+            "-Xmx" + heap,
+            "-Xlog:disable",
+            "-Xlog:all=warning:stderr",
+            "-XX:SharedArchiveFile=" + idemArchive,
+            "-Xlog:cds*=off",
+            "-jar",
+            idemJar.toString()));
   }
 
   void run(String command) throws Exception {
@@ -152,8 +196,12 @@ final class E2eRun {
       report.addAll(partB());
     }
     report.add("");
-    report.add(String.format(Locale.ROOT, "- Wall time %.1f min; load average after %s",
-        (System.nanoTime() - t0) / 6e10, MachineInfo.loadAverage()));
+    report.add(
+        String.format(
+            Locale.ROOT,
+            "- Wall time %.1f min; load average after %s",
+            (System.nanoTime() - t0) / 6e10,
+            MachineInfo.loadAverage()));
     Files.write(outDir.resolve("report.md"), report);
     deleteTree(work);
     report.forEach(System.out::println);
@@ -163,19 +211,32 @@ final class E2eRun {
     Path input = work.resolve("records.jsonl");
     ForkRunner.log("Part A: generating " + plan.records() + " JSONL records");
     E2eData.Facts f = E2eData.generate(E2eData.Shape.JSONL, plan.records(), input, 0.35, 0.70);
-    ForkRunner.log(String.format(Locale.ROOT, "  %,d records, %,d distinct, %,d bytes",
-        f.records(), f.distinct(), f.inputBytes()));
+    ForkRunner.log(
+        String.format(
+            Locale.ROOT,
+            "  %,d records, %,d distinct, %,d bytes",
+            f.records(),
+            f.distinct(),
+            f.inputBytes()));
     ResumeBenchmark bench = new ResumeBenchmark(f, input, work.resolve("a"), outDir);
-    List<ResumeBenchmark.Contender> contenders = List.of(
-        baseline("rescan output → FingerprintSet (\"scan all\")", "rescan", plan.baselineHeap()),
-        baseline("rescan output → HashSet<String>", "hashset", plan.hashSetHeap()),
-        baseline("RocksDB alone (no filter)", "rocksdb", plan.baselineHeap()),
-        idem("idem two-tier (default: --exact-store auto)", plan.idemHeap(), List.of(), input),
-        idem("idem two-tier --exact-store memory", plan.idemMemoryHeap(),
-            List.of("--exact-store", "memory"), input),
-        // the default's 64 MiB block cache is far below 14 M keys' lookups (docs/BENCHMARKS.md)
-        idem("idem two-tier --exact-store rocksdb --rocksdb-cache 1g", plan.idemHeap(),
-            List.of("--exact-store", "rocksdb", "--rocksdb-cache", "1g"), input));
+    List<ResumeBenchmark.Contender> contenders =
+        List.of(
+            baseline(
+                "rescan output → FingerprintSet (\"scan all\")", "rescan", plan.baselineHeap()),
+            baseline("rescan output → HashSet<String>", "hashset", plan.hashSetHeap()),
+            baseline("RocksDB alone (no filter)", "rocksdb", plan.baselineHeap()),
+            idem("idem two-tier (default: --exact-store auto)", plan.idemHeap(), List.of(), input),
+            idem(
+                "idem two-tier --exact-store memory",
+                plan.idemMemoryHeap(),
+                List.of("--exact-store", "memory"),
+                input),
+            // the default's 64 MiB block cache is far below 14 M keys' lookups (docs/BENCHMARKS.md)
+            idem(
+                "idem two-tier --exact-store rocksdb --rocksdb-cache 1g",
+                plan.idemHeap(),
+                List.of("--exact-store", "rocksdb", "--rocksdb-cache", "1g"),
+                input));
     List<ResumeBenchmark.Row> rows = new ArrayList<>();
     for (ResumeBenchmark.Contender c : contenders) {
       if (!c.name().contains(plan.rowFilter())) {
@@ -186,22 +247,39 @@ final class E2eRun {
     }
     List<String> out = new ArrayList<>();
     out.add("");
-    out.add(String.format(Locale.ROOT, "## Part A: resume after kills at 35 %% and 70 %% "
-        + "(%,d JSONL records, %,d distinct, %.0f MiB)", f.records(), f.distinct(),
-        f.inputBytes() / 1048576.0));
+    out.add(
+        String.format(
+            Locale.ROOT,
+            "## Part A: resume after kills at 35 %% and 70 %% "
+                + "(%,d JSONL records, %,d distinct, %.0f MiB)",
+            f.records(),
+            f.distinct(),
+            f.inputBytes() / 1048576.0));
     out.add("");
     out.addAll(ResumeBenchmark.table(rows));
     out.add("");
     for (ResumeBenchmark.Row r : rows) {
       var s = r.stats();
-      out.add(String.format(Locale.ROOT, "- %s: own timers of the 70 %% restart: restore %s ms, "
-          + "first record %s ms, elapsed %s ms%s%s", r.contender().name(),
-          s.get("restore_millis"), s.get("first_record_millis"), s.get("elapsed_millis"),
-          s.containsKey("exact_store") ? "; exact store " + s.get("exact_store")
-              + ", filter " + s.get("filter") + ", journal replayed "
-              + s.get("journal_replayed") : "",
-          s.containsKey("rebuilt") ? "; records re-read from the output " + s.get("rebuilt")
-              : ""));
+      out.add(
+          String.format(
+              Locale.ROOT,
+              "- %s: own timers of the 70 %% restart: restore %s ms, "
+                  + "first record %s ms, elapsed %s ms%s%s",
+              r.contender().name(),
+              s.get("restore_millis"),
+              s.get("first_record_millis"),
+              s.get("elapsed_millis"),
+              s.containsKey("exact_store")
+                  ? "; exact store "
+                      + s.get("exact_store")
+                      + ", filter "
+                      + s.get("filter")
+                      + ", journal replayed "
+                      + s.get("journal_replayed")
+                  : "",
+              s.containsKey("rebuilt")
+                  ? "; records re-read from the output " + s.get("rebuilt")
+                  : ""));
     }
     deleteTree(work.resolve("a"));
     Files.deleteIfExists(input);
@@ -209,63 +287,120 @@ final class E2eRun {
   }
 
   private ResumeBenchmark.Contender baseline(String name, String strategy, String heap) {
-    return new ResumeBenchmark.Contender(name, heap, new ResumeBenchmark.Launcher() {
-      @Override
-      public List<String> command(Path out, Path state, Path stats, long haltAt) {
-        return List.of(java, "-Xms" + heap, "-Xmx" + heap, "-cp", benchClassPath,
-            BaselineDedup.class.getName(), strategy, work.resolve("records.jsonl").toString(),
-            out.toString(), state.toString(), Long.toString(haltAt), stats.toString());
-      }
+    return new ResumeBenchmark.Contender(
+        name,
+        heap,
+        new ResumeBenchmark.Launcher() {
+          @Override
+          public List<String> command(Path out, Path state, Path stats, long haltAt) {
+            return List.of(
+                java,
+                "-Xms" + heap,
+                "-Xmx" + heap,
+                "-cp",
+                benchClassPath,
+                BaselineDedup.class.getName(),
+                strategy,
+                work.resolve("records.jsonl").toString(),
+                out.toString(),
+                state.toString(),
+                Long.toString(haltAt),
+                stats.toString());
+          }
 
-      @Override
-      public boolean killedFromOutside() {
-        return false;
-      }
-    });
+          @Override
+          public boolean killedFromOutside() {
+            return false;
+          }
+        });
   }
 
-  private ResumeBenchmark.Contender idem(String name, String heap, List<String> extra,
-      Path input) {
-    return new ResumeBenchmark.Contender(name, heap, new ResumeBenchmark.Launcher() {
-      @Override
-      public List<String> command(Path out, Path state, Path stats, long haltAt) {
-        List<String> cmd = idemCommand(heap);
-        cmd.addAll(List.of("dedup", "-q", "--key", "id", "--state", state.toString(),
-            "--stats-json", stats.toString(), "-o", out.toString()));
-        cmd.addAll(extra);
-        cmd.add(input.toString());
-        return cmd;
-      }
+  private ResumeBenchmark.Contender idem(String name, String heap, List<String> extra, Path input) {
+    return new ResumeBenchmark.Contender(
+        name,
+        heap,
+        new ResumeBenchmark.Launcher() {
+          @Override
+          public List<String> command(Path out, Path state, Path stats, long haltAt) {
+            List<String> cmd = idemCommand(heap);
+            cmd.addAll(
+                List.of(
+                    "dedup",
+                    "-q",
+                    "--key",
+                    "id",
+                    "--state",
+                    state.toString(),
+                    "--stats-json",
+                    stats.toString(),
+                    "-o",
+                    out.toString()));
+            cmd.addAll(extra);
+            cmd.add(input.toString());
+            return cmd;
+          }
 
-      @Override
-      public boolean killedFromOutside() {
-        return true;
-      }
-    });
+          @Override
+          public boolean killedFromOutside() {
+            return true;
+          }
+        });
   }
 
   private List<String> partB() throws Exception {
     Path input = work.resolve("lines.txt");
     ForkRunner.log("Part B: generating " + plan.lines() + " lines");
     E2eData.Facts f = E2eData.generate(E2eData.Shape.URL_LINES, plan.lines(), input);
-    ForkRunner.log(String.format(Locale.ROOT, "  %,d lines, %,d distinct, %,d bytes",
-        f.records(), f.distinct(), f.inputBytes()));
+    ForkRunner.log(
+        String.format(
+            Locale.ROOT,
+            "  %,d lines, %,d distinct, %,d bytes",
+            f.records(),
+            f.distinct(),
+            f.inputBytes()));
     Path sortTmp = Files.createDirectories(work.resolve("sort-tmp"));
     String h = plan.idemLinesHeap();
     String hm = plan.idemLinesMemoryHeap();
-    List<ThroughputBenchmark.Contender> contenders = List.of(
-        new ThroughputBenchmark.Contender("`mawk '!seen[$0]++'`", "mawk 1.3.4; order-preserving",
-            (in, out, st, s) -> List.of("mawk", "!seen[$0]++", in.toString()), true),
-        new ThroughputBenchmark.Contender("`LC_ALL=C sort -u -S 64M`",
-            "GNU sort, 2 threads; not order-preserving, not resumable",
-            (in, out, st, s) -> List.of("sort", "-u", "-S", "64M", "-T", sortTmp.toString(),
-                "-o", out.toString(), in.toString()), false),
-        idemLines("`idem dedup --whole-line --state`", "exact, resumable; -Xmx" + h
-            + ", default exact store (auto)", h, true, List.of()),
-        idemLines("`idem dedup --whole-line --state --exact-store memory`",
-            "exact, resumable; -Xmx" + hm, hm, true, List.of("--exact-store", "memory")),
-        idemLines("`idem dedup --whole-line` (no --state)", "exact, **not resumable**; -Xmx" + h,
-            h, false, List.of()));
+    List<ThroughputBenchmark.Contender> contenders =
+        List.of(
+            new ThroughputBenchmark.Contender(
+                "`mawk '!seen[$0]++'`",
+                "mawk 1.3.4; order-preserving",
+                (in, out, st, s) -> List.of("mawk", "!seen[$0]++", in.toString()),
+                true),
+            new ThroughputBenchmark.Contender(
+                "`LC_ALL=C sort -u -S 64M`",
+                "GNU sort, 2 threads; not order-preserving, not resumable",
+                (in, out, st, s) ->
+                    List.of(
+                        "sort",
+                        "-u",
+                        "-S",
+                        "64M",
+                        "-T",
+                        sortTmp.toString(),
+                        "-o",
+                        out.toString(),
+                        in.toString()),
+                false),
+            idemLines(
+                "`idem dedup --whole-line --state`",
+                "exact, resumable; -Xmx" + h + ", default exact store (auto)",
+                h,
+                true,
+                List.of()),
+            idemLines(
+                "`idem dedup --whole-line --state --exact-store memory`",
+                "exact, resumable; -Xmx" + hm,
+                hm,
+                true,
+                List.of("--exact-store", "memory")),
+            idemLines(
+                "`idem dedup --whole-line` (no --state)",
+                "exact, **not resumable**; -Xmx" + h,
+                h,
+                false,
+                List.of()));
     ThroughputBenchmark bench = new ThroughputBenchmark(f, input, work, outDir);
     List<ThroughputBenchmark.Row> rows = new ArrayList<>();
     for (ThroughputBenchmark.Contender c : contenders) {
@@ -274,36 +409,57 @@ final class E2eRun {
     }
     List<String> out = new ArrayList<>();
     out.add("");
-    out.add(String.format(Locale.ROOT, "## Part B: whole-line throughput (%,d lines, %,d "
-        + "distinct, %.0f MiB)", f.records(), f.distinct(), f.inputBytes() / 1048576.0));
+    out.add(
+        String.format(
+            Locale.ROOT,
+            "## Part B: whole-line throughput (%,d lines, %,d " + "distinct, %.0f MiB)",
+            f.records(),
+            f.distinct(),
+            f.inputBytes() / 1048576.0));
     out.add("");
     out.addAll(ThroughputBenchmark.table(rows, f.records()));
     out.add("");
     for (ThroughputBenchmark.Row r : rows) {
       if (!r.stats().isEmpty()) {
-        out.add(String.format(Locale.ROOT, "- %s: exact store %s; filter %s; restore %s ms; "
-            + "checkpoints %s", r.contender().name(), r.stats().get("exact_store"),
-            r.stats().get("filter"), r.stats().get("restore_millis"),
-            r.stats().get("checkpoints")));
+        out.add(
+            String.format(
+                Locale.ROOT,
+                "- %s: exact store %s; filter %s; restore %s ms; " + "checkpoints %s",
+                r.contender().name(),
+                r.stats().get("exact_store"),
+                r.stats().get("filter"),
+                r.stats().get("restore_millis"),
+                r.stats().get("checkpoints")));
       }
     }
     Files.deleteIfExists(input);
     return out;
   }
 
-  private ThroughputBenchmark.Contender idemLines(String name, String notes, String heap,
-      boolean state, List<String> extra) {
-    return new ThroughputBenchmark.Contender(name, notes, (in, out, st, s) -> {
-      List<String> cmd = idemCommand(heap);
-      cmd.addAll(List.of("dedup", "-q", "--whole-line", "--stats-json", s.toString(), "-o",
-          out.toString()));
-      if (state) {
-        cmd.addAll(List.of("--state", st.toString()));
-      }
-      cmd.addAll(extra);
-      cmd.add(in.toString());
-      return cmd;
-    }, false);
+  private ThroughputBenchmark.Contender idemLines(
+      String name, String notes, String heap, boolean state, List<String> extra) {
+    return new ThroughputBenchmark.Contender(
+        name,
+        notes,
+        (in, out, st, s) -> {
+          List<String> cmd = idemCommand(heap);
+          cmd.addAll(
+              List.of(
+                  "dedup",
+                  "-q",
+                  "--whole-line",
+                  "--stats-json",
+                  s.toString(),
+                  "-o",
+                  out.toString()));
+          if (state) {
+            cmd.addAll(List.of("--state", st.toString()));
+          }
+          cmd.addAll(extra);
+          cmd.add(in.toString());
+          return cmd;
+        },
+        false);
   }
 
   static void deleteTree(Path dir) throws IOException {
@@ -316,5 +472,4 @@ final class E2eRun {
       }
     }
   }
-
 }

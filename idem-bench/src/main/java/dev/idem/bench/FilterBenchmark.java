@@ -20,23 +20,27 @@ import org.openjdk.jmh.infra.BenchmarkParams;
  * Every contender, from raw key bytes (hashing included): the numbers a user of each library gets.
  *
  * <p>Inserts are timed as one fill from empty to {@code n} (single shot, a fresh filter per
- * iteration), so every insert is of a new key and the filter's fill level sweeps 0 → n as in a
- * real job; {@link BenchMain} sets operations-per-invocation to {@code n}. Queries run against a
- * filter filled once per trial.
+ * iteration), so every insert is of a new key and the filter's fill level sweeps 0 → n as in a real
+ * job; {@link BenchMain} sets operations-per-invocation to {@code n}. Queries run against a filter
+ * filled once per trial.
  */
 @Fork(1)
 public class FilterBenchmark {
 
   static final double FPP = 0.001;
+
   /** Keys per query invocation: large enough to hide JMH's per-call cost, small to wrap often. */
   static final int QUERY_BATCH = 1024;
+
   /**
    * Fresh keys (never inserted) for negative queries and the FPR measurement, whatever n is; also
    * the most positive query keys kept in memory.
    */
   static final int SAMPLE_KEYS = 10_000_000;
+
   /** Positive keys checked for false negatives after each fill (a cheap sanity check). */
   static final int SANITY_KEYS = 1_000_000;
+
   /** Keys per JIT warm-up fill: enough for C2 to compile the fill loop before the first timing. */
   static final int JIT_WARMUP_KEYS = 200_000;
 
@@ -131,8 +135,7 @@ public class FilterBenchmark {
           }
         }
       }
-      new Accuracy(contender, n, filter.bits(), filter.expectedFpp(n), hits, fresh.size())
-          .append();
+      new Accuracy(contender, n, filter.bits(), filter.expectedFpp(n), hits, fresh.size()).append();
     }
 
     int nextPositive() {

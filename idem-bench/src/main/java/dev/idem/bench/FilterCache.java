@@ -1,8 +1,8 @@
 package dev.idem.bench;
 
 import dev.idem.core.Fingerprinter;
-import dev.idem.core.filter.MembershipFilter;
 import dev.idem.core.filter.FilterSnapshot;
+import dev.idem.core.filter.MembershipFilter;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -35,7 +35,8 @@ final class FilterCache {
   /** The saved filter holding keys 0 … n-1, or null when there is none. */
   static Contender load(String contender, long n) throws IOException {
     Path file = file(contender, n);
-    return file == null || !Files.exists(file) ? null
+    return file == null || !Files.exists(file)
+        ? null
         : Contender.load(contender, n, FilterBenchmark.FPP, file);
   }
 

@@ -28,17 +28,34 @@ final class FilterRun {
    * How long each kind of measurement runs. Inserts are single-shot fills; queries are timed
    * iterations of {@code querySeconds}.
    */
-  record Plan(List<Long> sizes, int insertWarmups, int insertRuns, int bigInsertWarmups,
-      int bigInsertRuns, int queryWarmups, int queryRuns, int querySeconds,
-      long snapshotCapacity, int snapshotRuns) {
-    static final Plan FULL = new Plan(List.of(10_000_000L, 100_000_000L), 1, 3, 0, 2, 2, 3, 2,
-        500_000_000L, 5);
-    static final Plan QUICK = new Plan(List.of(1_000_000L, 10_000_000L), 1, 1, 0, 1, 1, 2, 1,
-        50_000_000L, 3);
+  record Plan(
+      List<Long> sizes,
+      int insertWarmups,
+      int insertRuns,
+      int bigInsertWarmups,
+      int bigInsertRuns,
+      int queryWarmups,
+      int queryRuns,
+      int querySeconds,
+      long snapshotCapacity,
+      int snapshotRuns) {
+    static final Plan FULL =
+        new Plan(List.of(10_000_000L, 100_000_000L), 1, 3, 0, 2, 2, 3, 2, 500_000_000L, 5);
+    static final Plan QUICK =
+        new Plan(List.of(1_000_000L, 10_000_000L), 1, 1, 0, 1, 1, 2, 1, 50_000_000L, 3);
 
     Plan withSizes(List<Long> newSizes) {
-      return new Plan(newSizes, insertWarmups, insertRuns, bigInsertWarmups, bigInsertRuns,
-          queryWarmups, queryRuns, querySeconds, snapshotCapacity, snapshotRuns);
+      return new Plan(
+          newSizes,
+          insertWarmups,
+          insertRuns,
+          bigInsertWarmups,
+          bigInsertRuns,
+          queryWarmups,
+          queryRuns,
+          querySeconds,
+          snapshotCapacity,
+          snapshotRuns);
     }
   }
 
@@ -57,9 +74,12 @@ final class FilterRun {
     this.outDir = outDir;
     this.accuracyFile = outDir.resolve("accuracy.tsv");
     this.cacheDir = outDir.resolve("filled-filters");
-    this.forks = new ForkRunner(outDir, List.of(
-        "-D" + Accuracy.FILE_PROPERTY + "=" + accuracyFile.toAbsolutePath(),
-        "-D" + FilterCache.DIR_PROPERTY + "=" + cacheDir.toAbsolutePath()));
+    this.forks =
+        new ForkRunner(
+            outDir,
+            List.of(
+                "-D" + Accuracy.FILE_PROPERTY + "=" + accuracyFile.toAbsolutePath(),
+                "-D" + FilterCache.DIR_PROPERTY + "=" + cacheDir.toAbsolutePath()));
   }
 
   void run(boolean snapshot, String command) throws RunnerException, IOException {
@@ -80,16 +100,21 @@ final class FilterRun {
     }
     machine.stop();
     table.addAccuracy(Accuracy.readAll(accuracyFile));
-    String report = header(command, loadBefore, MachineInfo.loadAverage(),
-        Duration.ofNanos(System.nanoTime() - start)) + table.render();
+    String report =
+        header(
+                command,
+                loadBefore,
+                MachineInfo.loadAverage(),
+                Duration.ofNanos(System.nanoTime() - start))
+            + table.render();
     Files.writeString(outDir.resolve("report.md"), report, StandardCharsets.UTF_8);
     System.out.println();
     System.out.println(report);
   }
 
   /**
-   * All groups for one n. The insert group runs first: its forks leave their filled filters in
-   * the cache for the query forks.
+   * All groups for one n. The insert group runs first: its forks leave their filled filters in the
+   * cache for the query forks.
    */
   private void runSize(long n) throws RunnerException {
     int sample = (int) Math.min(n, FilterBenchmark.SAMPLE_KEYS);
@@ -103,15 +128,33 @@ final class FilterRun {
     String hb = HashBatchBenchmark.class.getName();
     String fpb = FingerprintBenchmark.class.getName();
     group("insert-n" + n, fb, "insert", Contender.NAMES, n, arena + 2 * filter, true);
-    group("query-n" + n, fb, "(positive|negative)Query", Contender.NAMES, n,
-        sampleArenas + 2 * filter + block, false);
+    group(
+        "query-n" + n,
+        fb,
+        "(positive|negative)Query",
+        Contender.NAMES,
+        n,
+        sampleArenas + 2 * filter + block,
+        false);
     group("hash-batch-insert-n" + n, hb, "insertBatchHash", OURS, n, arena + 2 * filter, true);
-    group("hash-batch-query-n" + n, hb, "(positive|negative)QueryBatchHash", OURS, n,
-        sampleArenas + 2 * filter + block, false);
+    group(
+        "hash-batch-query-n" + n,
+        hb,
+        "(positive|negative)QueryBatchHash",
+        OURS,
+        n,
+        sampleArenas + 2 * filter + block,
+        false);
     // The ranged batch API writes flag i at index i, so the batch forks hold n + fresh flags.
     group("fp-insert-n" + n, fpb, "insert(Batch)?", OURS, n, 17 * n + 2 * filter + block, true);
-    group("fp-query-n" + n, fpb, "(positive|negative)Query(Batch)?", OURS, n,
-        17 * (n + fresh) + 2 * filter + block, false);
+    group(
+        "fp-query-n" + n,
+        fpb,
+        "(positive|negative)Query(Batch)?",
+        OURS,
+        n,
+        17 * (n + fresh) + 2 * filter + block,
+        false);
   }
 
   private void deleteCache() throws IOException {
@@ -126,12 +169,21 @@ final class FilterRun {
   }
 
   /** One JMH run: the given methods of one class, for every contender, at one n. */
-  private void group(String name, String benchmarkClass, String methods, String[] contenders,
-      long n, long heapNeed, boolean singleShot) throws RunnerException {
-    ChainedOptionsBuilder o = forks.options(name, heapNeed)
-        .include(Pattern.quote(benchmarkClass) + "\\.(" + methods + ")$")
-        .param("contender", contenders)
-        .param("n", Long.toString(n));
+  private void group(
+      String name,
+      String benchmarkClass,
+      String methods,
+      String[] contenders,
+      long n,
+      long heapNeed,
+      boolean singleShot)
+      throws RunnerException {
+    ChainedOptionsBuilder o =
+        forks
+            .options(name, heapNeed)
+            .include(Pattern.quote(benchmarkClass) + "\\.(" + methods + ")$")
+            .param("contender", contenders)
+            .param("n", Long.toString(n));
     if (singleShot) {
       boolean big = n >= BIG;
       o.warmupIterations(big ? plan.bigInsertWarmups() : plan.insertWarmups())
@@ -139,8 +191,10 @@ final class FilterRun {
           .operationsPerInvocation(Math.toIntExact(n));
     } else {
       TimeValue t = TimeValue.seconds(plan.querySeconds());
-      o.warmupIterations(plan.queryWarmups()).warmupTime(t)
-          .measurementIterations(plan.queryRuns()).measurementTime(t);
+      o.warmupIterations(plan.queryWarmups())
+          .warmupTime(t)
+          .measurementIterations(plan.queryRuns())
+          .measurementTime(t);
     }
     table.add(forks.run(name, o));
   }
@@ -150,11 +204,14 @@ final class FilterRun {
     Path file = outDir.resolve("snapshot-" + capacity + ".snap").toAbsolutePath();
     long filterBytes = capacity * 15 / 8; // classic layout at 0.1 %: 14.4 bits/key
     try {
-      ChainedOptionsBuilder o = forks.options("snapshot", 2 * filterBytes + 256 * MIB)
-          .include(Pattern.quote(SnapshotLoadBenchmark.class.getName()) + "\\.(map|read)$")
-          .param("file", file.toString())
-          .param("capacity", Long.toString(capacity))
-          .warmupIterations(1).measurementIterations(plan.snapshotRuns());
+      ChainedOptionsBuilder o =
+          forks
+              .options("snapshot", 2 * filterBytes + 256 * MIB)
+              .include(Pattern.quote(SnapshotLoadBenchmark.class.getName()) + "\\.(map|read)$")
+              .param("file", file.toString())
+              .param("capacity", Long.toString(capacity))
+              .warmupIterations(1)
+              .measurementIterations(plan.snapshotRuns());
       table.add(forks.run("snapshot", o));
       if (Files.exists(file)) {
         table.snapshotFile(capacity, Files.size(file));
@@ -167,16 +224,27 @@ final class FilterRun {
   private String header(String command, String loadBefore, String loadAfter, Duration took) {
     StringBuilder sb = new StringBuilder();
     sb.append("## idem-bench filters\n\n")
-        .append("- command: `bin/idem-bench ").append(command).append("`\n")
-        .append("- machine: ").append(MachineInfo.summary()).append('\n')
-        .append("- ").append(machine.thpLine()).append('\n')
+        .append("- command: `bin/idem-bench ")
+        .append(command)
+        .append("`\n")
+        .append("- machine: ")
+        .append(MachineInfo.summary())
+        .append('\n')
+        .append("- ")
+        .append(machine.thpLine())
+        .append('\n')
         .append("- JVM flags per group (forks=1, all with a fixed pre-touched heap):\n");
     for (String f : forks.flagsSeen()) {
       sb.append("  - ").append(f).append('\n');
     }
-    sb.append("- load average before / after: ").append(loadBefore).append(" / ")
-        .append(loadAfter).append('\n')
-        .append("- wall time: ").append(took.toMinutes()).append(" min\n\n");
+    sb.append("- load average before / after: ")
+        .append(loadBefore)
+        .append(" / ")
+        .append(loadAfter)
+        .append('\n')
+        .append("- wall time: ")
+        .append(took.toMinutes())
+        .append(" min\n\n");
     return sb.toString();
   }
 }

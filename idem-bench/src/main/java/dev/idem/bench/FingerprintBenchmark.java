@@ -1,9 +1,9 @@
 package dev.idem.bench;
 
 import dev.idem.core.Fingerprinter;
-import dev.idem.core.filter.MembershipFilter;
 import dev.idem.core.filter.FilterType;
 import dev.idem.core.filter.Filters;
+import dev.idem.core.filter.MembershipFilter;
 import java.io.IOException;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -20,13 +20,13 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * idem's filters alone, from precomputed fingerprints: the filter's own cost with no hashing in
- * the loop (how idem's tiers use it, since a key is hashed once), one key at a time and in
- * batches, to answer whether {@code putAll}/{@code mightContainAll} pay off.
+ * idem's filters alone, from precomputed fingerprints: the filter's own cost with no hashing in the
+ * loop (how idem's tiers use it, since a key is hashed once), one key at a time and in batches, to
+ * answer whether {@code putAll}/{@code mightContainAll} pay off.
  *
- * <p>Batches call the ranged API on the big fingerprint array itself ({@code putAll(fps, from,
- * from + 256, flags)}); it writes answer {@code i} to {@code flags[i]}, so the flag arrays are as
- * long as the fingerprint arrays.
+ * <p>Batches call the ranged API on the big fingerprint array itself ({@code putAll(fps, from, from
+ * + 256, flags)}); it writes answer {@code i} to {@code flags[i]}, so the flag arrays are as long
+ * as the fingerprint arrays.
  */
 @Fork(1)
 public class FingerprintBenchmark {

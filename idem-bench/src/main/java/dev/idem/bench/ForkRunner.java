@@ -57,8 +57,13 @@ final class ForkRunner {
     long t0 = System.nanoTime();
     log(name + ": running (" + flagsSeen.get(flagsSeen.size() - 1) + ")");
     Collection<RunResult> results = new Runner(options.build()).run();
-    log(String.format(Locale.ROOT, "%s: %d results in %s", name, results.size(),
-        Duration.ofNanos(System.nanoTime() - t0).toString().substring(2).toLowerCase()));
+    log(
+        String.format(
+            Locale.ROOT,
+            "%s: %d results in %s",
+            name,
+            results.size(),
+            Duration.ofNanos(System.nanoTime() - t0).toString().substring(2).toLowerCase()));
     return results;
   }
 
@@ -72,7 +77,7 @@ final class ForkRunner {
   }
 
   static void log(String message) {
-    System.out.println("[" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("HH:mm:ss"))
-        + "] " + message);
+    System.out.println(
+        "[" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("HH:mm:ss")) + "] " + message);
   }
 }

@@ -19,8 +19,8 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * idem's filters used the way a caller with many keys would: per batch of {@link #BATCH} keys,
- * hash them from the arena into a {@code long[]} with {@code fingerprintInto}, then one {@code
+ * idem's filters used the way a caller with many keys would: per batch of {@link #BATCH} keys, hash
+ * them from the arena into a {@code long[]} with {@code fingerprintInto}, then one {@code
  * putAll}/{@code mightContainAll}. Unlike the single-key path, the filter sees the whole batch's
  * positions before it touches memory, so the cache (and TLB) misses of a batch overlap instead of
  * queuing behind each key's hash. Hashing is included, so these times compare with Guava's.

@@ -6,12 +6,12 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * The TTL map people write first: key → event time it was last kept; a key is a duplicate if it
- * was kept less than W away; when the watermark has moved on by a minute, one scan removes the
- * entries no event can need any more. It is given the same retention as idem's sliding window
- * (W + allowed lateness behind the watermark) so the two can agree on every event that is not
- * late. It has no notion of late events: one is checked like any other, against whatever the
- * map still holds, and, if kept, overwrites the key's time.
+ * The TTL map people write first: key → event time it was last kept; a key is a duplicate if it was
+ * kept less than W away; when the watermark has moved on by a minute, one scan removes the entries
+ * no event can need any more. It is given the same retention as idem's sliding window (W + allowed
+ * lateness behind the watermark) so the two can agree on every event that is not late. It has no
+ * notion of late events: one is checked like any other, against whatever the map still holds, and,
+ * if kept, overwrites the key's time.
  */
 final class HashMapTtlDedup implements WindowContender {
 

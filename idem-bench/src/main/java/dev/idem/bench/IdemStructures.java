@@ -58,18 +58,17 @@ final class IdemStructures {
     @Override
     String notes() {
       if (filter instanceof ScalableBloomFilter s) {
-        return String.format(Locale.ROOT, "%d layers, capacity %,d", s.layerCount(),
-            s.capacity());
+        return String.format(Locale.ROOT, "%d layers, capacity %,d", s.layerCount(), s.capacity());
       }
       return "";
     }
   }
 
   /**
-   * Counting and cuckoo filters. Inserts use put (stored only when "certainly new", as dedup
-   * does); the delete benchmark fills with add, since removing a key that put skipped as a false
-   * positive could erase another key's copy. A cuckoo insert that finds the filter full is
-   * counted, not fatal: how often that happens at the designed load is a result.
+   * Counting and cuckoo filters. Inserts use put (stored only when "certainly new", as dedup does);
+   * the delete benchmark fills with add, since removing a key that put skipped as a false positive
+   * could erase another key's copy. A cuckoo insert that finds the filter full is counted, not
+   * fatal: how often that happens at the designed load is a result.
    */
   static final class Deletable extends Filter {
     private final DeletableFilter deletable;
@@ -112,12 +111,21 @@ final class IdemStructures {
     @Override
     String notes() {
       if (deletable instanceof CuckooFilter c) {
-        return String.format(Locale.ROOT, "f = %d bits, load %.4f, stash %s, refused %d",
-            c.fingerprintBits(), c.load(), c.layout().get("stash"), refused);
+        return String.format(
+            Locale.ROOT,
+            "f = %d bits, load %.4f, stash %s, refused %d",
+            c.fingerprintBits(),
+            c.load(),
+            c.layout().get("stash"),
+            refused);
       }
       if (deletable instanceof CountingBloomFilter c) {
-        return String.format(Locale.ROOT, "%d-bit counters, k = %d, saturated %d",
-            c.counterBits(), c.hashCount(), c.saturatedCounters());
+        return String.format(
+            Locale.ROOT,
+            "%d-bit counters, k = %d, saturated %d",
+            c.counterBits(),
+            c.hashCount(),
+            c.saturatedCounters());
       }
       return "";
     }
@@ -172,7 +180,10 @@ final class IdemStructures {
 
     @Override
     String notes() {
-      return "slots " + set.layout().get("slots") + ", load factor " + set.layout().get("load_factor");
+      return "slots "
+          + set.layout().get("slots")
+          + ", load factor "
+          + set.layout().get("load_factor");
     }
   }
 }

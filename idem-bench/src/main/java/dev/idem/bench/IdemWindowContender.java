@@ -13,8 +13,11 @@ final class IdemWindowContender implements WindowContender {
   private final long[] fingerprint = new long[2];
 
   private IdemWindowContender(WindowedDeduplicator.Builder builder) {
-    this.dedup = builder.maxDelay(Duration.ofMillis(ClickStream.MAX_DELAY))
-        .allowedLateness(Duration.ofMillis(ClickStream.LATENESS)).build();
+    this.dedup =
+        builder
+            .maxDelay(Duration.ofMillis(ClickStream.MAX_DELAY))
+            .allowedLateness(Duration.ofMillis(ClickStream.LATENESS))
+            .build();
   }
 
   static IdemWindowContender sliding() {

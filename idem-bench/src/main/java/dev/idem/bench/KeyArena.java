@@ -22,6 +22,7 @@ public final class KeyArena {
   static final int CHUNK_SHIFT = 24;
   static final int CHUNK_KEYS = 1 << CHUNK_SHIFT;
   static final int CHUNK_MASK = CHUNK_KEYS - 1;
+
   /** Keys per arena when keys are generated on the fly: small enough to be cheap garbage. */
   static final int STREAM_BLOCK = 1 << 20;
 
@@ -31,8 +32,10 @@ public final class KeyArena {
   private static final int FIXED_BYTES = PREFIX.length + HOST_END.length + QUERY.length;
 
   private final byte[][] data;
+
   /** {@code offsets[c][j]} is where key {@code c·CHUNK_KEYS + j} starts; one extra end entry. */
   private final int[][] offsets;
+
   private final int size;
 
   private KeyArena(byte[][] data, int[][] offsets, int size) {
@@ -77,7 +80,9 @@ public final class KeyArena {
     return data[i >>> CHUNK_SHIFT];
   }
 
-  /** The offsets array of key {@code i}'s chunk; key {@code i} is at index {@code i & CHUNK_MASK}. */
+  /**
+   * The offsets array of key {@code i}'s chunk; key {@code i} is at index {@code i & CHUNK_MASK}.
+   */
   public int[] offsets(int i) {
     return offsets[i >>> CHUNK_SHIFT];
   }

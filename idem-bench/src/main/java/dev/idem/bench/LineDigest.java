@@ -9,10 +9,9 @@ import java.util.zip.CRC32C;
 
 /**
  * A digest of a file of lines that tells both "the same bytes in the same order" (CRC32C of all
- * bytes) and "the same set of lines in any order" (line count plus the sum of every line's
- * 128-bit fingerprint), so an output can be checked against the expected one without sorting
- * gigabytes: input-order outputs by the first, key-order outputs and {@code sort -u} by the
- * second.
+ * bytes) and "the same set of lines in any order" (line count plus the sum of every line's 128-bit
+ * fingerprint), so an output can be checked against the expected one without sorting gigabytes:
+ * input-order outputs by the first, key-order outputs and {@code sort -u} by the second.
  */
 final class LineDigest {
 

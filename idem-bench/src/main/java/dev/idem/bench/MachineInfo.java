@@ -18,16 +18,19 @@ final class MachineInfo {
 
   /** Samples {@code AnonHugePages} every few seconds until {@link #stop()}. */
   void startSampling() {
-    sampler = new Thread(() -> {
-      while (!Thread.currentThread().isInterrupted()) {
-        peakHugePagesKiB.accumulateAndGet(anonHugePagesKiB(), Math::max);
-        try {
-          Thread.sleep(3000);
-        } catch (InterruptedException e) {
-          return;
-        }
-      }
-    }, "thp-sampler");
+    sampler =
+        new Thread(
+            () -> {
+              while (!Thread.currentThread().isInterrupted()) {
+                peakHugePagesKiB.accumulateAndGet(anonHugePagesKiB(), Math::max);
+                try {
+                  Thread.sleep(3000);
+                } catch (InterruptedException e) {
+                  return;
+                }
+              }
+            },
+            "thp-sampler");
     sampler.setDaemon(true);
     sampler.start();
   }
@@ -41,8 +44,12 @@ final class MachineInfo {
   /** One markdown line on THP: kernel mode, the JVM flag, and the peak huge-page use seen. */
   String thpLine() {
     return "transparent huge pages requested in every fork (`-XX:+UseTransparentHugePages`, "
-        + "the same for all contenders); kernel THP mode `" + thpMode() + "`; peak AnonHugePages "
-        + "during the run " + peakHugePagesKiB.get() / 1024 + " MiB";
+        + "the same for all contenders); kernel THP mode `"
+        + thpMode()
+        + "`; peak AnonHugePages "
+        + "during the run "
+        + peakHugePagesKiB.get() / 1024
+        + " MiB";
   }
 
   static String cpuModel() {
@@ -94,7 +101,12 @@ final class MachineInfo {
 
   /** "CPU, cores; JVM" for the report header. */
   static String summary() {
-    return cpuModel() + ", " + Runtime.getRuntime().availableProcessors() + " cores; "
-        + System.getProperty("java.vm.name") + ' ' + System.getProperty("java.runtime.version");
+    return cpuModel()
+        + ", "
+        + Runtime.getRuntime().availableProcessors()
+        + " cores; "
+        + System.getProperty("java.vm.name")
+        + ' '
+        + System.getProperty("java.runtime.version");
   }
 }

@@ -22,8 +22,13 @@ import java.util.stream.Stream;
 final class MeasuredProcess {
 
   /** What one run measured. */
-  record Measurement(double seconds, long peakRssKiB, long tempWrittenBytes, long tempPeakBytes,
-      int exitStatus, String stderr) {}
+  record Measurement(
+      double seconds,
+      long peakRssKiB,
+      long tempWrittenBytes,
+      long tempPeakBytes,
+      int exitStatus,
+      String stderr) {}
 
   private static final long POLL_MILLIS = 20;
 
@@ -33,29 +38,33 @@ final class MeasuredProcess {
    * Runs {@code command} with {@code env} added, standard output to {@code stdout}, and polls
    * {@code tmp} (which the command should use for its temporary files) until it exits.
    */
-  static Measurement run(List<String> command, Map<String, String> env, Path tmp, Path stdout,
-      Path workDir) throws IOException, InterruptedException {
+  static Measurement run(
+      List<String> command, Map<String, String> env, Path tmp, Path stdout, Path workDir)
+      throws IOException, InterruptedException {
     Path timeFile = Files.createTempFile(workDir, "time-", ".txt");
     Path errFile = Files.createTempFile(workDir, "stderr-", ".txt");
-    List<String> full = new ArrayList<>(List.of("/usr/bin/time", "-f", "%M", "-o",
-        timeFile.toString()));
+    List<String> full =
+        new ArrayList<>(List.of("/usr/bin/time", "-f", "%M", "-o", timeFile.toString()));
     full.addAll(command);
-    ProcessBuilder pb = new ProcessBuilder(full).redirectError(errFile.toFile())
-        .redirectOutput(stdout.toFile());
+    ProcessBuilder pb =
+        new ProcessBuilder(full).redirectError(errFile.toFile()).redirectOutput(stdout.toFile());
     pb.environment().putAll(env);
     TempWatcher watcher = new TempWatcher(tmp);
     long t0 = System.nanoTime();
     Process p = pb.start();
-    Thread poller = new Thread(() -> {
-      while (p.isAlive()) {
-        watcher.poll();
-        try {
-          Thread.sleep(POLL_MILLIS);
-        } catch (InterruptedException e) {
-          return;
-        }
-      }
-    }, "tmp-poller");
+    Thread poller =
+        new Thread(
+            () -> {
+              while (p.isAlive()) {
+                watcher.poll();
+                try {
+                  Thread.sleep(POLL_MILLIS);
+                } catch (InterruptedException e) {
+                  return;
+                }
+              }
+            },
+            "tmp-poller");
     poller.setDaemon(true);
     poller.start();
     if (!p.waitFor(4, TimeUnit.HOURS)) {
@@ -69,8 +78,8 @@ final class MeasuredProcess {
     String err = Files.readString(errFile);
     Files.delete(timeFile);
     Files.delete(errFile);
-    return new Measurement(seconds, rss, watcher.writtenBytes(), watcher.peakBytes,
-        p.exitValue(), err);
+    return new Measurement(
+        seconds, rss, watcher.writtenBytes(), watcher.peakBytes, p.exitValue(), err);
   }
 
   /** The files under a directory, by path: the largest size each reached, and the peak total. */

@@ -5,12 +5,12 @@ import java.util.Locale;
 import org.openjdk.jol.info.GraphLayout;
 
 /**
- * Retained heap of one structure holding n keys, measured in a JVM of its own ({@link
- * StructureRun} starts it with a fixed heap): used heap after full collections, before and after
- * building the structure from keys generated block by block (so nothing but the structure and
- * what it references stays), cross-checked by JOL's {@link GraphLayout} walk of the structure.
- * A HashSet's Strings count, because the set keeps them alive; FingerprintSet and the long set
- * keep no key bytes at all, which is the point of them.
+ * Retained heap of one structure holding n keys, measured in a JVM of its own ({@link StructureRun}
+ * starts it with a fixed heap): used heap after full collections, before and after building the
+ * structure from keys generated block by block (so nothing but the structure and what it references
+ * stays), cross-checked by JOL's {@link GraphLayout} walk of the structure. A HashSet's Strings
+ * count, because the set keeps them alive; FingerprintSet and the long set keep no key bytes at
+ * all, which is the point of them.
  *
  * <p>Prints one line: {@code PROBE <structure> <n> <heap-diff bytes> <JOL bytes> <JOL objects>}.
  */
@@ -33,8 +33,14 @@ public final class MemoryProbe {
     }
     long after = usedAfterGc();
     GraphLayout layout = GraphLayout.parseInstance(target);
-    System.out.printf(Locale.ROOT, "PROBE\t%s\t%d\t%d\t%d\t%d%n", name, n, after - before,
-        layout.totalSize(), layout.totalCount());
+    System.out.printf(
+        Locale.ROOT,
+        "PROBE\t%s\t%d\t%d\t%d\t%d%n",
+        name,
+        n,
+        after - before,
+        layout.totalSize(),
+        layout.totalCount());
     Reference.reachabilityFence(target);
   }
 

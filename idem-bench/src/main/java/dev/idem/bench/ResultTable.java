@@ -13,17 +13,25 @@ import org.openjdk.jmh.results.IterationResult;
 import org.openjdk.jmh.results.RunResult;
 
 /**
- * Turns JMH results and accuracy records into markdown: one row per contender and n, ratios
- * against Guava, and the targets of the benchmark issue evaluated from the same numbers. Every
- * timing is the median of the measurement iterations (JMH's own score is their mean).
+ * Turns JMH results and accuracy records into markdown: one row per contender and n, ratios against
+ * Guava, and the targets of the benchmark issue evaluated from the same numbers. Every timing is
+ * the median of the measurement iterations (JMH's own score is their mean).
  */
 public final class ResultTable {
 
   enum Metric {
-    INSERT, POSITIVE, NEGATIVE,
-    FP_INSERT, FP_POSITIVE, FP_NEGATIVE,
-    BATCH_INSERT, BATCH_POSITIVE, BATCH_NEGATIVE,
-    HASH_BATCH_INSERT, HASH_BATCH_POSITIVE, HASH_BATCH_NEGATIVE
+    INSERT,
+    POSITIVE,
+    NEGATIVE,
+    FP_INSERT,
+    FP_POSITIVE,
+    FP_NEGATIVE,
+    BATCH_INSERT,
+    BATCH_POSITIVE,
+    BATCH_NEGATIVE,
+    HASH_BATCH_INSERT,
+    HASH_BATCH_POSITIVE,
+    HASH_BATCH_NEGATIVE
   }
 
   private static final List<Metric> HASHING =
@@ -33,8 +41,10 @@ public final class ResultTable {
 
   /** (n, contender) → metric → median ns per operation. */
   private final Map<Long, Map<String, EnumMap<Metric, Double>>> cells = new TreeMap<>();
+
   /** Snapshot load mode → iteration times in ms. */
   private final Map<String, double[]> snapshotLoads = new TreeMap<>();
+
   private final Map<Long, Map<String, Accuracy>> accuracy = new TreeMap<>();
   private long snapshotCapacity;
   private long snapshotBytes;
@@ -68,12 +78,13 @@ public final class ResultTable {
 
   private static Metric metric(String benchmark, String method) {
     String base = method.replace("BatchHash", "").replace("Batch", "");
-    Metric m = switch (base) {
-      case "insert" -> Metric.INSERT;
-      case "positiveQuery" -> Metric.POSITIVE;
-      case "negativeQuery" -> Metric.NEGATIVE;
-      default -> throw new IllegalArgumentException("unknown benchmark method " + method);
-    };
+    Metric m =
+        switch (base) {
+          case "insert" -> Metric.INSERT;
+          case "positiveQuery" -> Metric.POSITIVE;
+          case "negativeQuery" -> Metric.NEGATIVE;
+          default -> throw new IllegalArgumentException("unknown benchmark method " + method);
+        };
     int shift;
     if (benchmark.contains(HashBatchBenchmark.class.getSimpleName())) {
       shift = 9;
@@ -86,7 +97,8 @@ public final class ResultTable {
   }
 
   private EnumMap<Metric, Double> row(long n, String contender) {
-    return cells.computeIfAbsent(n, k -> new TreeMap<>())
+    return cells
+        .computeIfAbsent(n, k -> new TreeMap<>())
         .computeIfAbsent(contender, k -> new EnumMap<>(Metric.class));
   }
 
@@ -140,21 +152,29 @@ public final class ResultTable {
 
   /** The numbers a user of each library gets: hashing included. */
   private void renderHashing(StringBuilder sb) {
-    sb.append("### Filters at p = 0.001, from key bytes (hashing included; ns per operation, "
-            + "median of iterations)\n\n")
-        .append("| n | contender | bits/key | measured FPR | insert | pos query | neg query "
-            + "| insert ×Guava | pos ×Guava | neg ×Guava | batch+hash insert | batch+hash pos "
-            + "| batch+hash neg | b+h insert ×Guava | b+h pos ×Guava | b+h neg ×Guava |\n")
-        .append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    sb.append(
+            "### Filters at p = 0.001, from key bytes (hashing included; ns per operation, "
+                + "median of iterations)\n\n")
+        .append(
+            "| n | contender | bits/key | measured FPR | insert | pos query | neg query "
+                + "| insert ×Guava | pos ×Guava | neg ×Guava | batch+hash insert | batch+hash pos "
+                + "| batch+hash neg | b+h insert ×Guava | b+h pos ×Guava | b+h neg ×Guava |\n")
+        .append(
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
     for (long n : sizes()) {
       for (String c : Contender.NAMES) {
         Accuracy a = accuracy(n, c);
         if (a == null && (cells.get(n) == null || !cells.get(n).containsKey(c))) {
           continue;
         }
-        sb.append("| ").append(count(n)).append(" | ").append(c)
-            .append(" | ").append(a == null ? "–" : num(a.bitsPerKey(), 2))
-            .append(" | ").append(a == null ? "–" : pct(a.measuredFpp()));
+        sb.append("| ")
+            .append(count(n))
+            .append(" | ")
+            .append(c)
+            .append(" | ")
+            .append(a == null ? "–" : num(a.bitsPerKey(), 2))
+            .append(" | ")
+            .append(a == null ? "–" : pct(a.measuredFpp()));
         for (List<Metric> ms : List.of(HASHING, HASH_BATCH)) {
           for (Metric m : ms) {
             sb.append(" | ").append(ns(cell(n, c, m)));
@@ -166,17 +186,20 @@ public final class ResultTable {
         sb.append(" |\n");
       }
     }
-    sb.append("\n\"×Guava\" is Guava's time (single key, hashing included) over the contender's "
-        + "(above 1 = faster). \"batch+hash\": per batch of " + HashBatchBenchmark.BATCH
-        + " keys, XXH3-128 `fingerprintInto` a long[], then one putAll/mightContainAll. "
-        + "Positive queries ask for inserted keys, negative ones for fresh keys.\n\n");
+    sb.append(
+        "\n\"×Guava\" is Guava's time (single key, hashing included) over the contender's "
+            + "(above 1 = faster). \"batch+hash\": per batch of "
+            + HashBatchBenchmark.BATCH
+            + " keys, XXH3-128 `fingerprintInto` a long[], then one putAll/mightContainAll. "
+            + "Positive queries ask for inserted keys, negative ones for fresh keys.\n\n");
   }
 
   /** idem's filters alone, from precomputed fingerprints. */
   private void renderFingerprints(StringBuilder sb) {
     sb.append("### idem's filters from precomputed fingerprints (no hashing; ns per operation)\n\n")
-        .append("| n | filter | fp insert | fp pos | fp neg | batch insert | batch pos "
-            + "| batch neg |\n|---|---|---:|---:|---:|---:|---:|---:|\n");
+        .append(
+            "| n | filter | fp insert | fp pos | fp neg | batch insert | batch pos "
+                + "| batch neg |\n|---|---|---:|---:|---:|---:|---:|---:|\n");
     for (long n : cells.keySet()) {
       for (String c : List.of("bloom", "blocked", "partitioned")) {
         if (!cells.get(n).containsKey(c)) {
@@ -189,14 +212,17 @@ public final class ResultTable {
         sb.append(" |\n");
       }
     }
-    sb.append("\n\"batch\": ranged putAll/mightContainAll on " + FingerprintBenchmark.BATCH
-        + " fingerprints at a time, straight from the long[2n] (no copy).\n\n");
+    sb.append(
+        "\n\"batch\": ranged putAll/mightContainAll on "
+            + FingerprintBenchmark.BATCH
+            + " fingerprints at a time, straight from the long[2n] (no copy).\n\n");
   }
 
   private void renderAccuracy(StringBuilder sb) {
     sb.append("### False-positive rate on fresh keys\n\n")
-        .append("| n | contender | bits/key | expected FPR | measured FPR | false positives "
-            + "| Wilson 95 % interval | expected inside |\n")
+        .append(
+            "| n | contender | bits/key | expected FPR | measured FPR | false positives "
+                + "| Wilson 95 % interval | expected inside |\n")
         .append("|---|---|---:|---:|---:|---:|---|---|\n");
     for (Map.Entry<Long, Map<String, Accuracy>> e : accuracy.entrySet()) {
       for (String c : Contender.NAMES) {
@@ -205,14 +231,25 @@ public final class ResultTable {
           continue;
         }
         double[] ci = a.wilson95();
-        sb.append(String.format(Locale.ROOT, "| %s | %s | %.2f | %s | %s | %,d / %,d | [%s, %s] | %s |%n",
-            count(a.n()), c, a.bitsPerKey(), pct(a.expectedFpp()), pct(a.measuredFpp()),
-            a.falsePositives(), a.trials(), pct(ci[0]), pct(ci[1]),
-            a.consistent() ? "yes" : "**no**"));
+        sb.append(
+            String.format(
+                Locale.ROOT,
+                "| %s | %s | %.2f | %s | %s | %,d / %,d | [%s, %s] | %s |%n",
+                count(a.n()),
+                c,
+                a.bitsPerKey(),
+                pct(a.expectedFpp()),
+                pct(a.measuredFpp()),
+                a.falsePositives(),
+                a.trials(),
+                pct(ci[0]),
+                pct(ci[1]),
+                a.consistent() ? "yes" : "**no**"));
       }
     }
-    sb.append("\nExpected: idem's filters use their layout's own formula at n "
-        + "(`falsePositiveRate(n)`); Guava its `expectedFpp()`; commons `Shape.getProbability(n)`.\n\n");
+    sb.append(
+        "\nExpected: idem's filters use their layout's own formula at n "
+            + "(`falsePositiveRate(n)`); Guava its `expectedFpp()`; commons `Shape.getProbability(n)`.\n\n");
   }
 
   private void renderBatchGain(StringBuilder sb) {
@@ -224,8 +261,16 @@ public final class ResultTable {
         Double p = batchGain(n, c, Metric.FP_POSITIVE, Metric.BATCH_POSITIVE);
         Double q = batchGain(n, c, Metric.FP_NEGATIVE, Metric.BATCH_NEGATIVE);
         if (i != null || p != null || q != null) {
-          sb.append("| ").append(count(n)).append(" | ").append(c).append(" | ")
-              .append(ratio(i)).append(" | ").append(ratio(p)).append(" | ").append(ratio(q))
+          sb.append("| ")
+              .append(count(n))
+              .append(" | ")
+              .append(c)
+              .append(" | ")
+              .append(ratio(i))
+              .append(" | ")
+              .append(ratio(p))
+              .append(" | ")
+              .append(ratio(q))
               .append(" |\n");
         }
       }
@@ -237,19 +282,29 @@ public final class ResultTable {
     if (snapshotLoads.isEmpty()) {
       return;
     }
-    sb.append(String.format(Locale.ROOT,
-        "### Loading a snapshot of a classic filter for %s keys at 0.1 %% (%,.0f MiB file)%n%n",
-        count(snapshotCapacity), snapshotBytes / 1048576.0))
+    sb.append(
+            String.format(
+                Locale.ROOT,
+                "### Loading a snapshot of a classic filter for %s keys at 0.1 %% (%,.0f MiB file)%n%n",
+                count(snapshotCapacity),
+                snapshotBytes / 1048576.0))
         .append("| load | median ms | all runs (ms) | page cache |\n|---|---:|---|---|\n");
     for (Map.Entry<String, double[]> e : snapshotLoads.entrySet()) {
-      String how = e.getKey().equals("map") ? "FilterSnapshot.map (mmap, private)"
-          : "FilterSnapshot.read (into heap)";
+      String how =
+          e.getKey().equals("map")
+              ? "FilterSnapshot.map (mmap, private)"
+              : "FilterSnapshot.read (into heap)";
       StringBuilder runs = new StringBuilder();
       for (double v : e.getValue()) {
         runs.append(runs.length() == 0 ? "" : ", ").append(num(v, 0));
       }
-      sb.append("| ").append(how).append(" | ").append(num(median(e.getValue()), 0))
-          .append(" | ").append(runs).append(" | warm (file just written) |\n");
+      sb.append("| ")
+          .append(how)
+          .append(" | ")
+          .append(num(median(e.getValue()), 0))
+          .append(" | ")
+          .append(runs)
+          .append(" | warm (file just written) |\n");
     }
     sb.append('\n');
   }
@@ -265,11 +320,18 @@ public final class ResultTable {
     Double neg = vsGuava(big, "blocked", Metric.NEGATIVE);
     Double bpos = vsGuava(big, "blocked", Metric.HASH_BATCH_POSITIVE, Metric.POSITIVE);
     Double bneg = vsGuava(big, "blocked", Metric.HASH_BATCH_NEGATIVE, Metric.NEGATIVE);
-    sb.append(String.format(Locale.ROOT,
-        "- (a) blocked queries ≥ 3× Guava at n = %s: single key with hashing %s (pos %s, neg %s);"
-            + " batch+hash %s (pos %s, neg %s)%n",
-        count(big), atLeast3(pos, neg), ratio(pos), ratio(neg), atLeast3(bpos, bneg),
-        ratio(bpos), ratio(bneg)));
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "- (a) blocked queries ≥ 3× Guava at n = %s: single key with hashing %s (pos %s, neg %s);"
+                + " batch+hash %s (pos %s, neg %s)%n",
+            count(big),
+            atLeast3(pos, neg),
+            ratio(pos),
+            ratio(neg),
+            atLeast3(bpos, bneg),
+            ratio(bpos),
+            ratio(bneg)));
     for (long n : ns) {
       Double ins = vsGuava(n, "bloom", Metric.INSERT);
       Double p = vsGuava(n, "bloom", Metric.POSITIVE);
@@ -278,12 +340,19 @@ public final class ResultTable {
       Accuracy guava = accuracy(n, "guava");
       boolean speed = ins != null && p != null && q != null && ins >= 1 && p >= 1 && q >= 1;
       boolean space = mine != null && guava != null && mine.bitsPerKey() <= guava.bitsPerKey();
-      sb.append(String.format(Locale.ROOT,
-          "- (b) bloom vs Guava at n = %s: speed %s (insert %s, pos %s, neg %s); "
-              + "bits/key %s (%s vs %s)%n",
-          count(n), speed ? "met" : "missed", ratio(ins), ratio(p), ratio(q),
-          space ? "met" : "missed", mine == null ? "–" : num(mine.bitsPerKey(), 2),
-          guava == null ? "–" : num(guava.bitsPerKey(), 2)));
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "- (b) bloom vs Guava at n = %s: speed %s (insert %s, pos %s, neg %s); "
+                  + "bits/key %s (%s vs %s)%n",
+              count(n),
+              speed ? "met" : "missed",
+              ratio(ins),
+              ratio(p),
+              ratio(q),
+              space ? "met" : "missed",
+              mine == null ? "–" : num(mine.bitsPerKey(), 2),
+              guava == null ? "–" : num(guava.bitsPerKey(), 2)));
     }
     List<String> off = new ArrayList<>();
     int checked = 0;
@@ -295,20 +364,31 @@ public final class ResultTable {
         }
       }
     }
-    sb.append(String.format(Locale.ROOT,
-        "- (c) measured FPR consistent with expected (Wilson 95 %%): %s (%d of %d rows inside%s)%n",
-        off.isEmpty() && checked > 0 ? "met" : "missed", checked - off.size(), checked,
-        off.isEmpty() ? "" : "; outside: " + String.join(", ", off)));
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "- (c) measured FPR consistent with expected (Wilson 95 %%): %s (%d of %d rows inside%s)%n",
+            off.isEmpty() && checked > 0 ? "met" : "missed",
+            checked - off.size(),
+            checked,
+            off.isEmpty() ? "" : "; outside: " + String.join(", ", off)));
     for (long n : cells.keySet()) {
       StringBuilder gains = new StringBuilder();
       for (String c : List.of("bloom", "blocked", "partitioned")) {
-        gains.append(String.format(Locale.ROOT, "%s%s insert %s / pos %s / neg %s",
-            gains.length() == 0 ? "" : "; ", c,
-            ratio(batchGain(n, c, Metric.FP_INSERT, Metric.BATCH_INSERT)),
-            ratio(batchGain(n, c, Metric.FP_POSITIVE, Metric.BATCH_POSITIVE)),
-            ratio(batchGain(n, c, Metric.FP_NEGATIVE, Metric.BATCH_NEGATIVE))));
+        gains.append(
+            String.format(
+                Locale.ROOT,
+                "%s%s insert %s / pos %s / neg %s",
+                gains.length() == 0 ? "" : "; ",
+                c,
+                ratio(batchGain(n, c, Metric.FP_INSERT, Metric.BATCH_INSERT)),
+                ratio(batchGain(n, c, Metric.FP_POSITIVE, Metric.BATCH_POSITIVE)),
+                ratio(batchGain(n, c, Metric.FP_NEGATIVE, Metric.BATCH_NEGATIVE))));
       }
-      sb.append("- (d) batch gain at n = ").append(count(n)).append(": ").append(gains)
+      sb.append("- (d) batch gain at n = ")
+          .append(count(n))
+          .append(": ")
+          .append(gains)
           .append('\n');
     }
     sb.append('\n');

@@ -13,10 +13,10 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Part A of the end-to-end benchmark: each strategy deduplicates the same JSONL input, dies at
- * 35 % of it, restarts, dies again at 70 %, and restarts to finish. Both restarts are timed from
- * outside (spawn to first new output byte); the last one also gives peak RSS and the counters; the
- * final output is checked against the reference.
+ * Part A of the end-to-end benchmark: each strategy deduplicates the same JSONL input, dies at 35 %
+ * of it, restarts, dies again at 70 %, and restarts to finish. Both restarts are timed from outside
+ * (spawn to first new output byte); the last one also gives peak RSS and the counters; the final
+ * output is checked against the reference.
  */
 final class ResumeBenchmark {
 
@@ -32,8 +32,13 @@ final class ResumeBenchmark {
   }
 
   /** What a strategy's chain of three processes came to. */
-  record Row(Contender contender, ChildRun.Outcome first, ChildRun.Outcome restart35,
-      ChildRun.Outcome restart70, Map<String, String> stats, OutputCheck check) {}
+  record Row(
+      Contender contender,
+      ChildRun.Outcome first,
+      ChildRun.Outcome restart35,
+      ChildRun.Outcome restart70,
+      Map<String, String> stats,
+      OutputCheck check) {}
 
   private final E2eData.Facts facts;
   private final Path input;
@@ -58,8 +63,7 @@ final class ResumeBenchmark {
     for (int i = 0; i < 3; i++) {
       boolean last = i == 2;
       long haltAt = last || c.launcher().killedFromOutside() ? 0 : facts.killRecords()[i];
-      long killAt = !last && c.launcher().killedFromOutside() ? facts.referenceBytesAtKill()[i]
-          : 0;
+      long killAt = !last && c.launcher().killedFromOutside() ? facts.referenceBytesAtKill()[i] : 0;
       stats = dir.resolve("stats-" + i + ".txt");
       long base = Files.exists(out) ? Files.size(out) : 0;
       ChildRun child = new ChildRun(c.launcher().command(out, state, stats, haltAt), out, log);
@@ -74,7 +78,9 @@ final class ResumeBenchmark {
     for (int i = 0; i < 3; i++) {
       Path si = dir.resolve("stats-" + i + ".txt");
       if (Files.exists(si)) {
-        Files.copy(si, logs.resolve("a-" + slug + "-stats-" + (i + 1) + ".txt"),
+        Files.copy(
+            si,
+            logs.resolve("a-" + slug + "-stats-" + (i + 1) + ".txt"),
             StandardCopyOption.REPLACE_EXISTING);
       }
     }
@@ -94,8 +100,11 @@ final class ResumeBenchmark {
     if (text.trim().startsWith("{")) {
       JsonNode n = new ObjectMapper().readTree(text);
       n.fields().forEachRemaining(e -> m.put(e.getKey(), e.getValue().asText()));
-      m.put("lookups_new", String.valueOf(
-          Math.round(n.path("exact_lookups_per_new_key").asDouble() * n.path("kept").asLong())));
+      m.put(
+          "lookups_new",
+          String.valueOf(
+              Math.round(
+                  n.path("exact_lookups_per_new_key").asDouble() * n.path("kept").asLong())));
     } else {
       for (String line : text.split("\n")) {
         int eq = line.indexOf('=');
@@ -112,25 +121,35 @@ final class ResumeBenchmark {
   /** The markdown table of Part A. */
   static List<String> table(List<Row> rows) {
     List<String> t = new ArrayList<>();
-    t.add("| strategy | heap (-Xms=-Xmx) | cold start to first new record, restart at 35 % | "
-        + "… at 70 % | peak RSS of the 70 % restart | exact-tier lookups per new record | "
-        + "all exact-tier lookups per record | missed | duplicated | output in input order |");
+    t.add(
+        "| strategy | heap (-Xms=-Xmx) | cold start to first new record, restart at 35 % | "
+            + "… at 70 % | peak RSS of the 70 % restart | exact-tier lookups per new record | "
+            + "all exact-tier lookups per record | missed | duplicated | output in input order |");
     t.add("|---|---|---|---|---|---|---|---|---|---|");
     for (Row r : rows) {
       long kept = parse(r.stats().get("kept"));
       long records = parse(r.stats().get("records"));
-      t.add(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %s | %s | %,d | %,d | %s |",
-          r.contender().name(), r.contender().heap(), seconds(r.restart35()),
-          seconds(r.restart70()), mib(r.restart70().peakRssKiB()),
-          ratio(parse(r.stats().get("lookups_new")), kept),
-          ratio(parse(r.stats().get("exact_lookups")), records), r.check().missed(),
-          r.check().duplicated() + r.check().unknown(), r.check().inOrder() ? "yes" : "no"));
+      t.add(
+          String.format(
+              Locale.ROOT,
+              "| %s | %s | %s | %s | %s | %s | %s | %,d | %,d | %s |",
+              r.contender().name(),
+              r.contender().heap(),
+              seconds(r.restart35()),
+              seconds(r.restart70()),
+              mib(r.restart70().peakRssKiB()),
+              ratio(parse(r.stats().get("lookups_new")), kept),
+              ratio(parse(r.stats().get("exact_lookups")), records),
+              r.check().missed(),
+              r.check().duplicated() + r.check().unknown(),
+              r.check().inOrder() ? "yes" : "no"));
     }
     return t;
   }
 
   static String seconds(ChildRun.Outcome o) {
-    return o.firstNewOutputSeconds() < 0 ? "–"
+    return o.firstNewOutputSeconds() < 0
+        ? "–"
         : String.format(Locale.ROOT, "%.2f s", o.firstNewOutputSeconds());
   }
 

@@ -19,9 +19,9 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * Restart cost of tier 1: opening a snapshot of a classic filter sized for 500 M keys at 0.1 %
- * (≈ 857 MiB) by copy-on-write mmap and by reading it into the heap. Both verify the payload
- * CRC32C, so both read every byte; the page cache is warm because the file was just written.
+ * Restart cost of tier 1: opening a snapshot of a classic filter sized for 500 M keys at 0.1 % (≈
+ * 857 MiB) by copy-on-write mmap and by reading it into the heap. Both verify the payload CRC32C,
+ * so both read every byte; the page cache is warm because the file was just written.
  *
  * <p>Load time does not depend on the bits' content, so only {@link #INSERTED} keys are put. The
  * file is written by the first fork that needs it and deleted by {@link BenchMain} afterwards.

@@ -9,11 +9,11 @@ import java.nio.file.Path;
 import java.util.SplittableRandom;
 
 /**
- * The generated inputs of the sort-dedup benchmark, the same bytes on every run: log-like lines
- * and JSON Lines of 60 to 100 bytes (about 80 on average) in which a fixed share of the records
- * repeats an earlier key. A repeated line is the earlier line again; a repeated JSON record has
- * the earlier {@code id} with other fields, so only a dedup by key removes it. While writing, the
- * generator digests what a keep-first dedup must write: the first record of each key, in order.
+ * The generated inputs of the sort-dedup benchmark, the same bytes on every run: log-like lines and
+ * JSON Lines of 60 to 100 bytes (about 80 on average) in which a fixed share of the records repeats
+ * an earlier key. A repeated line is the earlier line again; a repeated JSON record has the earlier
+ * {@code id} with other fields, so only a dedup by key removes it. While writing, the generator
+ * digests what a keep-first dedup must write: the first record of each key, in order.
  */
 final class SortDedupInputs {
 

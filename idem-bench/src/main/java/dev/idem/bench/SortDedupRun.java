@@ -19,10 +19,10 @@ import java.util.stream.Stream;
 
 /**
  * {@code bin/idem-bench sort-dedup [--gb G] [--quick] [--reps N] [--tmp DIR] [--out DIR]}: exact
- * dedup of a multi-GB input within 64 MiB, {@code idem sort-dedup} against
- * {@code LC_ALL=C sort -u -S 64M} in the same run, each contender a child process measured by
- * {@link MeasuredProcess}; every output is checked against the digest of what it must hold. The
- * generated inputs, runs and outputs live in a directory under {@code --tmp} removed at the end.
+ * dedup of a multi-GB input within 64 MiB, {@code idem sort-dedup} against {@code LC_ALL=C sort -u
+ * -S 64M} in the same run, each contender a child process measured by {@link MeasuredProcess};
+ * every output is checked against the digest of what it must hold. The generated inputs, runs and
+ * outputs live in a directory under {@code --tmp} removed at the end.
  */
 final class SortDedupRun {
 
@@ -30,24 +30,29 @@ final class SortDedupRun {
   record Plan(double gb, int reps) {
     static final String MEMORY = "64m";
     static final String SORT_MEMORY = "64M";
+
     /** About twice --memory, fixed and pre-touched like every JVM this project measures. */
-    static final List<String> JVM_FLAGS = List.of("-Xms160m", "-Xmx160m",
-        "-XX:+AlwaysPreTouch");
+    static final List<String> JVM_FLAGS = List.of("-Xms160m", "-Xmx160m", "-XX:+AlwaysPreTouch");
+
     /** The same cap without pre-touch: the pages the job really touches. */
     static final List<String> JVM_FLAGS_LAZY = List.of("-Xmx160m");
+
     static final double DUPLICATE_SHARE = 0.3;
   }
 
-  private enum Check { SEQUENCE, SET }
+  private enum Check {
+    SEQUENCE,
+    SET
+  }
 
   /** One contender: its name, its input, how to build its command, how to check its output. */
-  private record Contender(String name, boolean json, boolean idem, Check check,
-      List<String> args, boolean lazyHeap) {}
+  private record Contender(
+      String name, boolean json, boolean idem, Check check, List<String> args, boolean lazyHeap) {}
 
   private record Row(Contender contender, MeasuredProcess.Measurement m, JsonNode stats) {}
 
-  static final String USAGE = "usage: idem-bench sort-dedup [--gb G] [--quick] [--reps N]"
-      + " [--tmp DIR] [--out DIR]";
+  static final String USAGE =
+      "usage: idem-bench sort-dedup [--gb G] [--quick] [--reps N]" + " [--tmp DIR] [--out DIR]";
 
   private final Plan plan;
   private final Path outDir;
@@ -89,8 +94,11 @@ final class SortDedupRun {
       System.exit(2);
     }
     Plan plan = new Plan(gb != null ? gb : quick ? 0.2 : 2, reps != null ? reps : quick ? 1 : 3);
-    Path dir = out.resolve("sort-dedup-" + java.time.LocalDateTime.now()
-        .format(java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+    Path dir =
+        out.resolve(
+            "sort-dedup-"
+                + java.time.LocalDateTime.now()
+                    .format(java.time.format.DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
     Files.createDirectories(dir);
     new SortDedupRun(plan, dir, tmp, Path.of("idem-cli/target/idem.jar"))
         .run(String.join(" ", args));
@@ -100,8 +108,8 @@ final class SortDedupRun {
     long start = System.nanoTime();
     String date = ZonedDateTime.now(ZoneOffset.UTC).toString();
     String loadBefore = MachineInfo.loadAverage();
-    Path data = Files.createTempDirectory(Files.createDirectories(tmpRoot),
-        "idem-bench-sort-dedup-");
+    Path data =
+        Files.createTempDirectory(Files.createDirectories(tmpRoot), "idem-bench-sort-dedup-");
     try {
       Path jar = Files.copy(idemJar, data.resolve("idem.jar")); // a rebuild cannot swap it
       long bytes = (long) (plan.gb() * (1L << 30));
@@ -109,12 +117,22 @@ final class SortDedupRun {
       long t0 = System.nanoTime();
       SortDedupInputs.Input lines = gen.lines(data.resolve("lines.txt"), bytes);
       SortDedupInputs.Input json = gen.jsonLines(data.resolve("events.jsonl"), bytes);
-      ForkRunner.log(String.format(Locale.ROOT, "generated %s and %s in %.0f s", describe(lines),
-          describe(json), (System.nanoTime() - t0) / 1e9));
+      ForkRunner.log(
+          String.format(
+              Locale.ROOT,
+              "generated %s and %s in %.0f s",
+              describe(lines),
+              describe(json),
+              (System.nanoTime() - t0) / 1e9));
       MeasuredProcess.Measurement baseline = baseline(jar, data, Plan.JVM_FLAGS);
       MeasuredProcess.Measurement lazyBaseline = baseline(jar, data, Plan.JVM_FLAGS_LAZY);
-      ForkRunner.log("JVM baseline (trivial input): " + baseline.peakRssKiB() / 1024 + " MiB RSS"
-          + " pre-touched, " + lazyBaseline.peakRssKiB() / 1024 + " MiB not pre-touched");
+      ForkRunner.log(
+          "JVM baseline (trivial input): "
+              + baseline.peakRssKiB() / 1024
+              + " MiB RSS"
+              + " pre-touched, "
+              + lazyBaseline.peakRssKiB() / 1024
+              + " MiB not pre-touched");
       List<Contender> contenders = contenders(jar);
       List<Row> rows = new ArrayList<>();
       for (int rep = 1; rep <= plan.reps(); rep++) {
@@ -128,16 +146,34 @@ final class SortDedupRun {
       String commit = firstLine(List.of("git", "rev-parse", "--short", "HEAD"));
       SortDedupReport report = new SortDedupReport(plan, lines, json, baseline, lazyBaseline);
       for (Row r : rows) {
-        report.add(r.contender().name(), r.contender().json(), r.contender().idem(),
-            r.contender().lazyHeap(), r.m(), r.stats());
+        report.add(
+            r.contender().name(),
+            r.contender().json(),
+            r.contender().idem(),
+            r.contender().lazyHeap(),
+            r.m(),
+            r.stats());
       }
-      String wall = Duration.ofNanos(System.nanoTime() - start).toString().substring(2)
-          .toLowerCase(Locale.ROOT);
-      String machine = String.format(Locale.ROOT, "%s, %d cores, JDK %s (%s), GNU %s, commit %s, "
-              + "%s, load %s before / %s after, wall time %s", MachineInfo.cpuModel(),
-          Runtime.getRuntime().availableProcessors(), System.getProperty("java.vm.version"),
-          System.getProperty("java.vm.name"), sortVersion.replace("sort (GNU coreutils)",
-              "sort"), commit, date, loadBefore, MachineInfo.loadAverage(), wall);
+      String wall =
+          Duration.ofNanos(System.nanoTime() - start)
+              .toString()
+              .substring(2)
+              .toLowerCase(Locale.ROOT);
+      String machine =
+          String.format(
+              Locale.ROOT,
+              "%s, %d cores, JDK %s (%s), GNU %s, commit %s, "
+                  + "%s, load %s before / %s after, wall time %s",
+              MachineInfo.cpuModel(),
+              Runtime.getRuntime().availableProcessors(),
+              System.getProperty("java.vm.version"),
+              System.getProperty("java.vm.name"),
+              sortVersion.replace("sort (GNU coreutils)", "sort"),
+              commit,
+              date,
+              loadBefore,
+              MachineInfo.loadAverage(),
+              wall);
       String md = report.markdown(command, machine);
       Files.writeString(outDir.resolve("report.md"), md);
       System.out.println(md);
@@ -150,28 +186,79 @@ final class SortDedupRun {
   private List<Contender> contenders(Path jar) {
     List<Contender> list = new ArrayList<>();
     // --parallel left at its default: min(8, available processors) = 2 here
-    list.add(new Contender("LC_ALL=C sort -u -S 64M", false, false, Check.SET,
-        List.of("sort", "-u", "-S", Plan.SORT_MEMORY), false));
+    list.add(
+        new Contender(
+            "LC_ALL=C sort -u -S 64M",
+            false,
+            false,
+            Check.SET,
+            List.of("sort", "-u", "-S", Plan.SORT_MEMORY),
+            false));
     List<String> lineArgs = List.of("sort-dedup", "--whole-line", "--memory", Plan.MEMORY);
     List<String> none = List.of("--compress-runs", "none");
     List<String> keyOrder = List.of("--order", "key");
-    list.add(new Contender("idem sort-dedup --whole-line", false, true, Check.SEQUENCE,
-        idem(jar, Plan.JVM_FLAGS, lineArgs, List.of()), false));
-    list.add(new Contender("idem sort-dedup --whole-line --order key", false, true, Check.SET,
-        idem(jar, Plan.JVM_FLAGS, lineArgs, keyOrder), false));
-    list.add(new Contender("idem sort-dedup --whole-line --compress-runs none", false, true,
-        Check.SEQUENCE, idem(jar, Plan.JVM_FLAGS, lineArgs, none), false));
-    list.add(new Contender("idem sort-dedup --whole-line --order key --compress-runs none", false,
-        true, Check.SET, idem(jar, Plan.JVM_FLAGS, lineArgs,
-            List.of("--order", "key", "--compress-runs", "none")), false));
-    list.add(new Contender("idem sort-dedup --whole-line (heap -Xmx160m, not pre-touched)", false,
-        true, Check.SEQUENCE, idem(jar, Plan.JVM_FLAGS_LAZY, lineArgs, List.of()), true));
+    list.add(
+        new Contender(
+            "idem sort-dedup --whole-line",
+            false,
+            true,
+            Check.SEQUENCE,
+            idem(jar, Plan.JVM_FLAGS, lineArgs, List.of()),
+            false));
+    list.add(
+        new Contender(
+            "idem sort-dedup --whole-line --order key",
+            false,
+            true,
+            Check.SET,
+            idem(jar, Plan.JVM_FLAGS, lineArgs, keyOrder),
+            false));
+    list.add(
+        new Contender(
+            "idem sort-dedup --whole-line --compress-runs none",
+            false,
+            true,
+            Check.SEQUENCE,
+            idem(jar, Plan.JVM_FLAGS, lineArgs, none),
+            false));
+    list.add(
+        new Contender(
+            "idem sort-dedup --whole-line --order key --compress-runs none",
+            false,
+            true,
+            Check.SET,
+            idem(
+                jar,
+                Plan.JVM_FLAGS,
+                lineArgs,
+                List.of("--order", "key", "--compress-runs", "none")),
+            false));
+    list.add(
+        new Contender(
+            "idem sort-dedup --whole-line (heap -Xmx160m, not pre-touched)",
+            false,
+            true,
+            Check.SEQUENCE,
+            idem(jar, Plan.JVM_FLAGS_LAZY, lineArgs, List.of()),
+            true));
     List<String> keyArgs = List.of("sort-dedup", "--key", "id", "--memory", Plan.MEMORY);
-    list.add(new Contender("idem sort-dedup --key id", true, true, Check.SEQUENCE,
-        idem(jar, Plan.JVM_FLAGS, keyArgs, List.of()), false));
-    list.add(new Contender("idem sort-dedup --key id --order key --compress-runs none", true, true,
-        Check.SET, idem(jar, Plan.JVM_FLAGS, keyArgs,
-            List.of("--order", "key", "--compress-runs", "none")), false));
+    list.add(
+        new Contender(
+            "idem sort-dedup --key id",
+            true,
+            true,
+            Check.SEQUENCE,
+            idem(jar, Plan.JVM_FLAGS, keyArgs, List.of()),
+            false));
+    list.add(
+        new Contender(
+            "idem sort-dedup --key id --order key --compress-runs none",
+            true,
+            true,
+            Check.SET,
+            idem(
+                jar, Plan.JVM_FLAGS, keyArgs, List.of("--order", "key", "--compress-runs", "none")),
+            false));
     return list;
   }
 
@@ -191,9 +278,25 @@ final class SortDedupRun {
       throws IOException, InterruptedException {
     Path tiny = Files.writeString(data.resolve("tiny.txt"), "a\n");
     Path tmp = Files.createDirectories(data.resolve("tmp-baseline"));
-    MeasuredProcess.Measurement m = MeasuredProcess.run(idem(jar, flags,
-        List.of("sort-dedup", "--whole-line", "--memory", Plan.MEMORY, "--tmp", tmp.toString(),
-            "-q", tiny.toString()), List.of()), Map.of(), tmp, Path.of("/dev/null"), outDir);
+    MeasuredProcess.Measurement m =
+        MeasuredProcess.run(
+            idem(
+                jar,
+                flags,
+                List.of(
+                    "sort-dedup",
+                    "--whole-line",
+                    "--memory",
+                    Plan.MEMORY,
+                    "--tmp",
+                    tmp.toString(),
+                    "-q",
+                    tiny.toString()),
+                List.of()),
+            Map.of(),
+            tmp,
+            Path.of("/dev/null"),
+            outDir);
     if (m.exitStatus() != 0) {
       throw new IOException("baseline run failed: " + m.stderr());
     }
@@ -210,26 +313,47 @@ final class SortDedupRun {
     Files.deleteIfExists(out);
     Files.deleteIfExists(stats);
     List<String> cmd = new ArrayList<>(c.args());
-    cmd.addAll(c.idem() ? List.of("--tmp", tmp.toString(), "-o", out.toString(), "--stats-json",
-        stats.toString(), in.file().toString())
-        : List.of("-T", tmp.toString(), "-o", out.toString(), in.file().toString()));
+    cmd.addAll(
+        c.idem()
+            ? List.of(
+                "--tmp",
+                tmp.toString(),
+                "-o",
+                out.toString(),
+                "--stats-json",
+                stats.toString(),
+                in.file().toString())
+            : List.of("-T", tmp.toString(), "-o", out.toString(), in.file().toString()));
     ForkRunner.log("rep " + rep + ": " + c.name());
-    MeasuredProcess.Measurement m = MeasuredProcess.run(cmd, Map.of("LC_ALL", "C"), tmp,
-        Path.of("/dev/null"), outDir);
+    MeasuredProcess.Measurement m =
+        MeasuredProcess.run(cmd, Map.of("LC_ALL", "C"), tmp, Path.of("/dev/null"), outDir);
     if (m.exitStatus() != 0) {
       throw new IOException(c.name() + " exited with " + m.exitStatus() + ": " + m.stderr());
     }
     LineDigest got = LineDigest.of(out);
-    boolean ok = c.check() == Check.SEQUENCE ? got.sameSequence(in.expected())
-        : got.sameSet(in.expected());
+    boolean ok =
+        c.check() == Check.SEQUENCE ? got.sameSequence(in.expected()) : got.sameSet(in.expected());
     if (!ok) {
-      throw new IOException(c.name() + ": wrong output: " + got.lines() + " lines, expected "
-          + in.expected().lines() + " (" + c.check() + " check)");
+      throw new IOException(
+          c.name()
+              + ": wrong output: "
+              + got.lines()
+              + " lines, expected "
+              + in.expected().lines()
+              + " ("
+              + c.check()
+              + " check)");
     }
     JsonNode s = c.idem() ? new ObjectMapper().readTree(stats.toFile()) : null;
-    ForkRunner.log(String.format(Locale.ROOT, "  %.1f s, %d MiB RSS, temp %d MiB written "
-            + "(polled)%s, output checked (%,d lines)", m.seconds(), m.peakRssKiB() / 1024,
-        m.tempWrittenBytes() >> 20, s == null ? "" : ", stats " + s.toString(), got.lines()));
+    ForkRunner.log(
+        String.format(
+            Locale.ROOT,
+            "  %.1f s, %d MiB RSS, temp %d MiB written " + "(polled)%s, output checked (%,d lines)",
+            m.seconds(),
+            m.peakRssKiB() / 1024,
+            m.tempWrittenBytes() >> 20,
+            s == null ? "" : ", stats " + s.toString(),
+            got.lines()));
     Files.deleteIfExists(out);
     return new Row(c, m, s);
   }
@@ -245,8 +369,13 @@ final class SortDedupRun {
   }
 
   private static String describe(SortDedupInputs.Input in) {
-    return String.format(Locale.ROOT, "%s (%.2f GiB, %,d records, %,d keys)",
-        in.file().getFileName(), in.bytes() / (double) (1L << 30), in.records(), in.keys());
+    return String.format(
+        Locale.ROOT,
+        "%s (%.2f GiB, %,d records, %,d keys)",
+        in.file().getFileName(),
+        in.bytes() / (double) (1L << 30),
+        in.records(),
+        in.keys());
   }
 
   private static String firstLine(List<String> command) {

@@ -8,8 +8,8 @@ import java.util.function.ToDoubleFunction;
 
 /**
  * The plot of state size over event time, as a hand-written SVG (two panels: entries held, and
- * bytes), so the report needs no plotting dependency. x is minutes of event time since the start
- * of the stream; dashed lines mark the 10-minute window boundaries.
+ * bytes), so the report needs no plotting dependency. x is minutes of event time since the start of
+ * the stream; dashed lines mark the 10-minute window boundaries.
  */
 final class StateSizeSvg {
 
@@ -20,7 +20,8 @@ final class StateSizeSvg {
   private static final int TOP = 40;
   private static final int GAP = 70;
   private static final String[][] SERIES = {
-      {"idem-sliding", "#1f77b4"}, {"idem-tumbling", "#2ca02c"}, {"hashmap-ttl", "#d62728"}};
+    {"idem-sliding", "#1f77b4"}, {"idem-tumbling", "#2ca02c"}, {"hashmap-ttl", "#d62728"}
+  };
 
   private final long events;
   private final StringBuilder svg = new StringBuilder();
@@ -37,17 +38,31 @@ final class StateSizeSvg {
       }
     }
     int height = TOP + 2 * PANEL + GAP + 50;
-    svg.append(String.format(Locale.ROOT, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\""
-        + " height=\"%d\" font-family=\"sans-serif\" font-size=\"12\">%n", WIDTH, height));
-    svg.append(String.format(Locale.ROOT, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>%n",
-        WIDTH, height));
-    svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"20\" font-size=\"14\">State of"
-        + " windowed dedup over event time: %,d-event click stream, 10-minute windows</text>%n",
-        LEFT, events));
+    svg.append(
+        String.format(
+            Locale.ROOT,
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\""
+                + " height=\"%d\" font-family=\"sans-serif\" font-size=\"12\">%n",
+            WIDTH,
+            height));
+    svg.append(
+        String.format(
+            Locale.ROOT, "<rect width=\"%d\" height=\"%d\" fill=\"white\"/>%n", WIDTH, height));
+    svg.append(
+        String.format(
+            Locale.ROOT,
+            "<text x=\"%d\" y=\"20\" font-size=\"14\">State of"
+                + " windowed dedup over event time: %,d-event click stream, 10-minute windows</text>%n",
+            LEFT,
+            events));
     panel(results, TOP, "entries held (millions)", p -> p.held() / 1e6, false);
     panel(results, TOP + PANEL + GAP, "state heap (MiB)", p -> p.bytes() / 1048576.0, true);
-    svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\">event time (minutes since"
-        + " start)</text>%n", LEFT + 250, height - 12));
+    svg.append(
+        String.format(
+            Locale.ROOT,
+            "<text x=\"%d\" y=\"%d\">event time (minutes since" + " start)</text>%n",
+            LEFT + 250,
+            height - 12));
     return svg.append("</svg>\n").toString();
   }
 
@@ -56,8 +71,12 @@ final class StateSizeSvg {
   }
 
   /** One panel; the bytes panel draws idem's JOL samples and everyone's full-GC heap samples. */
-  private void panel(Map<String, WindowResult> results, int top,
-      String title, ToDoubleFunction<WindowResult.Point> y, boolean bytes) {
+  private void panel(
+      Map<String, WindowResult> results,
+      int top,
+      String title,
+      ToDoubleFunction<WindowResult.Point> y,
+      boolean bytes) {
     List<List<WindowResult.Point>> lines = new ArrayList<>();
     List<List<WindowResult.Point>> dots = new ArrayList<>();
     double maxY = 0;
@@ -90,10 +109,14 @@ final class StateSizeSvg {
       }
       if (pts.length() > 0) {
         // the map's line dashed: where it and idem's sliding line coincide, both stay visible
-        svg.append(String.format(Locale.ROOT, "<polyline fill=\"none\" stroke=\"%s\""
-            + " stroke-width=\"1.8\"%s points=\"%s\"/>%n", color,
-            SERIES[i][0].startsWith("hashmap") ? " stroke-dasharray=\"6,4\"" : "",
-            pts.toString().trim()));
+        svg.append(
+            String.format(
+                Locale.ROOT,
+                "<polyline fill=\"none\" stroke=\"%s\""
+                    + " stroke-width=\"1.8\"%s points=\"%s\"/>%n",
+                color,
+                SERIES[i][0].startsWith("hashmap") ? " stroke-dasharray=\"6,4\"" : "",
+                pts.toString().trim()));
       }
       boolean dotsOnly = lines.get(i).isEmpty();
       StringBuilder dotPts = new StringBuilder();
@@ -101,60 +124,119 @@ final class StateSizeSvg {
         double px = x(p, plotW);
         double py = yPix(y, p, top, yTop);
         dotPts.append(String.format(Locale.ROOT, "%.1f,%.1f ", px, py));
-        svg.append(String.format(Locale.ROOT, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\""
-            + " fill=\"%s\" stroke=\"%s\"/>%n", px, py, dotsOnly ? color : "white", color));
+        svg.append(
+            String.format(
+                Locale.ROOT,
+                "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\"" + " fill=\"%s\" stroke=\"%s\"/>%n",
+                px,
+                py,
+                dotsOnly ? color : "white",
+                color));
       }
       if (dotsOnly && dotPts.length() > 0) {
-        svg.append(String.format(Locale.ROOT, "<polyline fill=\"none\" stroke=\"%s\""
-            + " stroke-width=\"1.8\" stroke-dasharray=\"5,3\" points=\"%s\"/>%n", color,
-            dotPts.toString().trim()));
+        svg.append(
+            String.format(
+                Locale.ROOT,
+                "<polyline fill=\"none\" stroke=\"%s\""
+                    + " stroke-width=\"1.8\" stroke-dasharray=\"5,3\" points=\"%s\"/>%n",
+                color,
+                dotPts.toString().trim()));
       }
       int ly = top + 20 + 18 * i;
-      svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\""
-          + " stroke=\"%s\" stroke-width=\"2\"/><text x=\"%d\" y=\"%d\">%s</text>%n",
-          LEFT + plotW + 12, ly, LEFT + plotW + 32, ly, color, LEFT + plotW + 38, ly + 4,
-          SERIES[i][0]));
+      svg.append(
+          String.format(
+              Locale.ROOT,
+              "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\""
+                  + " stroke=\"%s\" stroke-width=\"2\"/><text x=\"%d\" y=\"%d\">%s</text>%n",
+              LEFT + plotW + 12,
+              ly,
+              LEFT + plotW + 32,
+              ly,
+              color,
+              LEFT + plotW + 38,
+              ly + 4,
+              SERIES[i][0]));
     }
     if (bytes) {
-      svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" font-size=\"10\">"
-          + "<tspan x=\"%d\" dy=\"0\">lines: JOL walk of idem's</tspan>"
-          + "<tspan x=\"%d\" dy=\"13\">state every n/200 events;</tspan>"
-          + "<tspan x=\"%d\" dy=\"13\">circles: heap after full GC</tspan>"
-          + "<tspan x=\"%d\" dy=\"13\">minus baseline, every n/20</tspan>"
-          + "<tspan x=\"%d\" dy=\"13\">(the only measure for the</tspan>"
-          + "<tspan x=\"%d\" dy=\"13\">HashMap: dashed)</tspan></text>%n",
-          LEFT + plotW + 12, top + 90, LEFT + plotW + 12, LEFT + plotW + 12,
-          LEFT + plotW + 12, LEFT + plotW + 12, LEFT + plotW + 12, LEFT + plotW + 12));
+      svg.append(
+          String.format(
+              Locale.ROOT,
+              "<text x=\"%d\" y=\"%d\" font-size=\"10\">"
+                  + "<tspan x=\"%d\" dy=\"0\">lines: JOL walk of idem's</tspan>"
+                  + "<tspan x=\"%d\" dy=\"13\">state every n/200 events;</tspan>"
+                  + "<tspan x=\"%d\" dy=\"13\">circles: heap after full GC</tspan>"
+                  + "<tspan x=\"%d\" dy=\"13\">minus baseline, every n/20</tspan>"
+                  + "<tspan x=\"%d\" dy=\"13\">(the only measure for the</tspan>"
+                  + "<tspan x=\"%d\" dy=\"13\">HashMap: dashed)</tspan></text>%n",
+              LEFT + plotW + 12,
+              top + 90,
+              LEFT + plotW + 12,
+              LEFT + plotW + 12,
+              LEFT + plotW + 12,
+              LEFT + plotW + 12,
+              LEFT + plotW + 12,
+              LEFT + plotW + 12));
     }
   }
 
   private void axes(int top, int plotW, String title, double yTop) {
     int bottom = top + PANEL;
-    svg.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">%s</text>%n",
-        LEFT, top - 8, title));
+    svg.append(
+        String.format(
+            Locale.ROOT,
+            "<text x=\"%d\" y=\"%d\" font-weight=\"bold\">%s</text>%n",
+            LEFT,
+            top - 8,
+            title));
     for (int m = 0; m <= maxMinutes; m += 10) {
       double px = LEFT + plotW * m / Math.max(1e-9, maxMinutes);
-      svg.append(String.format(Locale.ROOT, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\""
-          + " stroke=\"#ccc\" stroke-dasharray=\"3,3\"/><text x=\"%.1f\" y=\"%d\""
-          + " text-anchor=\"middle\">%d</text>%n", px, top, px, bottom, px, bottom + 15, m));
+      svg.append(
+          String.format(
+              Locale.ROOT,
+              "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\""
+                  + " stroke=\"#ccc\" stroke-dasharray=\"3,3\"/><text x=\"%.1f\" y=\"%d\""
+                  + " text-anchor=\"middle\">%d</text>%n",
+              px,
+              top,
+              px,
+              bottom,
+              px,
+              bottom + 15,
+              m));
     }
     for (int i = 0; i <= 4; i++) {
       double v = yTop * i / 4;
       double py = bottom - PANEL * i / 4.0;
-      svg.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\""
-          + " stroke=\"#eee\"/><text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>%n",
-          LEFT, py, LEFT + plotW, py, LEFT - 6, py + 4, label(v)));
+      svg.append(
+          String.format(
+              Locale.ROOT,
+              "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\""
+                  + " stroke=\"#eee\"/><text x=\"%d\" y=\"%.1f\" text-anchor=\"end\">%s</text>%n",
+              LEFT,
+              py,
+              LEFT + plotW,
+              py,
+              LEFT - 6,
+              py + 4,
+              label(v)));
     }
-    svg.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\""
-        + " fill=\"none\" stroke=\"black\"/>%n", LEFT, top, plotW, PANEL));
+    svg.append(
+        String.format(
+            Locale.ROOT,
+            "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\""
+                + " fill=\"none\" stroke=\"black\"/>%n",
+            LEFT,
+            top,
+            plotW,
+            PANEL));
   }
 
   private double x(WindowResult.Point p, int plotW) {
     return LEFT + plotW * minutes(p) / Math.max(1e-9, maxMinutes);
   }
 
-  private static double yPix(ToDoubleFunction<WindowResult.Point> y, WindowResult.Point p,
-      int top, double yTop) {
+  private static double yPix(
+      ToDoubleFunction<WindowResult.Point> y, WindowResult.Point p, int top, double yTop) {
     return top + PANEL - PANEL * y.applyAsDouble(p) / yTop;
   }
 
@@ -172,7 +254,9 @@ final class StateSizeSvg {
   }
 
   private static String label(double v) {
-    return new java.math.BigDecimal(v).round(new java.math.MathContext(3)).stripTrailingZeros()
+    return new java.math.BigDecimal(v)
+        .round(new java.math.MathContext(3))
+        .stripTrailingZeros()
         .toPlainString();
   }
 }

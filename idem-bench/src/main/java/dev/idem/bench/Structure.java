@@ -14,7 +14,8 @@ abstract class Structure {
   /** Names in table order: idem's structures first, then the anchors. */
   static final String[] NAMES = {
     "scalable", "counting", "cuckoo", "cuckoo8", "cuckoo16", "fingerprint-set",
-    "fingerprint-set-lf0.5", "guava", "fastfilter-cuckoo8", "fastfilter-cuckoo16", "hashset-string", "longset"
+    "fingerprint-set-lf0.5", "guava", "fastfilter-cuckoo8", "fastfilter-cuckoo16", "hashset-string",
+        "longset"
   };
 
   /** The structures that can delete a key. */
@@ -26,7 +27,11 @@ abstract class Structure {
   static final String[] SETS = {"fingerprint-set", "hashset-string", "longset"};
 
   /** What a structure is fed: precomputed XXH3-128 fingerprints, key bytes, or Strings. */
-  enum Input { FINGERPRINTS, BYTES, STRINGS }
+  enum Input {
+    FINGERPRINTS,
+    BYTES,
+    STRINGS
+  }
 
   abstract Input input();
 
@@ -70,8 +75,12 @@ abstract class Structure {
   /** A new, empty structure for n keys at false-positive rate p. */
   static Structure create(String name, int n, double p) {
     return switch (name) {
-      case "scalable" -> new IdemStructures.Filter(ScalableBloomFilter.builder()
-          .initialCapacity(Math.max(1, n / 100)).falsePositiveRate(p).build());
+      case "scalable" ->
+          new IdemStructures.Filter(
+              ScalableBloomFilter.builder()
+                  .initialCapacity(Math.max(1, n / 100))
+                  .falsePositiveRate(p)
+                  .build());
       case "counting" -> new IdemStructures.Deletable(CountingBloomFilter.create(n, p, 4));
       case "cuckoo" -> new IdemStructures.Deletable(CuckooFilter.create(n, p));
       case "cuckoo8" -> new IdemStructures.Deletable(CuckooFilter.withFingerprintBits(n, 8));

@@ -23,15 +23,17 @@ import org.openjdk.jmh.infra.BenchmarkParams;
 
 /**
  * The structures benchmark: insert (a fill from empty to n, single shot), positive and negative
- * queries (batches of 1024 against a structure filled once per trial), delete (removing all n
- * keys from a structure filled before each iteration), for every structure of {@link Structure}.
+ * queries (batches of 1024 against a structure filled once per trial), delete (removing all n keys
+ * from a structure filled before each iteration), for every structure of {@link Structure}.
  */
 @Fork(1)
 public class StructureBenchmark {
 
   static final double FPP = 0.001;
+
   /** System property naming the side file of per-structure notes (layers, load, …). */
   static final String NOTES_PROPERTY = "idem.bench.notes";
+
   /** System property: how many fresh keys the negative queries and the FPR measurement use. */
   static final String FRESH_PROPERTY = "idem.bench.fresh";
 
@@ -116,8 +118,10 @@ public class StructureBenchmark {
       requireAll(target, inserted, structure);
       // Queries get their own String objects: a dedup job looks up a new record's key, not the
       // very object stored in the set (whose equals would succeed on identity).
-      positives = target.input() == Structure.Input.STRINGS
-          ? StructureKeys.of(target.input(), 0, n) : inserted;
+      positives =
+          target.input() == Structure.Input.STRINGS
+              ? StructureKeys.of(target.input(), 0, n)
+              : inserted;
       if (params.getBenchmark().endsWith(".negativeQuery")) {
         int freshKeys = Integer.getInteger(FRESH_PROPERTY, FilterBenchmark.SAMPLE_KEYS);
         fresh = StructureKeys.of(target.input(), n, freshKeys);
@@ -130,8 +134,7 @@ public class StructureBenchmark {
       for (int j = 0; j < fresh.count; j++) {
         hits += target.contains(fresh, j) ? 1 : 0;
       }
-      new Accuracy(structure, n, target.bits(), target.expectedFpp(n), hits, fresh.count)
-          .append();
+      new Accuracy(structure, n, target.bits(), target.expectedFpp(n), hits, fresh.count).append();
       appendNote(structure, n, target.notes() + "\t" + target.expectedSource());
     }
 
@@ -283,8 +286,8 @@ public class StructureBenchmark {
     }
     int checked = Math.min(keys.count, FilterBenchmark.SANITY_KEYS);
     for (int j = 0; j < checked; j++) {
-      if (!target.contains(keys, j) && !(target instanceof IdemStructures.Deletable d
-          && d.refused() > 0)) {
+      if (!target.contains(keys, j)
+          && !(target instanceof IdemStructures.Deletable d && d.refused() > 0)) {
         throw new IllegalStateException(name + " lost inserted key #" + j);
       }
     }
@@ -296,8 +299,12 @@ public class StructureBenchmark {
       return;
     }
     try {
-      Files.writeString(Path.of(file), structure + "\t" + n + "\t" + text + "\n",
-          StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+      Files.writeString(
+          Path.of(file),
+          structure + "\t" + n + "\t" + text + "\n",
+          StandardCharsets.UTF_8,
+          StandardOpenOption.CREATE,
+          StandardOpenOption.APPEND);
     } catch (IOException e) {
       throw new java.io.UncheckedIOException(e);
     }

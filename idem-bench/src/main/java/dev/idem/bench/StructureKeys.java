@@ -12,15 +12,18 @@ final class StructureKeys {
 
   final Structure.Input input;
   final int count;
+
   /** Fingerprint of key j at {@code [2j]} (hi) and {@code [2j + 1]} (lo), or null. */
   final long[] fingerprints;
+
   /** The keys' bytes, or null. */
   final KeyArena arena;
+
   /** The keys as new String objects, or null. */
   final String[] strings;
 
-  private StructureKeys(Structure.Input input, int count, long[] fingerprints, KeyArena arena,
-      String[] strings) {
+  private StructureKeys(
+      Structure.Input input, int count, long[] fingerprints, KeyArena arena, String[] strings) {
     this.input = input;
     this.count = count;
     this.fingerprints = fingerprints;
@@ -30,8 +33,13 @@ final class StructureKeys {
 
   static StructureKeys of(Structure.Input input, long first, int count) {
     return switch (input) {
-      case FINGERPRINTS -> new StructureKeys(input, count,
-          KeyArena.fingerprintRange(Fingerprinter.xxh3(), first, count), null, null);
+      case FINGERPRINTS ->
+          new StructureKeys(
+              input,
+              count,
+              KeyArena.fingerprintRange(Fingerprinter.xxh3(), first, count),
+              null,
+              null);
       case BYTES -> new StructureKeys(input, count, null, KeyArena.build(first, 1, count), null);
       case STRINGS -> new StructureKeys(input, count, null, null, strings(first, count));
     };
@@ -59,9 +67,9 @@ final class StructureKeys {
   }
 
   /**
-   * Every key a separate String, built from the same bytes as the arena (ASCII, so compact
-   * Latin-1 strings of one byte per character), block by block to keep only the strings, each
-   * with its hash code already computed.
+   * Every key a separate String, built from the same bytes as the arena (ASCII, so compact Latin-1
+   * strings of one byte per character), block by block to keep only the strings, each with its hash
+   * code already computed.
    */
   private static String[] strings(long first, int count) {
     String[] out = new String[count];

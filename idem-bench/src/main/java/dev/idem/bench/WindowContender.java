@@ -25,8 +25,8 @@ interface WindowContender {
       case "stream-only" -> new StreamOnly();
       case "idem-sliding" -> IdemWindowContender.sliding();
       case "idem-tumbling" -> IdemWindowContender.tumbling();
-      case "hashmap-ttl" -> new HashMapTtlDedup(ClickStream.WINDOW, ClickStream.MAX_DELAY,
-          ClickStream.LATENESS);
+      case "hashmap-ttl" ->
+          new HashMapTtlDedup(ClickStream.WINDOW, ClickStream.MAX_DELAY, ClickStream.LATENESS);
       default -> throw new IllegalArgumentException("unknown contender " + name);
     };
   }

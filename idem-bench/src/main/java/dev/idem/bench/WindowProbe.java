@@ -14,14 +14,14 @@ import org.openjdk.jol.info.GraphLayout;
  *
  * <ul>
  *   <li>{@code SLICE events nanos}: one timed slice (n/50 events),
- *   <li>{@code SAMPLE events eventTime held jolBytes} (event time: the stream's clock): state every n/200 events; jolBytes is
- *       JOL's walk of idem's state (a handful of arrays, cheap), -1 for the HashMap (millions of
- *       objects: too slow to walk 200 times),
- *   <li>{@code HEAP events eventTime held bytes}: every n/20 events with {@code --state}: used
- *       heap after full collections minus the same before the contender existed,
- *   <li>{@code COUNT kind kept duplicate late} per kind of generated event, and {@code RESULT
- *       name value} (the peak held, a checksum of which non-late events were kept, the
- *       collection time while timed).
+ *   <li>{@code SAMPLE events eventTime held jolBytes} (event time: the stream's clock): state every
+ *       n/200 events; jolBytes is JOL's walk of idem's state (a handful of arrays, cheap), -1 for
+ *       the HashMap (millions of objects: too slow to walk 200 times),
+ *   <li>{@code HEAP events eventTime held bytes}: every n/20 events with {@code --state}: used heap
+ *       after full collections minus the same before the contender existed,
+ *   <li>{@code COUNT kind kept duplicate late} per kind of generated event, and {@code RESULT name
+ *       value} (the peak held, a checksum of which non-late events were kept, the collection time
+ *       while timed).
  * </ul>
  */
 public final class WindowProbe {
@@ -59,21 +59,26 @@ public final class WindowProbe {
         long p0 = System.nanoTime();
         long gc0 = gcMillis();
         nextSample += sampleEvery;
-        long jol = state && contender.state() != null && !name.startsWith("hashmap")
-            ? GraphLayout.parseInstance(contender.state()).totalSize() : -1;
-        out.printf(Locale.ROOT, "SAMPLE\t%d\t%d\t%d\t%d%n", done, stream.now(), contender.held(),
-            jol);
+        long jol =
+            state && contender.state() != null && !name.startsWith("hashmap")
+                ? GraphLayout.parseInstance(contender.state()).totalSize()
+                : -1;
+        out.printf(
+            Locale.ROOT, "SAMPLE\t%d\t%d\t%d\t%d%n", done, stream.now(), contender.held(), jol);
         if (state && (done % heapEvery == 0 || done == n)) {
           long used = MemoryProbe.usedAfterGc() - baseline;
-          out.printf(Locale.ROOT, "HEAP\t%d\t%d\t%d\t%d%n", done, stream.now(), contender.held(),
-              used);
+          out.printf(
+              Locale.ROOT, "HEAP\t%d\t%d\t%d\t%d%n", done, stream.now(), contender.held(), used);
         }
         gcInSamples += gcMillis() - gc0;
         paused += System.nanoTime() - p0;
       }
       if (done == nextSlice || done == n) {
         long now = System.nanoTime();
-        out.printf(Locale.ROOT, "SLICE\t%d\t%d%n", done - (nextSlice - sliceEvery),
+        out.printf(
+            Locale.ROOT,
+            "SLICE\t%d\t%d%n",
+            done - (nextSlice - sliceEvery),
             now - sliceStart - paused);
         nextSlice += sliceEvery;
         sliceStart = now;
@@ -82,8 +87,13 @@ public final class WindowProbe {
     }
     for (ClickStream.Kind k : ClickStream.Kind.values()) {
       long[] c = counts[k.ordinal()];
-      out.printf(Locale.ROOT, "COUNT\t%s\t%d\t%d\t%d%n", k, c[Verdict.KEPT.ordinal()],
-          c[Verdict.DUPLICATE.ordinal()], c[Verdict.LATE.ordinal()]);
+      out.printf(
+          Locale.ROOT,
+          "COUNT\t%s\t%d\t%d\t%d%n",
+          k,
+          c[Verdict.KEPT.ordinal()],
+          c[Verdict.DUPLICATE.ordinal()],
+          c[Verdict.LATE.ordinal()]);
     }
     out.printf(Locale.ROOT, "RESULT\tpeakHeld\t%d%n", contender.peakHeld());
     out.printf(Locale.ROOT, "RESULT\tkeptChecksum\t%d%n", keptChecksum);

@@ -16,15 +16,21 @@ final class WindowResult {
   record Point(long events, long eventTime, long held, long bytes) {}
 
   final String name;
+
   /** Per run: timed nanoseconds (sampling excluded), events, GC milliseconds while timed. */
   final List<long[]> runs = new ArrayList<>();
+
   /** Per run: the events/s of each slice. */
   final List<List<Double>> sliceRates = new ArrayList<>();
+
   final List<Point> samples = new ArrayList<>();
   final List<Point> heap = new ArrayList<>();
+
   /** kind → {kept, duplicate, late}, from the state run. */
   final Map<String, long[]> counts = new LinkedHashMap<>();
+
   final Map<String, Long> results = new LinkedHashMap<>();
+
   /** Messages when a run disagreed with the state run (determinism check). */
   final List<String> problems = new ArrayList<>();
 
@@ -55,10 +61,12 @@ final class WindowResult {
           }
         }
         case "HEAP" -> heap.add(point(f));
-        case "COUNT" -> runCounts.put(f[1], new long[] {
-            Long.parseLong(f[2]), Long.parseLong(f[3]), Long.parseLong(f[4])});
+        case "COUNT" ->
+            runCounts.put(
+                f[1],
+                new long[] {Long.parseLong(f[2]), Long.parseLong(f[3]), Long.parseLong(f[4])});
         case "RESULT" -> runResults.put(f[1], Long.parseLong(f[2]));
-        default -> { } // JVM or JOL chatter
+        default -> {} // JVM or JOL chatter
       }
     }
     if (events == 0 || !runResults.containsKey("keptChecksum")) {
@@ -78,8 +86,8 @@ final class WindowResult {
   }
 
   private static Point point(String[] f) {
-    return new Point(Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3]),
-        Long.parseLong(f[4]));
+    return new Point(
+        Long.parseLong(f[1]), Long.parseLong(f[2]), Long.parseLong(f[3]), Long.parseLong(f[4]));
   }
 
   /** Events per second of each run (timed part only). */

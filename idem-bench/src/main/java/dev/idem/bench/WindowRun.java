@@ -16,8 +16,8 @@ import java.util.Map;
  * {@code bin/idem-bench windows [--events N] [--quick]}: idem's windowed dedup (sliding and
  * tumbling) and a HashMap TTL map over the same synthetic click stream ({@link ClickStream}), each
  * run in a JVM of its own with the same fixed, pre-touched heap, the contenders interleaved run
- * after run. The first run of each records the state over event time (with full collections for
- * the heap samples, off the clock) and is not timed; the others only time.
+ * after run. The first run of each records the state over event time (with full collections for the
+ * heap samples, off the clock) and is not timed; the others only time.
  */
 final class WindowRun {
 
@@ -36,7 +36,9 @@ final class WindowRun {
   private final Path svg;
   private final MachineInfo machine = new MachineInfo();
 
-  /** {@code svg}: where the plot goes besides the run directory (docs/ in the full run), or null. */
+  /**
+   * {@code svg}: where the plot goes besides the run directory (docs/ in the full run), or null.
+   */
   WindowRun(Plan plan, Path outDir, Path svg) {
     this.plan = plan;
     this.outDir = outDir;
@@ -48,8 +50,12 @@ final class WindowRun {
     String loadBefore = MachineInfo.loadAverage();
     ForkRunner.log("results and logs go to " + outDir);
     machine.startSampling();
-    List<String> flags = List.of("-Xms" + plan.heapMiB() + "m", "-Xmx" + plan.heapMiB() + "m",
-        "-XX:+AlwaysPreTouch", ForkRunner.THP_FLAG);
+    List<String> flags =
+        List.of(
+            "-Xms" + plan.heapMiB() + "m",
+            "-Xmx" + plan.heapMiB() + "m",
+            "-XX:+AlwaysPreTouch",
+            ForkRunner.THP_FLAG);
     Map<String, WindowResult> results = new LinkedHashMap<>();
     for (String name : WindowContender.NAMES) {
       results.put(name, new WindowResult(name));
@@ -68,9 +74,14 @@ final class WindowRun {
       Files.writeString(svg, plot, StandardCharsets.UTF_8);
       ForkRunner.log("plot written to " + svg);
     }
-    String report = header(command, flags, loadBefore, MachineInfo.loadAverage(),
-        Duration.ofNanos(System.nanoTime() - start))
-        + new WindowTable(results).render();
+    String report =
+        header(
+                command,
+                flags,
+                loadBefore,
+                MachineInfo.loadAverage(),
+                Duration.ofNanos(System.nanoTime() - start))
+            + new WindowTable(results).render();
     Files.writeString(outDir.resolve("report.md"), report, StandardCharsets.UTF_8);
     System.out.println();
     System.out.println(report);
@@ -81,9 +92,14 @@ final class WindowRun {
     List<String> cmd = new ArrayList<>();
     cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     cmd.addAll(flags);
-    cmd.addAll(List.of("-Djdk.attach.allowAttachSelf=true", "-cp",
-        System.getProperty("java.class.path"), WindowProbe.class.getName(), name,
-        Long.toString(plan.events())));
+    cmd.addAll(
+        List.of(
+            "-Djdk.attach.allowAttachSelf=true",
+            "-cp",
+            System.getProperty("java.class.path"),
+            WindowProbe.class.getName(),
+            name,
+            Long.toString(plan.events())));
     if (stateRun) {
       cmd.add("--state");
     }
@@ -92,35 +108,60 @@ final class WindowRun {
     long t0 = System.nanoTime();
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     List<String> lines = new ArrayList<>();
-    try (BufferedReader r = new BufferedReader(
-        new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+    try (BufferedReader r =
+        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
       for (String line; (line = r.readLine()) != null; ) {
         lines.add(line);
       }
     }
     int exit = p.waitFor();
     Files.write(outDir.resolve(label + ".log"), lines, StandardCharsets.UTF_8);
-    ForkRunner.log(label + ": exit " + exit + " after "
-        + Duration.ofNanos(System.nanoTime() - t0).toSeconds() + " s");
+    ForkRunner.log(
+        label
+            + ": exit "
+            + exit
+            + " after "
+            + Duration.ofNanos(System.nanoTime() - t0).toSeconds()
+            + " s");
     if (exit != 0) {
-      throw new IOException(label + " failed (exit " + exit + "), see "
-          + outDir.resolve(label + ".log"));
+      throw new IOException(
+          label + " failed (exit " + exit + "), see " + outDir.resolve(label + ".log"));
     }
     return lines;
   }
 
-  private String header(String command, List<String> flags, String loadBefore, String loadAfter,
-      Duration took) {
+  private String header(
+      String command, List<String> flags, String loadBefore, String loadAfter, Duration took) {
     return "## idem-bench windows\n\n"
-        + "- command: `bin/idem-bench " + command + "`\n"
-        + "- machine: " + MachineInfo.summary() + '\n'
-        + "- " + machine.thpLine() + '\n'
-        + "- every fork: `" + String.join(" ", flags) + "`, one contender per JVM; per"
-        + " contender one state run (samples, not timed) then " + plan.runs() + " timed run(s),"
+        + "- command: `bin/idem-bench "
+        + command
+        + "`\n"
+        + "- machine: "
+        + MachineInfo.summary()
+        + '\n'
+        + "- "
+        + machine.thpLine()
+        + '\n'
+        + "- every fork: `"
+        + String.join(" ", flags)
+        + "`, one contender per JVM; per"
+        + " contender one state run (samples, not timed) then "
+        + plan.runs()
+        + " timed run(s),"
         + " contenders interleaved\n"
-        + "- stream: " + plan.events() + " events, 10-minute windows, max delay 30 s, allowed "
+        + "- stream: "
+        + plan.events()
+        + " events, 10-minute windows, max delay 30 s, allowed "
         + "lateness 1 min (see ClickStream)\n"
-        + "- load average before / after: " + loadBefore + " / " + loadAfter + '\n'
-        + "- wall time: " + took.toMinutes() + " min " + took.toSecondsPart() + " s\n\n";
+        + "- load average before / after: "
+        + loadBefore
+        + " / "
+        + loadAfter
+        + '\n'
+        + "- wall time: "
+        + took.toMinutes()
+        + " min "
+        + took.toSecondsPart()
+        + " s\n\n";
   }
 }

@@ -20,23 +20,36 @@ final class WindowTable {
     StringBuilder sb = new StringBuilder();
     double base = nsPerEvent(results.get(BASELINE));
     double ref = WindowResult.median(results.get(REFERENCE).runRates());
-    sb.append("| contender | events/s (median of runs) | runs min–max | median 1/50-slice events/s"
-        + " | ns/event | ns/event beyond the stream | events/s vs HashMap | GC share of time"
-        + " | peak entries held"
-        + " | peak state bytes | bytes per held entry | state bytes measured by |\n");
+    sb.append(
+        "| contender | events/s (median of runs) | runs min–max | median 1/50-slice events/s"
+            + " | ns/event | ns/event beyond the stream | events/s vs HashMap | GC share of time"
+            + " | peak entries held"
+            + " | peak state bytes | bytes per held entry | state bytes measured by |\n");
     sb.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
     for (WindowResult r : results.values()) {
       List<Double> rates = r.runRates();
       double median = WindowResult.median(rates);
       double ns = nsPerEvent(r);
-      sb.append(String.format(Locale.ROOT, "| %s | %s | %s–%s | %s | %.0f | %s | %s | %.0f %% |",
-          r.name, si(median), si(min(rates)), si(max(rates)), si(r.medianSliceRate()), ns,
-          r.name.equals(BASELINE) ? "–" : String.format(Locale.ROOT, "%.0f", ns - base),
-          r.name.equals(BASELINE) ? "–" : String.format(Locale.ROOT, "%.2f×", median / ref),
-          100 * r.gcShare()));
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %s | %s–%s | %s | %.0f | %s | %s | %.0f %% |",
+              r.name,
+              si(median),
+              si(min(rates)),
+              si(max(rates)),
+              si(r.medianSliceRate()),
+              ns,
+              r.name.equals(BASELINE) ? "–" : String.format(Locale.ROOT, "%.0f", ns - base),
+              r.name.equals(BASELINE) ? "–" : String.format(Locale.ROOT, "%.2f×", median / ref),
+              100 * r.gcShare()));
       sb.append(state(r)).append('\n');
     }
-    sb.append('\n').append(heapCheck()).append('\n').append(verdicts()).append('\n')
+    sb.append('\n')
+        .append(heapCheck())
+        .append('\n')
+        .append(verdicts())
+        .append('\n')
         .append(agreement());
     for (WindowResult r : results.values()) {
       for (String p : r.problems) {
@@ -67,16 +80,23 @@ final class WindowTable {
     if (peak == null) {
       return " " + peakHeld + " | – | – | – |";
     }
-    return String.format(Locale.ROOT, " %s | %s | %.1f | %s |", peakHeld, mib(peak.bytes()),
-        (double) peak.bytes() / peak.held(), jol
+    return String.format(
+        Locale.ROOT,
+        " %s | %s | %.1f | %s |",
+        peakHeld,
+        mib(peak.bytes()),
+        (double) peak.bytes() / peak.held(),
+        jol
             ? "JOL walk of the deduplicator every n/200 events"
             : "heap used after full GCs minus baseline, every n/20 events");
   }
 
   /** idem's JOL figures against its heap samples, to show the two methods agree. */
   private String heapCheck() {
-    StringBuilder sb = new StringBuilder("Heap after full GCs (every n/20 events, minus the"
-        + " baseline before the contender existed), peak over the samples:");
+    StringBuilder sb =
+        new StringBuilder(
+            "Heap after full GCs (every n/20 events, minus the"
+                + " baseline before the contender existed), peak over the samples:");
     for (WindowResult r : results.values()) {
       long peak = 0;
       long held = 0;
@@ -87,8 +107,14 @@ final class WindowTable {
         }
       }
       if (!r.heap.isEmpty() && !r.name.equals(BASELINE)) {
-        sb.append(String.format(Locale.ROOT, " %s %s (%,d held, %.1f B each);", r.name,
-            mib(peak), held, held == 0 ? 0.0 : (double) peak / held));
+        sb.append(
+            String.format(
+                Locale.ROOT,
+                " %s %s (%,d held, %.1f B each);",
+                r.name,
+                mib(peak),
+                held,
+                held == 0 ? 0.0 : (double) peak / held));
       }
     }
     return sb.append('\n').toString();
@@ -119,8 +145,8 @@ final class WindowTable {
     sb.append("| **all** | |");
     for (WindowResult r : results.values()) {
       if (!r.name.equals(BASELINE)) {
-        sb.append(String.format(Locale.ROOT, " %,d / %,d / %,d |", r.total(0), r.total(1),
-            r.total(2)));
+        sb.append(
+            String.format(Locale.ROOT, " %,d / %,d / %,d |", r.total(0), r.total(1), r.total(2)));
       }
     }
     return sb.append('\n').toString();
@@ -132,11 +158,16 @@ final class WindowTable {
     WindowResult map = results.get(REFERENCE);
     long idemKept = keptNotLate(idem);
     long mapKept = keptNotLate(map);
-    boolean same = idemKept == mapKept
-        && idem.results.get("keptChecksum").equals(map.results.get("keptChecksum"));
-    return String.format(Locale.ROOT, "%nAgreement on the events that are not late (sliding vs"
-        + " HashMap): idem kept %,d, the HashMap %,d; checksums of the kept event indices %s.%n",
-        idemKept, mapKept, same ? "equal (the same events kept)" : "DIFFER");
+    boolean same =
+        idemKept == mapKept
+            && idem.results.get("keptChecksum").equals(map.results.get("keptChecksum"));
+    return String.format(
+        Locale.ROOT,
+        "%nAgreement on the events that are not late (sliding vs"
+            + " HashMap): idem kept %,d, the HashMap %,d; checksums of the kept event indices %s.%n",
+        idemKept,
+        mapKept,
+        same ? "equal (the same events kept)" : "DIFFER");
   }
 
   private static long keptNotLate(WindowResult r) {
@@ -150,7 +181,8 @@ final class WindowTable {
   }
 
   static String si(double perSecond) {
-    return perSecond >= 1e6 ? String.format(Locale.ROOT, "%.2f M", perSecond / 1e6)
+    return perSecond >= 1e6
+        ? String.format(Locale.ROOT, "%.2f M", perSecond / 1e6)
         : String.format(Locale.ROOT, "%.0f k", perSecond / 1e3);
   }
 

@@ -9,39 +9,48 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.TypeConversionException;
 
 /**
- * What a bad record is and what becomes of it: the options of every command that reads records
- * to write them ({@code dedup}, {@code sort-dedup}, {@code split}). A picocli mixin. When each
- * command stops on one under {@code fail} differs: its exit status list says.
+ * What a bad record is and what becomes of it: the options of every command that reads records to
+ * write them ({@code dedup}, {@code sort-dedup}, {@code split}). A picocli mixin. When each command
+ * stops on one under {@code fail} differs: its exit status list says.
  */
 final class BadRecordOptions {
 
   /** The default {@code --max-record-bytes}, for commands that read records without it. */
   static final int DEFAULT_MAX_RECORD_BYTES = 16 << 20;
 
-  @Option(names = "--on-bad-record", paramLabel = "POLICY", defaultValue = "fail",
+  @Option(
+      names = "--on-bad-record",
+      paramLabel = "POLICY",
+      defaultValue = "fail",
       converter = PolicyConverter.class,
-      description = "A record that is not valid or has no key: fail (exit 1 naming file, line "
-          + "and reason), skip, or quarantine=FILE (default: ${DEFAULT-VALUE}). All are "
-          + "counted.")
+      description =
+          "A record that is not valid or has no key: fail (exit 1 naming file, line "
+              + "and reason), skip, or quarantine=FILE (default: ${DEFAULT-VALUE}). All are "
+              + "counted.")
   BadRecordPolicy policy;
 
-  @Option(names = "--max-record-bytes", paramLabel = "SIZE", defaultValue = "16m",
+  @Option(
+      names = "--max-record-bytes",
+      paramLabel = "SIZE",
+      defaultValue = "16m",
       converter = SizeConverter.class,
-      description = "Longer records are bad records, however long (default: ${DEFAULT-VALUE}, "
-          + "at most 64m).")
+      description =
+          "Longer records are bad records, however long (default: ${DEFAULT-VALUE}, "
+              + "at most 64m).")
   long maxRecordBytes;
 
   /**
    * {@code --max-record-bytes} as the readers take it. The cap is not about long lines, which are
-   * streamed past at any length, but about the records kept: each is held whole, in a buffer and
-   * in a batch or the sort buffer, so a limit of gigabytes would fail later as an out-of-memory.
+   * streamed past at any length, but about the records kept: each is held whole, in a buffer and in
+   * a batch or the sort buffer, so a limit of gigabytes would fail later as an out-of-memory.
    *
    * @throws IllegalArgumentException above the cap, saying why there is one
    */
   int maxRecordBytes() {
     if (maxRecordBytes > LineReader.MAX_LINE_BYTES) {
-      throw new IllegalArgumentException("--max-record-bytes can be at most 64m: records are "
-          + "held whole in memory; longer ones are bad records (see --on-bad-record)");
+      throw new IllegalArgumentException(
+          "--max-record-bytes can be at most 64m: records are "
+              + "held whole in memory; longer ones are bad records (see --on-bad-record)");
     }
     return (int) maxRecordBytes;
   }

@@ -20,7 +20,8 @@ final class CacheSizeConverter implements ITypeConverter<Long> {
 
   /** The cache in bytes for a converted option value. */
   static long resolve(long converted) {
-    return converted != AUTO ? converted
+    return converted != AUTO
+        ? converted
         : Math.max(MIN_AUTO_BYTES, Runtime.getRuntime().maxMemory() / 4);
   }
 }

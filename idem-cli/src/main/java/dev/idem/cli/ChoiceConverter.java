@@ -18,8 +18,8 @@ import picocli.CommandLine.TypeConversionException;
 /**
  * An option whose value is one word of a fixed few, in any case, each standing for an enum
  * constant. picocli's own enum conversion lists the choices by their Java names in its message
- * ({@code [FINGERPRINT, FULL_KEY]}) and cannot offer only some constants; this one names the
- * value and the words the help text uses: {@code 'zstd' is not auto, lz4 or none}.
+ * ({@code [FINGERPRINT, FULL_KEY]}) and cannot offer only some constants; this one names the value
+ * and the words the help text uses: {@code 'zstd' is not auto, lz4 or none}.
  *
  * <p>picocli creates converters from their class, so each option type has its subclass below.
  */
@@ -31,8 +31,9 @@ class ChoiceConverter<E extends Enum<E>> implements ITypeConverter<E> {
   /** The given constants, each spelled as its name in lower case. */
   @SafeVarargs
   ChoiceConverter(E... constants) {
-    this(Arrays.stream(constants)
-        .collect(Collectors.toMap(c -> c, c -> c.name().toLowerCase(Locale.ROOT))));
+    this(
+        Arrays.stream(constants)
+            .collect(Collectors.toMap(c -> c, c -> c.name().toLowerCase(Locale.ROOT))));
   }
 
   ChoiceConverter(Map<E, String> words) {

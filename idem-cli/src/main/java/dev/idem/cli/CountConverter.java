@@ -29,8 +29,8 @@ class CountConverter implements ITypeConverter<Long> {
       }
     }
     try {
-      BigDecimal n = new BigDecimal(s.toLowerCase(Locale.ROOT)).multiply(
-          BigDecimal.valueOf(multiplier));
+      BigDecimal n =
+          new BigDecimal(s.toLowerCase(Locale.ROOT)).multiply(BigDecimal.valueOf(multiplier));
       long result = n.longValueExact();
       if (result <= 0) {
         throw new TypeConversionException("'" + value + "' must be a positive count");

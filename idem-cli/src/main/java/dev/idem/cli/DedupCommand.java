@@ -9,9 +9,8 @@ import dev.idem.engine.KeyMode;
 import dev.idem.engine.MetricsEndpoint;
 import dev.idem.engine.job.DedupJob;
 import dev.idem.engine.job.DedupJobSpec;
-import dev.idem.engine.job.StateMismatchException;
-import dev.idem.engine.state.Manifest;
 import dev.idem.engine.job.JobResult;
+import dev.idem.engine.job.StateMismatchException;
 import dev.idem.engine.job.WindowSpec;
 import dev.idem.engine.records.BadRecordException;
 import dev.idem.engine.records.EventTime;
@@ -19,6 +18,7 @@ import dev.idem.engine.records.KeySpec;
 import dev.idem.engine.records.OutputGuard;
 import dev.idem.engine.records.RecordFormat;
 import dev.idem.engine.records.VerifyInputs;
+import dev.idem.engine.state.Manifest;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -63,147 +63,220 @@ final class DedupCommand implements Callable<Integer> {
 
   @Mixin RecordOptions record;
 
-  @Option(names = "--mode", paramLabel = "MODE", defaultValue = "exact",
+  @Option(
+      names = "--mode",
+      paramLabel = "MODE",
+      defaultValue = "exact",
       converter = ChoiceConverter.Mode.class,
-      description = "exact: every 'maybe' is confirmed, no new record is ever dropped "
-          + "(default); approximate: the filter alone decides, a new record is dropped with "
-          + "probability at most --fpp, and no exact tier is kept.")
+      description =
+          "exact: every 'maybe' is confirmed, no new record is ever dropped "
+              + "(default); approximate: the filter alone decides, a new record is dropped with "
+              + "probability at most --fpp, and no exact tier is kept.")
   DedupMode mode;
 
-  @Option(names = "--key-mode", paramLabel = "KM", defaultValue = "fingerprint",
+  @Option(
+      names = "--key-mode",
+      paramLabel = "KM",
+      defaultValue = "fingerprint",
       converter = ChoiceConverter.KeyModes.class,
-      description = "What the exact tier stores: fingerprint (16 bytes/key; two keys are "
-          + "confused with probability ~n^2/2^129) or full (the key's bytes, exact). Default: "
-          + "${DEFAULT-VALUE}.")
+      description =
+          "What the exact tier stores: fingerprint (16 bytes/key; two keys are "
+              + "confused with probability ~n^2/2^129) or full (the key's bytes, exact). Default: "
+              + "${DEFAULT-VALUE}.")
   KeyMode keyMode;
 
-  @Option(names = {"-n", "--expected"}, paramLabel = "N|auto",
+  @Option(
+      names = {"-n", "--expected"},
+      paramLabel = "N|auto",
       converter = ExpectedKeysConverter.class,
-      description = "Distinct keys expected: sizes the filter. auto: read the input files once "
-          + "first and count them (UltraLogLog; sized for the upper end of its 99 %% interval). "
-          + "Not given: a scalable filter grows from a guess made from the input sizes.")
+      description =
+          "Distinct keys expected: sizes the filter. auto: read the input files once "
+              + "first and count them (UltraLogLog; sized for the upper end of its 99 %% interval). "
+              + "Not given: a scalable filter grows from a guess made from the input sizes.")
   ExpectedKeys expected = ExpectedKeys.UNKNOWN;
 
   /** {@code auto}, or a count. */
   static final class ExpectedKeysConverter implements ITypeConverter<ExpectedKeys> {
     @Override
     public ExpectedKeys convert(String value) {
-      return value.strip().equalsIgnoreCase("auto") ? ExpectedKeys.ESTIMATE
+      return value.strip().equalsIgnoreCase("auto")
+          ? ExpectedKeys.ESTIMATE
           : ExpectedKeys.of(new CountConverter().convert(value));
     }
   }
 
-  @Option(names = {"-p", "--fpp"}, paramLabel = "P", defaultValue = "0.001",
+  @Option(
+      names = {"-p", "--fpp"},
+      paramLabel = "P",
+      defaultValue = "0.001",
       converter = RateConverter.class,
       description = "The filter's false-positive rate (default: ${DEFAULT-VALUE}).")
   double fpp;
 
-  @Option(names = "--filter", paramLabel = "TYPE", converter = ChoiceConverter.Filter.class,
-      description = "Filter type: bloom, blocked, partitioned or scalable (default: blocked "
-          + "with --expected, scalable without); the deletable and exact structures are not "
-          + "tiers here.")
+  @Option(
+      names = "--filter",
+      paramLabel = "TYPE",
+      converter = ChoiceConverter.Filter.class,
+      description =
+          "Filter type: bloom, blocked, partitioned or scalable (default: blocked "
+              + "with --expected, scalable without); the deletable and exact structures are not "
+              + "tiers here.")
   FilterType filterType;
 
-  @Option(names = "--seed", paramLabel = "S", defaultValue = "0",
+  @Option(
+      names = "--seed",
+      paramLabel = "S",
+      defaultValue = "0",
       description = "Hash seed (default: ${DEFAULT-VALUE}).")
   long seed;
 
-  @Option(names = "--exact-store", paramLabel = "WHERE", defaultValue = "auto",
+  @Option(
+      names = "--exact-store",
+      paramLabel = "WHERE",
+      defaultValue = "auto",
       converter = ExactStore.Converter.class,
-      description = "auto (memory when the keys fit in 40 %% of the heap, else RocksDB), memory, "
-          + "rocksdb, or redis://HOST[:PORT][/DB][?prefix=P&ttl=T]: a seen-set shared by "
-          + "every worker that names it, marked atomically per key (Redis 7+ with appendonly "
-          + "yes; a job stops if the server forgets its marks; no local filter, which could not "
-          + "know other workers' keys); with ttl=10m a key repeats only within 10 minutes of "
-          + "wall-clock time (default: ${DEFAULT-VALUE}).")
+      description =
+          "auto (memory when the keys fit in 40 %% of the heap, else RocksDB), memory, "
+              + "rocksdb, or redis://HOST[:PORT][/DB][?prefix=P&ttl=T]: a seen-set shared by "
+              + "every worker that names it, marked atomically per key (Redis 7+ with appendonly "
+              + "yes; a job stops if the server forgets its marks; no local filter, which could not "
+              + "know other workers' keys); with ttl=10m a key repeats only within 10 minutes of "
+              + "wall-clock time (default: ${DEFAULT-VALUE}).")
   ExactStore exactStore;
 
-  @Option(names = "--state", paramLabel = "DIR",
-      description = "Make the job resumable: checkpoints go to DIR; after a crash, run the same "
-          + "command again. Needs -o. One process per DIR.")
+  @Option(
+      names = "--state",
+      paramLabel = "DIR",
+      description =
+          "Make the job resumable: checkpoints go to DIR; after a crash, run the same "
+              + "command again. Needs -o. One process per DIR.")
   Path state;
 
-  @Option(names = "--verify-inputs", paramLabel = "HOW", defaultValue = "sample",
+  @Option(
+      names = "--verify-inputs",
+      paramLabel = "HOW",
+      defaultValue = "sample",
       converter = ChoiceConverter.Verify.class,
-      description = "How a resumed job checks that its inputs still hold what it read of them "
-          + "(docs/GUARANTEES.md): sample (the default): sizes, the first 64 KiB and up to 32 "
-          + "sampled 4 KiB blocks of what was read; an input with a new modification time or "
-          + "inode, and a gzip input being read, are checked in full. full: read everything "
-          + "read so far again and compare its CRC32C. Any difference refuses the resume.")
+      description =
+          "How a resumed job checks that its inputs still hold what it read of them "
+              + "(docs/GUARANTEES.md): sample (the default): sizes, the first 64 KiB and up to 32 "
+              + "sampled 4 KiB blocks of what was read; an input with a new modification time or "
+              + "inode, and a gzip input being read, are checked in full. full: read everything "
+              + "read so far again and compare its CRC32C. Any difference refuses the resume.")
   VerifyInputs verifyInputs;
 
-  @Option(names = "--checkpoint-every", paramLabel = "N|DURATION",
-      description = "Checkpoint after N records and/or after DURATION (10s, 1m); may be given "
-          + "twice (default: 100000 records or 10s).")
+  @Option(
+      names = "--checkpoint-every",
+      paramLabel = "N|DURATION",
+      description =
+          "Checkpoint after N records and/or after DURATION (10s, 1m); may be given "
+              + "twice (default: 100000 records or 10s).")
   List<String> checkpointEvery = new ArrayList<>();
 
   @Mixin OutputOptions output;
 
-  @Option(names = "--dropped", paramLabel = "FILE",
+  @Option(
+      names = "--dropped",
+      paramLabel = "FILE",
       description = "Also write every removed duplicate: FILE<TAB>LINE<TAB>record.")
   Path dropped;
 
   @Mixin BadRecordOptions badRecords;
 
-  @Option(names = "--metrics-port", paramLabel = "PORT",
-      description = "Serve the job's counters (records, kept, input bytes, warnings) for "
-          + "Prometheus at http://HOST:PORT/metrics while it runs (0: any free port, printed).")
+  @Option(
+      names = "--metrics-port",
+      paramLabel = "PORT",
+      description =
+          "Serve the job's counters (records, kept, input bytes, warnings) for "
+              + "Prometheus at http://HOST:PORT/metrics while it runs (0: any free port, printed).")
   Integer metricsPort;
 
-  @Option(names = "--recent", paramLabel = "N", defaultValue = "0",
-      description = "Keep N recently seen fingerprints in a cache in front of the exact tier, "
-          + "for streams with hot duplicates (default: off).")
+  @Option(
+      names = "--recent",
+      paramLabel = "N",
+      defaultValue = "0",
+      description =
+          "Keep N recently seen fingerprints in a cache in front of the exact tier, "
+              + "for streams with hot duplicates (default: off).")
   long recent;
 
-  @Option(names = "--rocksdb-cache", paramLabel = "SIZE|auto", defaultValue = "auto",
+  @Option(
+      names = "--rocksdb-cache",
+      paramLabel = "SIZE|auto",
+      defaultValue = "auto",
       converter = CacheSizeConverter.class,
-      description = "RocksDB block cache, outside the Java heap. auto (the default): a quarter "
-          + "of the maximum heap, at least 64m; confirming a duplicate in a RocksDB exact tier "
-          + "is a read of a present key, fast only from the cache.")
+      description =
+          "RocksDB block cache, outside the Java heap. auto (the default): a quarter "
+              + "of the maximum heap, at least 64m; confirming a duplicate in a RocksDB exact tier "
+              + "is a read of a present key, fast only from the cache.")
   long rocksDbCache;
 
-  @Parameters(paramLabel = "INPUT", arity = "1..*",
-      description = "Files, directories (their files in name order), globs, or - for standard "
-          + "input (not resumable). .gz inputs are decompressed.")
+  @Parameters(
+      paramLabel = "INPUT",
+      arity = "1..*",
+      description =
+          "Files, directories (their files in name order), globs, or - for standard "
+              + "input (not resumable). .gz inputs are decompressed.")
   List<String> inputs;
 
   static final class WindowOptions {
-    @Option(names = "--window", paramLabel = "DURATION", required = true,
+    @Option(
+        names = "--window",
+        paramLabel = "DURATION",
+        required = true,
         converter = DurationConverter.class,
-        description = "Dedup within time windows instead of over all time: a key is a "
-            + "duplicate only if seen in the same window (tumbling, aligned to the epoch) or, "
-            + "with --sliding, within DURATION of a kept event of it.")
+        description =
+            "Dedup within time windows instead of over all time: a key is a "
+                + "duplicate only if seen in the same window (tumbling, aligned to the epoch) or, "
+                + "with --sliding, within DURATION of a kept event of it.")
     Duration window;
 
     @Option(names = "--sliding", description = "Sliding (TTL) windows instead of tumbling.")
     boolean sliding;
 
-    @Option(names = "--time-field", paramLabel = "FIELD",
-        description = "Where the event time is: JSON field or pointer, or CSV/TSV column "
-            + "(default: processing time, which a resumed job cannot reproduce).")
+    @Option(
+        names = "--time-field",
+        paramLabel = "FIELD",
+        description =
+            "Where the event time is: JSON field or pointer, or CSV/TSV column "
+                + "(default: processing time, which a resumed job cannot reproduce).")
     String timeField;
 
-    @Option(names = "--time-format", paramLabel = "FMT", defaultValue = "millis",
+    @Option(
+        names = "--time-format",
+        paramLabel = "FMT",
+        defaultValue = "millis",
         converter = ChoiceConverter.TimeFormat.class,
         description = "millis, seconds or iso (default: ${DEFAULT-VALUE}).")
     EventTime timeFormat;
 
-    @Option(names = "--max-delay", paramLabel = "DURATION", defaultValue = "0s",
+    @Option(
+        names = "--max-delay",
+        paramLabel = "DURATION",
+        defaultValue = "0s",
         converter = LenientDurationConverter.class,
-        description = "How far out of order events may arrive: the watermark trails the newest "
-            + "event time by this (default: ${DEFAULT-VALUE}).")
+        description =
+            "How far out of order events may arrive: the watermark trails the newest "
+                + "event time by this (default: ${DEFAULT-VALUE}).")
     Duration maxDelay;
 
-    @Option(names = "--allowed-lateness", paramLabel = "DURATION", defaultValue = "0s",
+    @Option(
+        names = "--allowed-lateness",
+        paramLabel = "DURATION",
+        defaultValue = "0s",
         converter = LenientDurationConverter.class,
-        description = "How long a window's state outlives the watermark (default: "
-            + "${DEFAULT-VALUE}).")
+        description =
+            "How long a window's state outlives the watermark (default: " + "${DEFAULT-VALUE}).")
     Duration allowedLateness;
 
-    @Option(names = "--late", paramLabel = "POLICY", defaultValue = "drop",
+    @Option(
+        names = "--late",
+        paramLabel = "POLICY",
+        defaultValue = "drop",
         converter = LatePolicyConverter.class,
-        description = "Events older than the watermark allows: drop (counted), emit (written "
-            + "to the output, counted), or side-output=FILE (default: ${DEFAULT-VALUE}).")
+        description =
+            "Events older than the watermark allows: drop (counted), emit (written "
+                + "to the output, counted), or side-output=FILE (default: ${DEFAULT-VALUE}).")
     WindowSpec.LatePolicy late;
   }
 
@@ -219,17 +292,23 @@ final class DedupCommand implements Callable<Integer> {
     }
   }
 
-  @Option(names = "--shard", paramLabel = "I/N",
-      description = "Only the keys shard I of N owns (0-based; by consistent hashing of the "
-          + "key's fingerprint): N workers reading the same input with I = 0..N-1 together "
-          + "dedup it exactly once. With --ring-nodes: the node's name or index.")
+  @Option(
+      names = "--shard",
+      paramLabel = "I/N",
+      description =
+          "Only the keys shard I of N owns (0-based; by consistent hashing of the "
+              + "key's fingerprint): N workers reading the same input with I = 0..N-1 together "
+              + "dedup it exactly once. With --ring-nodes: the node's name or index.")
   String shard;
 
   @Mixin ShardOptions shards;
 
-  @Option(names = "--seen-before", paramLabel = "FILE",
-      description = "Keys in this exact set count as seen: those that earlier jobs kept, e.g. "
-          + "this node's file from 'idem reshard' (or 'idem filter build --type exact').")
+  @Option(
+      names = "--seen-before",
+      paramLabel = "FILE",
+      description =
+          "Keys in this exact set count as seen: those that earlier jobs kept, e.g. "
+              + "this node's file from 'idem reshard' (or 'idem filter build --type exact').")
   Path seenBefore;
 
   @ArgGroup(exclusive = false, heading = "%nTime windows (\"seen in the last W\"):%n")
@@ -244,16 +323,16 @@ final class DedupCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     DedupJobSpec jobSpec = jobSpec();
-    JobSummary summary = new JobSummary(io, output.quiet, output.statsJson,
-        jobSpec.rocksDbCacheBytes());
+    JobSummary summary =
+        new JobSummary(io, output.quiet, output.statsJson, jobSpec.rocksDbCacheBytes());
     try {
       refuseDestructivePaths(jobSpec);
       JobResult result;
-      try (MetricsEndpoint metrics = metricsPort == null ? null
-          : summary.metrics().start(metricsPort)) {
+      try (MetricsEndpoint metrics =
+          metricsPort == null ? null : summary.metrics().start(metricsPort)) {
         if (metrics != null && !output.quiet) {
-          io.err().println("idem dedup: metrics at http://localhost:" + metrics.port()
-              + "/metrics");
+          io.err()
+              .println("idem dedup: metrics at http://localhost:" + metrics.port() + "/metrics");
         }
         result = DedupJob.run(jobSpec, io.in(), io.out(), summary.listener());
       }
@@ -278,11 +357,13 @@ final class DedupCommand implements Callable<Integer> {
 
   /** A resume refused for settings that differ, in the options that set them. */
   private static String inOptionTerms(StateMismatchException e) {
-    StringBuilder m = new StringBuilder("this command differs from the job in " + e.state()
-        + ":");
+    StringBuilder m = new StringBuilder("this command differs from the job in " + e.state() + ":");
     for (Manifest.Difference d : e.differences()) {
-      m.append("\n  ").append(option(d.setting())).append(" differ")
-          .append(d.setting() == Manifest.Setting.INPUTS ? "" : "s").append(": ")
+      m.append("\n  ")
+          .append(option(d.setting()))
+          .append(" differ")
+          .append(d.setting() == Manifest.Setting.INPUTS ? "" : "s")
+          .append(": ")
           .append(d.detail());
     }
     return m.append("\nrun the original command to resume it, or use a new --state directory")
@@ -301,16 +382,16 @@ final class DedupCommand implements Callable<Integer> {
       case KEY_MODE -> "--key-mode";
       case EXACT_TIER -> "--exact-store";
       case FILTER_TYPE -> "--filter";
-      case FILTER_CAPACITY -> "the filter's capacity (from --expected or estimated from the "
-          + "inputs)";
+      case FILTER_CAPACITY ->
+          "the filter's capacity (from --expected or estimated from the " + "inputs)";
       case EXPECTED_KEYS -> "--expected";
       case FPP -> "--fpp";
       case SEED -> "--seed";
       case MAX_RECORD_BYTES -> "--max-record-bytes";
       case OUTPUT -> "-o";
       case DROPPED -> "--dropped";
-      case WINDOW -> "the window (--window, --sliding, --time-field, --max-delay, "
-          + "--allowed-lateness)";
+      case WINDOW ->
+          "the window (--window, --sliding, --time-field, --max-delay, " + "--allowed-lateness)";
       case SHARD -> "--shard / --ring-nodes";
       case SEEN_BEFORE -> "--seen-before";
     };
@@ -318,15 +399,16 @@ final class DedupCommand implements Callable<Integer> {
 
   /** Refuses outputs that are inputs, lie in the state directory, or are each other. */
   private void refuseDestructivePaths(DedupJobSpec s) throws IOException {
-    OutputGuard guard = new OutputGuard().inputs(s.inputs())
-        .input("--seen-before " + s.seenBefore(), s.seenBefore())
-        .input("--ring-nodes " + shards.ringNodes, shards.ringNodes)
-        .stateDirectory("--state " + s.state(), s.state());
+    OutputGuard guard =
+        new OutputGuard()
+            .inputs(s.inputs())
+            .input("--seen-before " + s.seenBefore(), s.seenBefore())
+            .input("--ring-nodes " + shards.ringNodes, shards.ringNodes)
+            .stateDirectory("--state " + s.state(), s.state());
     if (s.output() == null) {
       guard.standardOutput();
     }
-    guard.output("-o " + s.output(), s.output())
-        .output("--dropped " + s.dropped(), s.dropped());
+    guard.output("-o " + s.output(), s.output()).output("--dropped " + s.dropped(), s.dropped());
     badRecords.addQuarantineTo(guard);
     if (s.window() != null && s.window().late() instanceof WindowSpec.LatePolicy.SideOutput so) {
       guard.output("--late side-output=" + so.file(), so.file());
@@ -339,25 +421,37 @@ final class DedupCommand implements Callable<Integer> {
     if (w == null) {
       return null;
     }
-    KeySpec time = w.timeField == null ? null
-        : format == RecordFormat.CSV || format == RecordFormat.TSV
-            ? KeySpec.column(w.timeField) : KeySpec.jsonField(w.timeField, false);
-    return new WindowSpec(w.sliding ? WindowKind.SLIDING : WindowKind.TUMBLING, w.window, time,
-        w.timeFormat, w.maxDelay, w.allowedLateness, w.late);
+    KeySpec time =
+        w.timeField == null
+            ? null
+            : format == RecordFormat.CSV || format == RecordFormat.TSV
+                ? KeySpec.column(w.timeField)
+                : KeySpec.jsonField(w.timeField, false);
+    return new WindowSpec(
+        w.sliding ? WindowKind.SLIDING : WindowKind.TUMBLING,
+        w.window,
+        time,
+        w.timeFormat,
+        w.maxDelay,
+        w.allowedLateness,
+        w.late);
   }
 
   private DedupJobSpec jobSpec() throws IOException {
     if (state != null && output.file() == null) {
-      throw new ParameterException(spec.commandLine(), "--state needs -o FILE: standard output "
-          + "cannot be cut back to a checkpoint, so a resumed job could repeat records");
+      throw new ParameterException(
+          spec.commandLine(),
+          "--state needs -o FILE: standard output "
+              + "cannot be cut back to a checkpoint, so a resumed job could repeat records");
     }
     try {
       KeySpec keySpec = record.keySpec();
       RecordFormat recordFormat = record.format(keySpec, inputs);
       boolean hasHeader = record.header(keySpec, recordFormat);
       if (record.isContent() && keyMode == KeyMode.FULL_KEY) {
-        throw new IllegalArgumentException("--content keys are documents: they are compared "
-            + "by fingerprint; drop --key-mode full");
+        throw new IllegalArgumentException(
+            "--content keys are documents: they are compared "
+                + "by fingerprint; drop --key-mode full");
       }
       long everyRecords = 100_000;
       Duration everyTime = Duration.ofSeconds(10);
@@ -371,12 +465,33 @@ final class DedupCommand implements Callable<Integer> {
       if (recent < 0) {
         throw new IllegalArgumentException("--recent must be 0 (off) or a positive count");
       }
-      return new DedupJobSpec(inputs, recordFormat, keySpec, hasHeader,
-          record.normalizer(), mode, keyMode, filterType, expected, fpp,
-          seed, exactStore.local(), state, everyRecords, everyTime, output.file(), dropped,
-          badRecords.policy, badRecords.maxRecordBytes(), recent,
-          CacheSizeConverter.resolve(rocksDbCache), windowSpec(recordFormat),
-          shards.shard(shard), exactStore.shared(), seenBefore, verifyInputs);
+      return new DedupJobSpec(
+          inputs,
+          recordFormat,
+          keySpec,
+          hasHeader,
+          record.normalizer(),
+          mode,
+          keyMode,
+          filterType,
+          expected,
+          fpp,
+          seed,
+          exactStore.local(),
+          state,
+          everyRecords,
+          everyTime,
+          output.file(),
+          dropped,
+          badRecords.policy,
+          badRecords.maxRecordBytes(),
+          recent,
+          CacheSizeConverter.resolve(rocksDbCache),
+          windowSpec(recordFormat),
+          shards.shard(shard),
+          exactStore.shared(),
+          seenBefore,
+          verifyInputs);
     } catch (IllegalArgumentException | TypeConversionException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }

@@ -24,13 +24,14 @@ final class DurationConverter implements ITypeConverter<Duration> {
     try {
       if (m.matches()) {
         long n = Long.parseLong(m.group(1));
-        d = switch (m.group(2)) {
-          case "ms" -> Duration.ofMillis(n);
-          case "s" -> Duration.ofSeconds(n);
-          case "m" -> Duration.ofMinutes(n);
-          case "h" -> Duration.ofHours(n);
-          default -> Duration.ofDays(n);
-        };
+        d =
+            switch (m.group(2)) {
+              case "ms" -> Duration.ofMillis(n);
+              case "s" -> Duration.ofSeconds(n);
+              case "m" -> Duration.ofMinutes(n);
+              case "h" -> Duration.ofHours(n);
+              default -> Duration.ofDays(n);
+            };
       } else {
         d = Duration.parse(value.strip().toUpperCase(Locale.ROOT));
       }

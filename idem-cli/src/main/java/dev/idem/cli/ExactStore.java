@@ -31,8 +31,11 @@ record ExactStore(ExactStoreChoice local, SharedSeenSet.Opener shared) {
           return new ExactStore(c, null);
         }
       }
-      throw new TypeConversionException("'" + value + "' is not auto, memory, rocksdb or "
-          + "redis://HOST[:PORT][/DB][?prefix=P&ttl=T]");
+      throw new TypeConversionException(
+          "'"
+              + value
+              + "' is not auto, memory, rocksdb or "
+              + "redis://HOST[:PORT][/DB][?prefix=P&ttl=T]");
     }
   }
 }

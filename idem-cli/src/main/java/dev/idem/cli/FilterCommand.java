@@ -33,8 +33,8 @@ final class FilterCommand implements Runnable {
 
   @Override
   public void run() {
-    throw new ParameterException(spec.commandLine(),
-        "a subcommand is required: build, query, stats or verify");
+    throw new ParameterException(
+        spec.commandLine(), "a subcommand is required: build, query, stats or verify");
   }
 
   /** {@code --type bloom|blocked|partitioned}. */

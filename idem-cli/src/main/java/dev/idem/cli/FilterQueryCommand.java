@@ -35,14 +35,20 @@ final class FilterQueryCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "FILTER", description = "Snapshot file.")
   Path file;
 
-  @Parameters(index = "1..*", paramLabel = "KEY",
+  @Parameters(
+      index = "1..*",
+      paramLabel = "KEY",
       description = "Keys to query; none: read keys from standard input, one per line.")
   List<String> keys = List.of();
 
-  @Option(names = "--load", defaultValue = "auto", paramLabel = "MODE",
+  @Option(
+      names = "--load",
+      defaultValue = "auto",
+      paramLabel = "MODE",
       converter = ChoiceConverter.Load.class,
-      description = "How to load the filter: auto (map it when larger than a quarter of the "
-          + "heap), heap or map (default: ${DEFAULT-VALUE}).")
+      description =
+          "How to load the filter: auto (map it when larger than a quarter of the "
+              + "heap), heap or map (default: ${DEFAULT-VALUE}).")
   SnapshotLoader.Mode load;
 
   private final Io io;
@@ -65,7 +71,13 @@ final class FilterQueryCommand implements Callable<Integer> {
     } else {
       LineReader reader = new LineReader(new FlushingInputStream(io.in(), out), "<stdin>");
       while (reader.next()) {
-        answer(out, filter, fingerprinter, reader.bytes(), reader.offset(), reader.length(),
+        answer(
+            out,
+            filter,
+            fingerprinter,
+            reader.bytes(),
+            reader.offset(),
+            reader.length(),
             "<stdin>:" + reader.lineNumber());
       }
     }
@@ -73,8 +85,15 @@ final class FilterQueryCommand implements Callable<Integer> {
     return 0;
   }
 
-  private static void answer(OutputStream out, MembershipFilter filter, Fingerprinter fp,
-      byte[] key, int offset, int length, String where) throws IOException {
+  private static void answer(
+      OutputStream out,
+      MembershipFilter filter,
+      Fingerprinter fp,
+      byte[] key,
+      int offset,
+      int length,
+      String where)
+      throws IOException {
     boolean maybe;
     try {
       maybe = filter.mightContain(fp.fingerprint(key, offset, length));

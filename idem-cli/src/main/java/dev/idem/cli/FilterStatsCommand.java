@@ -5,8 +5,8 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import dev.idem.core.ByteSize;
 import dev.idem.core.Fingerprinter;
 import dev.idem.core.filter.AbstractBloomFilter;
-import dev.idem.core.filter.MembershipFilter;
 import dev.idem.core.filter.FilterSnapshot;
+import dev.idem.core.filter.MembershipFilter;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -92,8 +92,12 @@ final class FilterStatsCommand implements Callable<Integer> {
 
   private void printText(Map<String, Object> stats) {
     for (Map.Entry<String, Object> e : stats.entrySet()) {
-      io.out().printf(Locale.ROOT, "%-26s %s%n", e.getKey().replace('_', ' '),
-          format(e.getKey(), e.getValue()));
+      io.out()
+          .printf(
+              Locale.ROOT,
+              "%-26s %s%n",
+              e.getKey().replace('_', ' '),
+              format(e.getKey(), e.getValue()));
     }
   }
 
@@ -108,7 +112,8 @@ final class FilterStatsCommand implements Callable<Integer> {
     if (value instanceof Long l) {
       String n = String.format(Locale.ROOT, "%,d", l);
       return name.equals("bits") || name.equals("file_bytes")
-          ? n + " (" + ByteSize.format(name.equals("bits") ? (l + 7) / 8 : l) + ")" : n;
+          ? n + " (" + ByteSize.format(name.equals("bits") ? (l + 7) / 8 : l) + ")"
+          : n;
     }
     return String.valueOf(value);
   }

@@ -30,22 +30,36 @@ final class FilterVerifyCommand implements Callable<Integer> {
 
   @Mixin FilterOptions filterOptions;
 
-  @Option(names = {"-n", "--expected"}, defaultValue = "1000000", paramLabel = "N",
+  @Option(
+      names = {"-n", "--expected"},
+      defaultValue = "1000000",
+      paramLabel = "N",
       converter = CountConverter.class,
       description = "Keys the filter is sized for (default: ${DEFAULT-VALUE}).")
   long expected;
 
-  @Option(names = "--insert", paramLabel = "K", converter = CountConverter.class,
-      description = "Keys to insert, and fresh keys to query, per trial (default: N; more "
-          + "than N exercises a scalable filter's growth).")
+  @Option(
+      names = "--insert",
+      paramLabel = "K",
+      converter = CountConverter.class,
+      description =
+          "Keys to insert, and fresh keys to query, per trial (default: N; more "
+              + "than N exercises a scalable filter's growth).")
   Long insert;
 
-  @Option(names = "--trials", defaultValue = "1", paramLabel = "T",
-      description = "Independent trials (fresh filter and hash seed each), pooled (default: "
-          + "${DEFAULT-VALUE}).")
+  @Option(
+      names = "--trials",
+      defaultValue = "1",
+      paramLabel = "T",
+      description =
+          "Independent trials (fresh filter and hash seed each), pooled (default: "
+              + "${DEFAULT-VALUE}).")
   int trials;
 
-  @Option(names = "--seed", defaultValue = "0", paramLabel = "S",
+  @Option(
+      names = "--seed",
+      defaultValue = "0",
+      paramLabel = "S",
       description = "Hash seed of the first trial (default: ${DEFAULT-VALUE}).")
   long seed;
 
@@ -62,8 +76,8 @@ final class FilterVerifyCommand implements Callable<Integer> {
     }
     long keys = insert != null ? insert : expected;
     if (keys > Integer.MAX_VALUE) {
-      throw new ParameterException(spec.commandLine(),
-          "verify inserts at most " + Integer.MAX_VALUE + " keys");
+      throw new ParameterException(
+          spec.commandLine(), "verify inserts at most " + Integer.MAX_VALUE + " keys");
     }
     double fpp = filterOptions.target();
     FppVerifier.Report r;
@@ -84,11 +98,15 @@ final class FilterVerifyCommand implements Callable<Integer> {
     } else {
       // A layout sized to the target has its theory at the target, so a single measurement
       // lands above it about half the time; only a whole interval above it is a failure.
-      verdict = "PASS: not statistically above the target (measured is within noise of it: the "
-          + "target lies inside the 95 % interval)";
+      verdict =
+          "PASS: not statistically above the target (measured is within noise of it: the "
+              + "target lies inside the 95 % interval)";
     }
     String type = r.type().displayName();
-    io.out().printf(Locale.ROOT, """
+    io.out()
+        .printf(
+            Locale.ROOT,
+            """
         %s filter, %,d keys inserted, %,d fresh keys queried (%d trial%s)
           layout    %.2f bits/key (%s); %s
           target    %s
@@ -97,14 +115,23 @@ final class FilterVerifyCommand implements Callable<Integer> {
           theory in interval: %s
           %s
         """,
-        type, r.keys(), r.queries(), trials, trials == 1 ? "" : "s",
-        r.bitsPerKey(), ByteSize.format((r.bitSize() + 7) / 8), describe(r.layout()),
-        Percent.of(fpp),
-        Percent.of(r.expectedFpp()), type,
-        Percent.of(r.measuredFpp()), Percent.of(r.measuredLow()), Percent.of(r.measuredHigh()),
-        r.falsePositives(),
-        r.matchesTheory() ? "yes" : "no",
-        verdict);
+            type,
+            r.keys(),
+            r.queries(),
+            trials,
+            trials == 1 ? "" : "s",
+            r.bitsPerKey(),
+            ByteSize.format((r.bitSize() + 7) / 8),
+            describe(r.layout()),
+            Percent.of(fpp),
+            Percent.of(r.expectedFpp()),
+            type,
+            Percent.of(r.measuredFpp()),
+            Percent.of(r.measuredLow()),
+            Percent.of(r.measuredHigh()),
+            r.falsePositives(),
+            r.matchesTheory() ? "yes" : "no",
+            verdict);
     return above ? IdemCommand.EXIT_FAILURE : 0;
   }
 
@@ -115,7 +142,9 @@ final class FilterVerifyCommand implements Callable<Integer> {
         continue;
       }
       Object v = e.getValue();
-      sb.append(sb.length() == 0 ? "" : ", ").append(e.getKey().replace('_', ' ')).append(' ')
+      sb.append(sb.length() == 0 ? "" : ", ")
+          .append(e.getKey().replace('_', ' '))
+          .append(' ')
           .append(v instanceof Double d ? String.format(Locale.ROOT, "%.4g", d) : v);
     }
     return sb.toString();

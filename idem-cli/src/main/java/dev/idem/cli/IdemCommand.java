@@ -17,8 +17,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * The {@code idem} command. Exit status: 0 success, 1 failure (a check failed, bad input, a file
- * that cannot be used, too little memory), 2 usage error, 70 internal error (a bug: please
- * report it).
+ * that cannot be used, too little memory), 2 usage error, 70 internal error (a bug: please report
+ * it).
  */
 @Command(
     name = "idem",
@@ -28,10 +28,16 @@ import picocli.CommandLine.Spec;
       "Deduplicate very large record streams with little memory; resume killed jobs exactly once.",
       ""
     },
-    subcommands = {DedupCommand.class, SortDedupCommand.class, PlanCommand.class, SplitCommand.class,
-        ReshardCommand.class,
-        InspectCommand.class,
-        FilterCommand.class, CommandLine.HelpCommand.class},
+    subcommands = {
+      DedupCommand.class,
+      SortDedupCommand.class,
+      PlanCommand.class,
+      SplitCommand.class,
+      ReshardCommand.class,
+      InspectCommand.class,
+      FilterCommand.class,
+      CommandLine.HelpCommand.class
+    },
     exitCodeListHeading = "%nExit status:%n",
     exitCodeList = {
       "0:success",
@@ -63,40 +69,46 @@ public final class IdemCommand implements Runnable {
     cli.setCaseInsensitiveEnumValuesAllowed(true);
     cli.setOut(new java.io.PrintWriter(io.out(), true));
     cli.setErr(new java.io.PrintWriter(io.err(), true));
-    cli.setParameterExceptionHandler((e, a) -> {
-      CommandLine at = e.getCommandLine();
-      String name = at.getCommandSpec().qualifiedName();
-      io.err().println(name + ": " + e.getMessage() + " (see '" + name + " --help')");
-      return EXIT_USAGE;
-    });
-    cli.setExecutionExceptionHandler((e, at, parsed) -> {
-      Throwable cause = e;
-      if (cause instanceof UncheckedIOException u) {
-        cause = u.getCause();
-      }
-      if (cause instanceof JobException) {
-        // a command that cannot run as asked (e.g. an output that is an input): a usage error
-        io.err().println(at.getCommandSpec().qualifiedName() + ": " + cause.getMessage());
-        return EXIT_USAGE;
-      }
-      if (cause instanceof UserException || cause instanceof IOException
-          || cause instanceof NotEnoughMemoryException) {
-        io.err().println("idem: " + cause.getMessage());
-        return EXIT_FAILURE;
-      }
-      io.err().println("idem: internal error: " + cause);
-      cause.printStackTrace(io.err());
-      return EXIT_INTERNAL;
-    });
+    cli.setParameterExceptionHandler(
+        (e, a) -> {
+          CommandLine at = e.getCommandLine();
+          String name = at.getCommandSpec().qualifiedName();
+          io.err().println(name + ": " + e.getMessage() + " (see '" + name + " --help')");
+          return EXIT_USAGE;
+        });
+    cli.setExecutionExceptionHandler(
+        (e, at, parsed) -> {
+          Throwable cause = e;
+          if (cause instanceof UncheckedIOException u) {
+            cause = u.getCause();
+          }
+          if (cause instanceof JobException) {
+            // a command that cannot run as asked (e.g. an output that is an input): a usage error
+            io.err().println(at.getCommandSpec().qualifiedName() + ": " + cause.getMessage());
+            return EXIT_USAGE;
+          }
+          if (cause instanceof UserException
+              || cause instanceof IOException
+              || cause instanceof NotEnoughMemoryException) {
+            io.err().println("idem: " + cause.getMessage());
+            return EXIT_FAILURE;
+          }
+          io.err().println("idem: internal error: " + cause);
+          cause.printStackTrace(io.err());
+          return EXIT_INTERNAL;
+        });
     int status;
     try {
       status = cli.execute(args);
     } catch (OutOfMemoryError e) {
       // picocli passes Errors through; the heap is a setting, not a bug
-      io.err().println("idem: out of memory (JVM heap limit "
-          + ByteSize.format(Runtime.getRuntime().maxMemory()) + "): raise it with -Xmx (for "
-          + "bin/idem: IDEM_JAVA_OPTS=-Xmx...), or give dedup --exact-store rocksdb; a job "
-          + "with --state resumes from its last checkpoint when rerun");
+      io.err()
+          .println(
+              "idem: out of memory (JVM heap limit "
+                  + ByteSize.format(Runtime.getRuntime().maxMemory())
+                  + "): raise it with -Xmx (for "
+                  + "bin/idem: IDEM_JAVA_OPTS=-Xmx...), or give dedup --exact-store rocksdb; a job "
+                  + "with --state resumes from its last checkpoint when rerun");
       return EXIT_FAILURE;
     }
     io.out().flush();
@@ -129,7 +141,10 @@ public final class IdemCommand implements Runnable {
       }
       return new String[] {
         "idem " + p.getProperty("version", "(unknown version)"),
-        "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vm.name")
+        "Java "
+            + System.getProperty("java.version")
+            + " ("
+            + System.getProperty("java.vm.name")
             + ")"
       };
     }

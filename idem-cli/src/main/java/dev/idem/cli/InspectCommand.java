@@ -5,8 +5,8 @@ import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.idem.core.ByteSize;
 import dev.idem.engine.DedupStats;
-import dev.idem.engine.state.Checkpoint;
 import dev.idem.engine.JobException;
+import dev.idem.engine.state.Checkpoint;
 import dev.idem.engine.state.Manifest;
 import dev.idem.engine.state.StateInspection;
 import java.io.IOException;
@@ -22,9 +22,12 @@ import picocli.CommandLine.Parameters;
     name = "inspect",
     mixinStandardHelpOptions = true,
     versionProvider = IdemCommand.Version.class,
-    description = {"Describe a dedup job's state directory: its command (MANIFEST), last "
-        + "checkpoint, counts, sizes, and whether a process is running it. Safe while the job "
-        + "runs.", ""})
+    description = {
+      "Describe a dedup job's state directory: its command (MANIFEST), last "
+          + "checkpoint, counts, sizes, and whether a process is running it. Safe while the job "
+          + "runs.",
+      ""
+    })
 final class InspectCommand implements Callable<Integer> {
 
   @Parameters(index = "0", paramLabel = "STATE", description = "The --state directory.")
@@ -48,40 +51,97 @@ final class InspectCommand implements Callable<Integer> {
       throw new UserException(e.getMessage());
     }
     if (json) {
-      io.out().println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-          .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-          .writeValueAsString(s));
+      io.out()
+          .println(
+              new ObjectMapper()
+                  .enable(SerializationFeature.INDENT_OUTPUT)
+                  .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+                  .writeValueAsString(s));
       return 0;
     }
     Manifest m = s.manifest();
     Checkpoint c = s.checkpoint();
     DedupStats d = c.stats();
-    io.out().printf(Locale.ROOT, "state       %s (%s)%n", state,
-        s.runningBy() == null ? "idle" : "running, " + s.runningBy());
+    io.out()
+        .printf(
+            Locale.ROOT,
+            "state       %s (%s)%n",
+            state,
+            s.runningBy() == null ? "idle" : "running, " + s.runningBy());
     io.out().printf(Locale.ROOT, "created     %s%n", m.created());
-    io.out().printf(Locale.ROOT, "inputs      %d file%s%n", m.inputs().size(),
-        m.inputs().size() == 1 ? "" : "s");
-    m.inputs().forEach(f -> io.out().printf(Locale.ROOT, "              %s (%s)%n", f.path(),
-        ByteSize.format(f.size())));
-    io.out().printf(Locale.ROOT, "key         %s, format %s%s, normalizer %s%n", m.key(),
-        m.format().displayName(), m.header() ? " with header" : "", m.normalizer());
-    io.out().printf(Locale.ROOT, "mode        %s, key mode %s, filter %s for %,d keys at %s, "
-        + "seed %d%n", m.mode().name().toLowerCase(Locale.ROOT),
-        m.keyMode().name().toLowerCase(Locale.ROOT), m.filterType().displayName(),
-        m.filterCapacity(), Percent.of(m.fpp()), m.seed());
-    io.out().printf(Locale.ROOT, "output      %s%s%n", m.output(),
-        m.dropped() == null ? "" : ", dropped " + m.dropped());
-    io.out().printf(Locale.ROOT, "checkpoint  %d%s: input %d of %d at byte %,d (line %,d); "
-            + "output %,d bytes%n", c.sequence(), c.complete() ? " (complete)" : "",
-        Math.min(c.fileIndex() + 1, m.inputs().size()), m.inputs().size(), c.offset(), c.line(),
-        c.outputBytes());
-    io.out().printf(Locale.ROOT, "counts      %,d records, %,d kept, %,d duplicates, %,d bad, "
-            + "%,d exact-tier lookups%n", c.records(), d.kept(), d.duplicates(),
-        c.badRecords(), d.exactLookups());
-    io.out().printf(Locale.ROOT, "store       %s in RocksDB table files, about %,d keys%n",
-        ByteSize.format(Math.max(0, s.storeBytes())), s.estimatedKeys());
-    io.out().printf(Locale.ROOT, "snapshots   %s%n", s.snapshots().isEmpty() ? "none (tiers = "
-        + "journal replay)" : String.join(", ", s.snapshots()));
+    io.out()
+        .printf(
+            Locale.ROOT,
+            "inputs      %d file%s%n",
+            m.inputs().size(),
+            m.inputs().size() == 1 ? "" : "s");
+    m.inputs()
+        .forEach(
+            f ->
+                io.out()
+                    .printf(
+                        Locale.ROOT,
+                        "              %s (%s)%n",
+                        f.path(),
+                        ByteSize.format(f.size())));
+    io.out()
+        .printf(
+            Locale.ROOT,
+            "key         %s, format %s%s, normalizer %s%n",
+            m.key(),
+            m.format().displayName(),
+            m.header() ? " with header" : "",
+            m.normalizer());
+    io.out()
+        .printf(
+            Locale.ROOT,
+            "mode        %s, key mode %s, filter %s for %,d keys at %s, " + "seed %d%n",
+            m.mode().name().toLowerCase(Locale.ROOT),
+            m.keyMode().name().toLowerCase(Locale.ROOT),
+            m.filterType().displayName(),
+            m.filterCapacity(),
+            Percent.of(m.fpp()),
+            m.seed());
+    io.out()
+        .printf(
+            Locale.ROOT,
+            "output      %s%s%n",
+            m.output(),
+            m.dropped() == null ? "" : ", dropped " + m.dropped());
+    io.out()
+        .printf(
+            Locale.ROOT,
+            "checkpoint  %d%s: input %d of %d at byte %,d (line %,d); " + "output %,d bytes%n",
+            c.sequence(),
+            c.complete() ? " (complete)" : "",
+            Math.min(c.fileIndex() + 1, m.inputs().size()),
+            m.inputs().size(),
+            c.offset(),
+            c.line(),
+            c.outputBytes());
+    io.out()
+        .printf(
+            Locale.ROOT,
+            "counts      %,d records, %,d kept, %,d duplicates, %,d bad, "
+                + "%,d exact-tier lookups%n",
+            c.records(),
+            d.kept(),
+            d.duplicates(),
+            c.badRecords(),
+            d.exactLookups());
+    io.out()
+        .printf(
+            Locale.ROOT,
+            "store       %s in RocksDB table files, about %,d keys%n",
+            ByteSize.format(Math.max(0, s.storeBytes())),
+            s.estimatedKeys());
+    io.out()
+        .printf(
+            Locale.ROOT,
+            "snapshots   %s%n",
+            s.snapshots().isEmpty()
+                ? "none (tiers = " + "journal replay)"
+                : String.join(", ", s.snapshots()));
     return 0;
   }
 }

@@ -5,9 +5,9 @@ import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.idem.core.ByteSize;
 import dev.idem.engine.DedupStats;
 import dev.idem.engine.MetricsEndpoint;
-import dev.idem.engine.state.Checkpoint;
 import dev.idem.engine.job.DedupJob;
 import dev.idem.engine.job.JobResult;
+import dev.idem.engine.state.Checkpoint;
 import dev.idem.engine.state.ExactTierPlacement;
 import dev.idem.engine.window.WindowStats;
 import java.io.IOException;
@@ -43,6 +43,7 @@ final class JobSummary {
 
   /** Where the job is, for a metrics endpoint: updated with the progress, every half second. */
   private volatile long bytesRead;
+
   private volatile long recordsRead;
   private volatile long recordsKept;
   private volatile long warningCount;
@@ -50,7 +51,9 @@ final class JobSummary {
   /** The job's counters, served while it runs. */
   MetricsEndpoint.Builder metrics() {
     return MetricsEndpoint.builder()
-        .counter("idem_input_bytes", "Input bytes read (as stored: compressed for gzip)",
+        .counter(
+            "idem_input_bytes",
+            "Input bytes read (as stored: compressed for gzip)",
             () -> bytesRead)
         .counter("idem_records", "Records read, bad ones included", () -> recordsRead)
         .counter("idem_kept", "Records written to the output", () -> recordsKept)
@@ -68,13 +71,23 @@ final class JobSummary {
           return;
         }
         if (bar == null) {
-          bar = new ProgressBarBuilder().setTaskName("dedup").setInitialMax(Math.max(1, total))
-              .setStyle(ProgressBarStyle.ASCII).setUnit(" MiB", 1 << 20).showSpeed()
-              .setConsumer(new ConsoleProgressBarConsumer(System.err)).build();
+          bar =
+              new ProgressBarBuilder()
+                  .setTaskName("dedup")
+                  .setInitialMax(Math.max(1, total))
+                  .setStyle(ProgressBarStyle.ASCII)
+                  .setUnit(" MiB", 1 << 20)
+                  .showSpeed()
+                  .setConsumer(new ConsoleProgressBarConsumer(System.err))
+                  .build();
         }
         bar.stepTo(Math.min(done, Math.max(1, total)));
-        bar.setExtraMessage(String.format(Locale.ROOT, "%,d rec, %.1f%% kept", records,
-            records == 0 ? 0.0 : 100.0 * kept / records));
+        bar.setExtraMessage(
+            String.format(
+                Locale.ROOT,
+                "%,d rec, %.1f%% kept",
+                records,
+                records == 0 ? 0.0 : 100.0 * kept / records));
       }
 
       @Override
@@ -103,7 +116,8 @@ final class JobSummary {
     abandon();
     Map<String, Object> s = asMap(r);
     if (statsJson != null) {
-      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+      new ObjectMapper()
+          .enable(SerializationFeature.INDENT_OUTPUT)
           .writeValue(statsJson.toFile(), s);
     }
     if (quiet) {
@@ -112,46 +126,86 @@ final class JobSummary {
     Checkpoint c = r.last();
     DedupStats d = c.stats();
     if (r.alreadyComplete()) {
-      io.err().println("idem dedup: the job in this --state is already complete; nothing to do "
-          + "(its output is final). Use a new --state directory to run it again.");
+      io.err()
+          .println(
+              "idem dedup: the job in this --state is already complete; nothing to do "
+                  + "(its output is final). Use a new --state directory to run it again.");
     }
-    io.err().printf(Locale.ROOT, "idem dedup: %,d records, %,d kept (%.1f %%), %,d duplicates "
-            + "removed, %,d bad records%s%n",
-        c.records(), d.kept(), c.records() == 0 ? 0.0 : 100.0 * d.kept() / c.records(),
-        d.duplicates(), c.badRecords(),
-        c.blankLines() > 0 ? String.format(Locale.ROOT, ", %,d blank lines skipped",
-            c.blankLines()) : "");
+    io.err()
+        .printf(
+            Locale.ROOT,
+            "idem dedup: %,d records, %,d kept (%.1f %%), %,d duplicates "
+                + "removed, %,d bad records%s%n",
+            c.records(),
+            d.kept(),
+            c.records() == 0 ? 0.0 : 100.0 * d.kept() / c.records(),
+            d.duplicates(),
+            c.badRecords(),
+            c.blankLines() > 0
+                ? String.format(Locale.ROOT, ", %,d blank lines skipped", c.blankLines())
+                : "");
     if (r.alreadyComplete()) {
       return;
     }
     if (r.window() != null) {
       WindowStats w = r.window();
-      io.err().printf(Locale.ROOT, "  windows: %,d late events; %,d fingerprints held now, %,d "
-              + "at most, in %d open window buckets%n", w.late(), w.held(), w.peakHeld(),
-          w.openBuckets());
+      io.err()
+          .printf(
+              Locale.ROOT,
+              "  windows: %,d late events; %,d fingerprints held now, %,d "
+                  + "at most, in %d open window buckets%n",
+              w.late(),
+              w.held(),
+              w.peakHeld(),
+              w.openBuckets());
     } else {
-      io.err().printf(Locale.ROOT, "  mode %s; exact tier %s; filter %s%n", mode(r),
-          r.exactStore().kind() == ExactTierPlacement.Kind.ROCKSDB ? "rocksdb (block cache "
-              + ByteSize.format(rocksDbCacheBytes) + ")" : r.exactStore(), r.filter());
+      io.err()
+          .printf(
+              Locale.ROOT,
+              "  mode %s; exact tier %s; filter %s%n",
+              mode(r),
+              r.exactStore().kind() == ExactTierPlacement.Kind.ROCKSDB
+                  ? "rocksdb (block cache " + ByteSize.format(rocksDbCacheBytes) + ")"
+                  : r.exactStore(),
+              r.filter());
       printLookups(d);
     }
     if (r.resumed()) {
-      io.err().printf(Locale.ROOT, "  resumed at record %,d; tiers restored in %.2f s (%,d "
-              + "journaled keys replayed%s)%n", r.resumedAtRecord(), r.restoreMillis() / 1000.0,
-          r.journalReplayed(), r.filterRebuilt() ? ", filter rebuilt from the exact store" : "");
+      io.err()
+          .printf(
+              Locale.ROOT,
+              "  resumed at record %,d; tiers restored in %.2f s (%,d "
+                  + "journaled keys replayed%s)%n",
+              r.resumedAtRecord(),
+              r.restoreMillis() / 1000.0,
+              r.journalReplayed(),
+              r.filterRebuilt() ? ", filter rebuilt from the exact store" : "");
     }
     double seconds = r.elapsedMillis() / 1000.0;
-    io.err().printf(Locale.ROOT, "  %.1f s, %,.0f records/s%n", seconds,
-        (c.records() - r.resumedAtRecord()) / Math.max(seconds, 1e-3));
+    io.err()
+        .printf(
+            Locale.ROOT,
+            "  %.1f s, %,.0f records/s%n",
+            seconds,
+            (c.records() - r.resumedAtRecord()) / Math.max(seconds, 1e-3));
   }
 
   private void printLookups(DedupStats d) {
-    io.err().printf(Locale.ROOT, "  exact-tier lookups %,d: %,d for new keys (%s of new keys), "
-            + "%,d confirmed duplicates%s%n",
-        d.exactLookups(), d.falsePositivesRescued(), Percent.of(d.lookupsPerNewKey()),
-        d.exactLookups() - d.falsePositivesRescued(),
-        d.recentHits() > 0 ? String.format(Locale.ROOT, "; %,d duplicates settled by the "
-            + "recent cache", d.recentHits()) : "");
+    io.err()
+        .printf(
+            Locale.ROOT,
+            "  exact-tier lookups %,d: %,d for new keys (%s of new keys), "
+                + "%,d confirmed duplicates%s%n",
+            d.exactLookups(),
+            d.falsePositivesRescued(),
+            Percent.of(d.lookupsPerNewKey()),
+            d.exactLookups() - d.falsePositivesRescued(),
+            d.recentHits() > 0
+                ? String.format(
+                    Locale.ROOT,
+                    "; %,d duplicates settled by the " + "recent cache",
+                    d.recentHits())
+                : "");
   }
 
   private static Map<String, Object> asMap(JobResult r) {

@@ -3,12 +3,12 @@ package dev.idem.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import dev.idem.engine.records.InputSurvey;
 import dev.idem.engine.JobException;
 import dev.idem.engine.plan.MethodEstimate;
 import dev.idem.engine.plan.Planner;
 import dev.idem.engine.plan.Planner.Recommendation;
 import dev.idem.engine.plan.Workload;
+import dev.idem.engine.records.InputSurvey;
 import dev.idem.engine.records.KeySpec;
 import dev.idem.engine.records.RecordFormat;
 import java.io.IOException;
@@ -30,30 +30,49 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = IdemCommand.Version.class,
     sortOptions = false,
-    description = {"Choose a dedup method and size it: from the records, distinct keys, memory "
-        + "and error you give (or from a sample of the input), a table of every method idem "
-        + "offers with its memory, disk, false-positive rate and exact-tier lookups, a "
-        + "recommendation with its reason, and the command line that runs it.", ""},
+    description = {
+      "Choose a dedup method and size it: from the records, distinct keys, memory "
+          + "and error you give (or from a sample of the input), a table of every method idem "
+          + "offers with its memory, disk, false-positive rate and exact-tier lookups, a "
+          + "recommendation with its reason, and the command line that runs it.",
+      ""
+    },
     exitCodeListHeading = "%nExit status:%n",
-    exitCodeList = {"0:a plan was printed", "1:an input could not be read",
-        "2:usage error (missing or impossible numbers)"})
+    exitCodeList = {
+      "0:a plan was printed",
+      "1:an input could not be read",
+      "2:usage error (missing or impossible numbers)"
+    })
 final class PlanCommand implements Callable<Integer> {
 
-  @Option(names = "--records", paramLabel = "N", converter = CountConverter.class,
+  @Option(
+      names = "--records",
+      paramLabel = "N",
+      converter = CountConverter.class,
       description = "Records in the input (default: the distinct keys, or from --sample).")
   Long records;
 
-  @Option(names = "--distinct", paramLabel = "N", converter = CountConverter.class,
-      description = "Distinct keys: what filters are sized for (default: estimated by "
-          + "--sample; without it, --records, as if every record were new).")
+  @Option(
+      names = "--distinct",
+      paramLabel = "N",
+      converter = CountConverter.class,
+      description =
+          "Distinct keys: what filters are sized for (default: estimated by "
+              + "--sample; without it, --records, as if every record were new).")
   Long distinct;
 
-  @Option(names = "--memory", paramLabel = "SIZE", converter = SizeConverter.class,
+  @Option(
+      names = "--memory",
+      paramLabel = "SIZE",
+      converter = SizeConverter.class,
       description = "The memory budget, e.g. 512m or 4g (default: none: everything fits).")
   Long memory;
 
   static final class Error {
-    @Option(names = "--fpp", paramLabel = "P", converter = RateConverter.class,
+    @Option(
+        names = "--fpp",
+        paramLabel = "P",
+        converter = RateConverter.class,
         description = "Accept losing a new key with probability P (approximate methods).")
     Double fpp;
 
@@ -67,18 +86,27 @@ final class PlanCommand implements Callable<Integer> {
   @Option(names = "--stream", description = "An endless stream: dedup within --window.")
   boolean stream;
 
-  @Option(names = "--window", paramLabel = "DURATION", converter = DurationConverter.class,
+  @Option(
+      names = "--window",
+      paramLabel = "DURATION",
+      converter = DurationConverter.class,
       description = "The stream's dedup window (10m, 1h, ...).")
   Duration window;
 
-  @Option(names = "--keys-per-window", paramLabel = "N", converter = CountConverter.class,
+  @Option(
+      names = "--keys-per-window",
+      paramLabel = "N",
+      converter = CountConverter.class,
       description = "Distinct keys in one window, to size a windowed job.")
   Long keysPerWindow;
 
   @Option(names = "--deletes", description = "Keys must be removable later.")
   boolean deletes;
 
-  @Option(names = "--shared-state", paramLabel = "redis|none", defaultValue = "none",
+  @Option(
+      names = "--shared-state",
+      paramLabel = "redis|none",
+      defaultValue = "none",
       converter = ChoiceConverter.SharedStates.class,
       description = "Whether workers must share one state (default: ${DEFAULT-VALUE}).")
   SharedState sharedState;
@@ -90,27 +118,42 @@ final class PlanCommand implements Callable<Integer> {
   }
 
   static final class Sample {
-    @Option(names = "--sample", paramLabel = "INPUT", arity = "1..*", required = true,
-        description = "Read these inputs (files, directories, globs) to count records and "
-            + "estimate distinct keys.")
+    @Option(
+        names = "--sample",
+        paramLabel = "INPUT",
+        arity = "1..*",
+        required = true,
+        description =
+            "Read these inputs (files, directories, globs) to count records and "
+                + "estimate distinct keys.")
     List<String> inputs;
 
-    @Option(names = "--sample-bytes", paramLabel = "SIZE", converter = SizeConverter.class,
-        description = "Read only about this much of the inputs (as stored; gzip files are read "
-            + "whole) and extrapolate by bytes (default: all).")
+    @Option(
+        names = "--sample-bytes",
+        paramLabel = "SIZE",
+        converter = SizeConverter.class,
+        description =
+            "Read only about this much of the inputs (as stored; gzip files are read "
+                + "whole) and extrapolate by bytes (default: all).")
     Long sampleBytes;
 
     @ArgGroup(exclusive = true, multiplicity = "1", heading = "%nKey of the sample:%n")
     RecordOptions.KeyOptions key;
 
-    @Option(names = "--format", paramLabel = "FORMAT", converter = ChoiceConverter.Format.class,
+    @Option(
+        names = "--format",
+        paramLabel = "FORMAT",
+        converter = ChoiceConverter.Format.class,
         description = "As for idem dedup.")
     RecordFormat format;
 
     @Option(names = "--header", negatable = true, description = "As for idem dedup.")
     Boolean header;
 
-    @Option(names = "--normalize", paramLabel = "STEPS", defaultValue = "identity",
+    @Option(
+        names = "--normalize",
+        paramLabel = "STEPS",
+        defaultValue = "identity",
         description = "As for idem dedup.")
     String normalize;
 
@@ -124,7 +167,9 @@ final class PlanCommand implements Callable<Integer> {
     }
   }
 
-  @ArgGroup(exclusive = false, multiplicity = "0..1",
+  @ArgGroup(
+      exclusive = false,
+      multiplicity = "0..1",
       heading = "%nSample (estimate the numbers from the input):%n")
   Sample sample;
 
@@ -146,10 +191,21 @@ final class PlanCommand implements Callable<Integer> {
     List<MethodEstimate> rows = Planner.methods(w);
     Recommendation rec = Planner.recommend(w, rows, keyOptions(), inputs(), output());
     if (json) {
-      io.out().println(new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
-          .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
-          .writeValueAsString(Map.of("workload", w, "sample", survey == null ? Map.of() : survey,
-              "methods", rows, "recommendation", rec)));
+      io.out()
+          .println(
+              new ObjectMapper()
+                  .enable(SerializationFeature.INDENT_OUTPUT)
+                  .setPropertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE)
+                  .writeValueAsString(
+                      Map.of(
+                          "workload",
+                          w,
+                          "sample",
+                          survey == null ? Map.of() : survey,
+                          "methods",
+                          rows,
+                          "recommendation",
+                          rec)));
     } else {
       PlanReport.print(io.out(), w, survey, sample == null ? null : sample.inputs, rows, rec);
     }
@@ -161,8 +217,13 @@ final class PlanCommand implements Callable<Integer> {
     try {
       KeySpec keySpec = r.keySpec();
       RecordFormat format = r.format(keySpec, sample.inputs);
-      return InputSurvey.run(sample.inputs, format, keySpec, r.header(keySpec, format),
-          r.normalizer(), BadRecordOptions.DEFAULT_MAX_RECORD_BYTES,
+      return InputSurvey.run(
+          sample.inputs,
+          format,
+          keySpec,
+          r.header(keySpec, format),
+          r.normalizer(),
+          BadRecordOptions.DEFAULT_MAX_RECORD_BYTES,
           sample.sampleBytes == null ? Long.MAX_VALUE : sample.sampleBytes);
     } catch (JobException e) {
       throw new UserException(e.getMessage());
@@ -192,21 +253,30 @@ final class PlanCommand implements Callable<Integer> {
     } else if (window != null && keysPerWindow != null) {
       n = keysPerWindow;
     } else {
-      throw usage("give the distinct keys (--distinct N), the records (--records N), or an "
-          + "input to estimate them from (--sample INPUT... with --key/--column/--whole-line)");
+      throw usage(
+          "give the distinct keys (--distinct N), the records (--records N), or an "
+              + "input to estimate them from (--sample INPUT... with --key/--column/--whole-line)");
     }
     recordCount = records != null ? records : survey != null ? survey.recordsInWhole() : n;
     if (recordCount < n) {
-      throw usage("--records (" + recordCount + ") cannot be fewer than the distinct keys ("
-          + n + ")");
+      throw usage(
+          "--records (" + recordCount + ") cannot be fewer than the distinct keys (" + n + ")");
     }
     double keyBytes = survey != null && survey.meanKeyBytes() > 0 ? survey.meanKeyBytes() : 36;
     long inputBytes = survey != null ? survey.recordBytesInWhole() : 0;
     double fpp = error != null && error.fpp != null ? error.fpp : 0;
     try {
-      return new Workload(recordCount, n, memory == null ? 0 : memory, fpp, window,
-          keysPerWindow == null ? 0 : keysPerWindow, deletes, sharedState == SharedState.REDIS,
-          keyBytes, inputBytes);
+      return new Workload(
+          recordCount,
+          n,
+          memory == null ? 0 : memory,
+          fpp,
+          window,
+          keysPerWindow == null ? 0 : keysPerWindow,
+          deletes,
+          sharedState == SharedState.REDIS,
+          keyBytes,
+          inputBytes);
     } catch (IllegalArgumentException e) {
       throw usage(e.getMessage());
     }
@@ -218,16 +288,21 @@ final class PlanCommand implements Callable<Integer> {
       return "--key FIELD";
     }
     RecordOptions.KeyOptions k = sample.key;
-    String key = k.jsonKey != null ? "--key " + quote(k.jsonKey)
-        : k.column != null ? "--column " + quote(k.column)
-        : k.content != null ? "--content " + quote(k.content) : "--whole-line";
-    return key + (sample.format != null ? " --format " + sample.format.displayName() : "")
+    String key =
+        k.jsonKey != null
+            ? "--key " + quote(k.jsonKey)
+            : k.column != null
+                ? "--column " + quote(k.column)
+                : k.content != null ? "--content " + quote(k.content) : "--whole-line";
+    return key
+        + (sample.format != null ? " --format " + sample.format.displayName() : "")
         + (sample.header != null ? (sample.header ? " --header" : " --no-header") : "")
         + (sample.normalize.equals("identity") ? "" : " --normalize " + quote(sample.normalize));
   }
 
   private String inputs() {
-    return sample == null ? "INPUT..."
+    return sample == null
+        ? "INPUT..."
         : sample.inputs.stream().map(PlanCommand::quote).collect(Collectors.joining(" "));
   }
 
@@ -244,8 +319,7 @@ final class PlanCommand implements Callable<Integer> {
 
   /** Quotes a shell word when it needs it. */
   static String quote(String word) {
-    return word.matches("[A-Za-z0-9_./=:,@%+-]+") ? word
-        : "'" + word.replace("'", "'\\''") + "'";
+    return word.matches("[A-Za-z0-9_./=:,@%+-]+") ? word : "'" + word.replace("'", "'\\''") + "'";
   }
 
   private ParameterException usage(String message) {

@@ -1,11 +1,11 @@
 package dev.idem.cli;
 
 import dev.idem.core.ByteSize;
-import dev.idem.engine.records.InputSurvey;
-import dev.idem.engine.records.DistinctKeyCounter;
 import dev.idem.engine.plan.MethodEstimate;
 import dev.idem.engine.plan.Planner.Recommendation;
 import dev.idem.engine.plan.Workload;
+import dev.idem.engine.records.DistinctKeyCounter;
+import dev.idem.engine.records.InputSurvey;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.Locale;
@@ -17,60 +17,112 @@ final class PlanReport {
 
   private PlanReport() {}
 
-  static void print(PrintStream out, Workload w, InputSurvey.Result s, List<String> inputs,
-      List<MethodEstimate> rows, Recommendation rec) {
+  static void print(
+      PrintStream out,
+      Workload w,
+      InputSurvey.Result s,
+      List<String> inputs,
+      List<MethodEstimate> rows,
+      Recommendation rec) {
     if (s != null) {
       printSample(out, s, inputs);
     }
-    out.printf(Locale.ROOT, "Workload: %,d records, %,d distinct keys%s, %s, %s%s%s%n%n",
-        w.records(), w.distinct(), s != null ? " (the sample's upper end)" : "",
-        w.memoryBytes() > 0 ? ByteSize.format(w.memoryBytes()) + " of memory"
-            : "no memory budget",
+    out.printf(
+        Locale.ROOT,
+        "Workload: %,d records, %,d distinct keys%s, %s, %s%s%s%n%n",
+        w.records(),
+        w.distinct(),
+        s != null ? " (the sample's upper end)" : "",
+        w.memoryBytes() > 0 ? ByteSize.format(w.memoryBytes()) + " of memory" : "no memory budget",
         w.exact() ? "exact" : "approximate at " + pct(w.fpp()),
-        w.window() != null ? ", a stream in windows of " + w.window().toString().substring(2)
-            .toLowerCase(Locale.ROOT) : "",
+        w.window() != null
+            ? ", a stream in windows of "
+                + w.window().toString().substring(2).toLowerCase(Locale.ROOT)
+            : "",
         w.deletes() ? ", with deletes" : "");
-    out.printf(Locale.ROOT, ROW, "method", "memory", "bits/key", "disk", "false pos.",
-        "lookups/new", "exact", "deletes", "windows", "fits   notes");
+    out.printf(
+        Locale.ROOT,
+        ROW,
+        "method",
+        "memory",
+        "bits/key",
+        "disk",
+        "false pos.",
+        "lookups/new",
+        "exact",
+        "deletes",
+        "windows",
+        "fits   notes");
     for (MethodEstimate m : rows) {
-      out.printf(Locale.ROOT, ROW, m.method(),
+      out.printf(
+          Locale.ROOT,
+          ROW,
+          m.method(),
           m.memoryBytes() < 0 ? "?" : ByteSize.format(m.memoryBytes()),
-          m.memoryBytes() < 0 ? "?" : String.format(Locale.ROOT, "%.1f",
-              m.bitsPerKey(w.distinct())),
+          m.memoryBytes() < 0
+              ? "?"
+              : String.format(Locale.ROOT, "%.1f", m.bitsPerKey(w.distinct())),
           m.diskBytes() == 0 ? "-" : ByteSize.format(m.diskBytes()),
           m.fpp() == 0 ? "0" : pct(m.fpp()),
-          m.lookupsPerNewRecord() == 0 ? "0" : String.format(Locale.ROOT, "%.4f",
-              m.lookupsPerNewRecord()),
-          yes(m.exact()), yes(m.deletes()), yes(m.windows()),
-          String.format(Locale.ROOT, "%-6s %s", m.memoryBytes() < 0 ? "?" : yes(m.fits()),
-              m.note()));
+          m.lookupsPerNewRecord() == 0
+              ? "0"
+              : String.format(Locale.ROOT, "%.4f", m.lookupsPerNewRecord()),
+          yes(m.exact()),
+          yes(m.deletes()),
+          yes(m.windows()),
+          String.format(
+              Locale.ROOT, "%-6s %s", m.memoryBytes() < 0 ? "?" : yes(m.fits()), m.note()));
     }
-    out.printf(Locale.ROOT, "%nRecommended: %s. %s%n  %s%n", rec.method(), rec.reason(),
-        rec.command());
+    out.printf(
+        Locale.ROOT, "%nRecommended: %s. %s%n  %s%n", rec.method(), rec.reason(), rec.command());
   }
 
   private static void printSample(PrintStream out, InputSurvey.Result s, List<String> inputs) {
-    out.printf(Locale.ROOT, "Sample of %s: %s read%n", String.join(" ", inputs),
-        s.complete() ? "all " + ByteSize.format(s.totalBytes())
-            : ByteSize.format(s.bytesRead()) + " of " + ByteSize.format(s.totalBytes())
+    out.printf(
+        Locale.ROOT,
+        "Sample of %s: %s read%n",
+        String.join(" ", inputs),
+        s.complete()
+            ? "all " + ByteSize.format(s.totalBytes())
+            : ByteSize.format(s.bytesRead())
+                + " of "
+                + ByteSize.format(s.totalBytes())
                 + " (the rest extrapolated by bytes)");
-    out.printf(Locale.ROOT, "  records       %,d (%,d without a usable key)%s%n", s.records(),
-        s.badRecords(), s.complete() ? "" : String.format(Locale.ROOT, "; about %,d in all",
-            s.recordsInWhole()));
-    out.printf(Locale.ROOT, "  distinct keys %,.0f, 99 %% interval %,.0f to %,.0f "
-            + "(UltraLogLog, relative standard error %.2f %%)%n", s.sampled().estimate(),
-        s.sampled().low(), s.sampled().high(),
+    out.printf(
+        Locale.ROOT,
+        "  records       %,d (%,d without a usable key)%s%n",
+        s.records(),
+        s.badRecords(),
+        s.complete() ? "" : String.format(Locale.ROOT, "; about %,d in all", s.recordsInWhole()));
+    out.printf(
+        Locale.ROOT,
+        "  distinct keys %,.0f, 99 %% interval %,.0f to %,.0f "
+            + "(UltraLogLog, relative standard error %.2f %%)%n",
+        s.sampled().estimate(),
+        s.sampled().low(),
+        s.sampled().high(),
         100 * DistinctKeyCounter.RELATIVE_STANDARD_ERROR);
     if (!s.complete()) {
-      out.printf(Locale.ROOT, "  in all        at most about %,.0f (%,.0f to %,.0f)%n",
-          s.whole().estimate(), s.whole().low(), s.whole().high());
+      out.printf(
+          Locale.ROOT,
+          "  in all        at most about %,.0f (%,.0f to %,.0f)%n",
+          s.whole().estimate(),
+          s.whole().low(),
+          s.whole().high());
     }
     long good = s.records() - s.badRecords();
-    out.printf(Locale.ROOT, "  duplicates    %s of the records read%n", good == 0 ? "-"
-        : String.format(Locale.ROOT, "%.1f %%", 100 * Math.max(0,
-            1 - s.sampled().estimate() / good)));
-    out.printf(Locale.ROOT, "  mean key      %.1f bytes; mean record %.1f bytes%n%n",
-        s.meanKeyBytes(), s.meanRecordBytes());
+    out.printf(
+        Locale.ROOT,
+        "  duplicates    %s of the records read%n",
+        good == 0
+            ? "-"
+            : String.format(
+                Locale.ROOT, "%.1f %%", 100 * Math.max(0, 1 - s.sampled().estimate() / good)));
+    out.printf(
+        Locale.ROOT,
+        "  mean key      %.1f bytes; mean record %.1f bytes%n%n",
+        s.meanKeyBytes(),
+        s.meanRecordBytes());
   }
 
   private static String yes(boolean b) {

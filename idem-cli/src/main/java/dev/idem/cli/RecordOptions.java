@@ -8,54 +8,75 @@ import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Option;
 
 /**
- * What a record is and what its key is: the options {@code dedup} and {@code sort-dedup} share,
- * and how the format and header are inferred when not given. A picocli mixin.
+ * What a record is and what its key is: the options {@code dedup} and {@code sort-dedup} share, and
+ * how the format and header are inferred when not given. A picocli mixin.
  */
 final class RecordOptions {
 
   static final class KeyOptions {
-    @Option(names = "--key", paramLabel = "FIELD",
-        description = "JSON Lines: the field that identifies a record, by name (id) or JSON "
-            + "Pointer (/meta/url). Its value as text: strings unescaped, numbers as written.")
+    @Option(
+        names = "--key",
+        paramLabel = "FIELD",
+        description =
+            "JSON Lines: the field that identifies a record, by name (id) or JSON "
+                + "Pointer (/meta/url). Its value as text: strings unescaped, numbers as written.")
     String jsonKey;
 
-    @Option(names = "--column", paramLabel = "NAME|N",
-        description = "CSV/TSV: the column that identifies a record, by header name or 1-based "
-            + "number.")
+    @Option(
+        names = "--column",
+        paramLabel = "NAME|N",
+        description =
+            "CSV/TSV: the column that identifies a record, by header name or 1-based " + "number.")
     String column;
 
     @Option(names = "--whole-line", description = "The whole line is the key.")
     boolean wholeLine;
 
-    @Option(names = "--content", paramLabel = "FIELD",
-        description = "JSON Lines: dedup documents by the exact text of this field (name or "
-            + "pointer), by its 128-bit fingerprint.")
+    @Option(
+        names = "--content",
+        paramLabel = "FIELD",
+        description =
+            "JSON Lines: dedup documents by the exact text of this field (name or "
+                + "pointer), by its 128-bit fingerprint.")
     String content;
   }
 
   @ArgGroup(exclusive = true, multiplicity = "1", heading = "%nKey (exactly one):%n")
   KeyOptions key;
 
-  @Option(names = "--format", paramLabel = "FORMAT", converter = ChoiceConverter.Format.class,
-      description = "jsonl, csv, tsv or lines (default: jsonl for --key/--content, csv for "
-          + "--column (tsv for .tsv inputs), lines for --whole-line).")
+  @Option(
+      names = "--format",
+      paramLabel = "FORMAT",
+      converter = ChoiceConverter.Format.class,
+      description =
+          "jsonl, csv, tsv or lines (default: jsonl for --key/--content, csv for "
+              + "--column (tsv for .tsv inputs), lines for --whole-line).")
   RecordFormat format;
 
-  @Option(names = "--header", negatable = true,
-      description = "CSV/TSV inputs start with a header line, written once to the output "
-          + "(default: yes when --column is a name, no when it is a number).")
+  @Option(
+      names = "--header",
+      negatable = true,
+      description =
+          "CSV/TSV inputs start with a header line, written once to the output "
+              + "(default: yes when --column is a name, no when it is a number).")
   Boolean header;
 
-  @Option(names = "--normalize", paramLabel = "STEPS", defaultValue = "identity",
-      description = "Key normalisation before hashing: trim, lowercase, nfc, "
-          + "collapse-whitespace, strip-prefix=PREFIX, comma-separated (default: none).")
+  @Option(
+      names = "--normalize",
+      paramLabel = "STEPS",
+      defaultValue = "identity",
+      description =
+          "Key normalisation before hashing: trim, lowercase, nfc, "
+              + "collapse-whitespace, strip-prefix=PREFIX, comma-separated (default: none).")
   String normalize;
 
   /** The key spec; {@link IllegalArgumentException} for a bad field or column. */
   KeySpec keySpec() {
-    return key.jsonKey != null ? KeySpec.jsonField(key.jsonKey, false)
-        : key.content != null ? KeySpec.jsonField(key.content, true)
-        : key.column != null ? KeySpec.column(key.column) : new KeySpec.WholeLine();
+    return key.jsonKey != null
+        ? KeySpec.jsonField(key.jsonKey, false)
+        : key.content != null
+            ? KeySpec.jsonField(key.content, true)
+            : key.column != null ? KeySpec.column(key.column) : new KeySpec.WholeLine();
   }
 
   /** Whether the key is a {@code --content} document. */
@@ -65,17 +86,19 @@ final class RecordOptions {
 
   /** The format given, or the one the key (and the input names) imply. */
   RecordFormat format(KeySpec keySpec, List<String> inputs) {
-    return format != null ? format
-        : keySpec instanceof KeySpec.JsonField ? RecordFormat.JSONL
-        : keySpec instanceof KeySpec.Column ? (looksTsv(inputs) ? RecordFormat.TSV
-            : RecordFormat.CSV)
-        : RecordFormat.LINES;
+    return format != null
+        ? format
+        : keySpec instanceof KeySpec.JsonField
+            ? RecordFormat.JSONL
+            : keySpec instanceof KeySpec.Column
+                ? (looksTsv(inputs) ? RecordFormat.TSV : RecordFormat.CSV)
+                : RecordFormat.LINES;
   }
 
   /** Whether inputs have a header line: as given, else when the column is named. */
   boolean header(KeySpec keySpec, RecordFormat recordFormat) {
-    boolean hasHeader = header != null ? header
-        : keySpec instanceof KeySpec.Column c && c.name() != null;
+    boolean hasHeader =
+        header != null ? header : keySpec instanceof KeySpec.Column c && c.name() != null;
     if (hasHeader && recordFormat != RecordFormat.CSV && recordFormat != RecordFormat.TSV) {
       throw new IllegalArgumentException("--header applies to csv and tsv inputs");
     }

@@ -2,8 +2,8 @@ package dev.idem.cli;
 
 import dev.idem.engine.JobException;
 import dev.idem.engine.records.OutputGuard;
-import dev.idem.engine.shard.ReshardJob;
 import dev.idem.engine.shard.ConsistentHashRing;
+import dev.idem.engine.shard.ReshardJob;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -32,23 +32,33 @@ import picocli.CommandLine.Spec;
       ""
     },
     exitCodeListHeading = "%nExit status:%n",
-    exitCodeList = {"0:done", "1:a state cannot be read or DIR cannot be written",
-        "2:usage error, or a state that cannot be resharded (running, unfinished, windowed)"})
+    exitCodeList = {
+      "0:done",
+      "1:a state cannot be read or DIR cannot be written",
+      "2:usage error, or a state that cannot be resharded (running, unfinished, windowed)"
+    })
 final class ReshardCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
-  @Option(names = "--shards", paramLabel = "N", description = "Nodes of the new ring (or "
-      + "give --ring-nodes).")
+  @Option(
+      names = "--shards",
+      paramLabel = "N",
+      description = "Nodes of the new ring (or " + "give --ring-nodes).")
   Integer shards;
 
   @Mixin ShardOptions ring;
 
-  @Option(names = {"-o", "--output"}, paramLabel = "DIR", required = true,
+  @Option(
+      names = {"-o", "--output"},
+      paramLabel = "DIR",
+      required = true,
       description = "Where the new nodes' files go.")
   Path out;
 
-  @Parameters(paramLabel = "STATE", arity = "1..*",
+  @Parameters(
+      paramLabel = "STATE",
+      arity = "1..*",
       description = "The --state directories of the finished jobs.")
   List<Path> states;
 
@@ -74,10 +84,21 @@ final class ReshardCommand implements Callable<Integer> {
       io.err().println("idem reshard: " + e.getMessage());
       return IdemCommand.EXIT_USAGE;
     }
-    io.err().printf(Locale.ROOT, "idem reshard: %,d keys from %d states into %d files in %s%s%n",
-        result.keys(), states.size(), r.size(), out, result.moved() < 0 ? ""
-            : String.format(Locale.ROOT, "; %,d keys (%.1f %%) changed owner", result.moved(),
-                100.0 * result.moved() / Math.max(1, result.keys())));
+    io.err()
+        .printf(
+            Locale.ROOT,
+            "idem reshard: %,d keys from %d states into %d files in %s%s%n",
+            result.keys(),
+            states.size(),
+            r.size(),
+            out,
+            result.moved() < 0
+                ? ""
+                : String.format(
+                    Locale.ROOT,
+                    "; %,d keys (%.1f %%) changed owner",
+                    result.moved(),
+                    100.0 * result.moved() / Math.max(1, result.keys())));
     return 0;
   }
 

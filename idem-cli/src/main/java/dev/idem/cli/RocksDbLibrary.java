@@ -15,15 +15,14 @@ import org.rocksdb.RocksDB;
 import org.rocksdb.util.Environment;
 
 /**
- * Loads RocksDB's JNI library from a per-user cache instead of letting rocksdbjni unpack its
- * 15 MB library into the temp directory on every start (a third of a second of every resume).
+ * Loads RocksDB's JNI library from a per-user cache instead of letting rocksdbjni unpack its 15 MB
+ * library into the temp directory on every start (a third of a second of every resume).
  *
- * <p>The cache is {@code $XDG_CACHE_HOME/idem/native/rocksdbjni-<crc>/} (or {@code
- * ~/.cache/...}), named by the CRC-32 that the jar's directory records for the library, so a
- * jar with another RocksDB gets its own copy and a cached one is never reused wrongly. The copy
- * is written to a temporary file and renamed, so concurrent first runs cannot see half a file.
- * Whatever fails here falls back to rocksdbjni's own loader: this is a start-up optimisation,
- * never a reason to fail.
+ * <p>The cache is {@code $XDG_CACHE_HOME/idem/native/rocksdbjni-<crc>/} (or {@code ~/.cache/...}),
+ * named by the CRC-32 that the jar's directory records for the library, so a jar with another
+ * RocksDB gets its own copy and a cached one is never reused wrongly. The copy is written to a
+ * temporary file and renamed, so concurrent first runs cannot see half a file. Whatever fails here
+ * falls back to rocksdbjni's own loader: this is a start-up optimisation, never a reason to fail.
  */
 final class RocksDbLibrary {
 
@@ -50,8 +49,8 @@ final class RocksDbLibrary {
   }
 
   /**
-   * The directory under {@code root} that holds this jar's library, filled if needed; null when
-   * the library is not in a jar (then rocksdbjni's loader has to find it).
+   * The directory under {@code root} that holds this jar's library, filled if needed; null when the
+   * library is not in a jar (then rocksdbjni's loader has to find it).
    */
   static Path cached(Path root) throws IOException {
     String name = Environment.getJniLibraryFileName("rocksdb");
@@ -71,8 +70,7 @@ final class RocksDbLibrary {
     if (entry == null || entry.getCrc() < 0 || entry.getSize() <= 0) {
       return null;
     }
-    Path dir = root.resolve(String.format(Locale.ROOT, "native/rocksdbjni-%08x",
-        entry.getCrc()));
+    Path dir = root.resolve(String.format(Locale.ROOT, "native/rocksdbjni-%08x", entry.getCrc()));
     Path lib = dir.resolve(cachedName);
     if (Files.isRegularFile(lib) && Files.size(lib) == entry.getSize()) {
       return dir;

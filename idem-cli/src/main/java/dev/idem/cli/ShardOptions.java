@@ -11,9 +11,12 @@ import picocli.CommandLine.Option;
 /** {@code --ring-nodes FILE}: the ring that {@code split} and {@code dedup --shard} share. */
 final class ShardOptions {
 
-  @Option(names = "--ring-nodes", paramLabel = "FILE",
-      description = "The consistent-hash ring's nodes, one a line: NAME [WEIGHT] (default: N "
-          + "equal nodes 0 to N-1). Every worker must use the same file.")
+  @Option(
+      names = "--ring-nodes",
+      paramLabel = "FILE",
+      description =
+          "The consistent-hash ring's nodes, one a line: NAME [WEIGHT] (default: N "
+              + "equal nodes 0 to N-1). Every worker must use the same file.")
   Path ringNodes;
 
   /** The ring in the file, or {@code n} equal shards when there is no file. */
@@ -31,15 +34,14 @@ final class ShardOptions {
       throw new UserException(ringNodes + ": no such file");
     }
     if (n != null && n != ring.size()) {
-      throw new IllegalArgumentException(ringNodes + " lists " + ring.size() + " nodes, not "
-          + n);
+      throw new IllegalArgumentException(ringNodes + " lists " + ring.size() + " nodes, not " + n);
     }
     return ring;
   }
 
   /**
-   * {@code --shard}: {@code I/N}, or with {@code --ring-nodes} a node's name or index; null
-   * when not given.
+   * {@code --shard}: {@code I/N}, or with {@code --ring-nodes} a node's name or index; null when
+   * not given.
    */
   ShardSpec shard(String text) throws IOException {
     if (text == null) {
@@ -66,8 +68,8 @@ final class ShardOptions {
     try {
       return new ShardSpec(ring, Integer.parseInt(s));
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("--shard " + text + ": no node of that name in "
-          + ringNodes);
+      throw new IllegalArgumentException(
+          "--shard " + text + ": no node of that name in " + ringNodes);
     }
   }
 }

@@ -23,12 +23,15 @@ final class SnapshotLoader {
 
   static FilterSnapshot open(Path file, Mode mode) {
     try {
-      FilterSnapshot.LoadMode loadMode = switch (mode) {
-        case HEAP -> FilterSnapshot.LoadMode.HEAP;
-        case MAP -> FilterSnapshot.LoadMode.MAP;
-        case AUTO -> Files.size(file) > Runtime.getRuntime().maxMemory() / 4
-            ? FilterSnapshot.LoadMode.MAP : FilterSnapshot.LoadMode.HEAP;
-      };
+      FilterSnapshot.LoadMode loadMode =
+          switch (mode) {
+            case HEAP -> FilterSnapshot.LoadMode.HEAP;
+            case MAP -> FilterSnapshot.LoadMode.MAP;
+            case AUTO ->
+                Files.size(file) > Runtime.getRuntime().maxMemory() / 4
+                    ? FilterSnapshot.LoadMode.MAP
+                    : FilterSnapshot.LoadMode.HEAP;
+          };
       return FilterSnapshot.open(file, loadMode);
     } catch (SnapshotException e) {
       throw new UserException(e.getMessage() + " (rebuild it with 'idem filter build')", e);

@@ -1,13 +1,13 @@
 package dev.idem.cli;
 
-import dev.idem.engine.records.BadRecordException;
 import dev.idem.engine.JobException;
+import dev.idem.engine.records.BadRecordException;
+import dev.idem.engine.records.KeySpec;
 import dev.idem.engine.records.OutputGuard;
+import dev.idem.engine.records.RecordFormat;
 import dev.idem.engine.sort.SortDedupJob;
 import dev.idem.engine.sort.SortDedupResult;
 import dev.idem.engine.sort.SortDedupSpec;
-import dev.idem.engine.records.KeySpec;
-import dev.idem.engine.records.RecordFormat;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -51,34 +51,47 @@ final class SortDedupCommand implements Callable<Integer> {
 
   @Mixin RecordOptions record;
 
-  @Option(names = "--exact-key",
-      description = "Compare keys byte for byte (after --normalize) instead of by 128-bit "
-          + "fingerprint; costs the key's bytes in memory and in --tmp. With --order key, the "
-          + "output is in byte order of the keys, like LC_ALL=C sort.")
+  @Option(
+      names = "--exact-key",
+      description =
+          "Compare keys byte for byte (after --normalize) instead of by 128-bit "
+              + "fingerprint; costs the key's bytes in memory and in --tmp. With --order key, the "
+              + "output is in byte order of the keys, like LC_ALL=C sort.")
   boolean exactKey;
 
-  @Option(names = "--memory", paramLabel = "SIZE", defaultValue = "64m",
+  @Option(
+      names = "--memory",
+      paramLabel = "SIZE",
+      defaultValue = "64m",
       converter = SizeConverter.class,
-      description = "Working memory: read buffers, the sort buffer and merge buffers, all "
-          + "counted; the JVM needs about twice this plus its own baseline (default: "
-          + "${DEFAULT-VALUE}; at least 1m). A record larger than the sort buffer is a run of "
-          + "its own, held in memory beyond this while it is read and merged.")
+      description =
+          "Working memory: read buffers, the sort buffer and merge buffers, all "
+              + "counted; the JVM needs about twice this plus its own baseline (default: "
+              + "${DEFAULT-VALUE}; at least 1m). A record larger than the sort buffer is a run of "
+              + "its own, held in memory beyond this while it is read and merged.")
   long memory;
 
-  @Option(names = "--tmp", paramLabel = "DIR",
-      description = "Where the sorted runs go, in a private subdirectory removed at the end "
-          + "(also on failure and Ctrl-C; after a kill, by the next sort-dedup using DIR). "
-          + "Needs about the input's size free, plus 24 bytes a record; checked first "
-          + "(default: the system temporary directory).")
+  @Option(
+      names = "--tmp",
+      paramLabel = "DIR",
+      description =
+          "Where the sorted runs go, in a private subdirectory removed at the end "
+              + "(also on failure and Ctrl-C; after a kill, by the next sort-dedup using DIR). "
+              + "Needs about the input's size free, plus 24 bytes a record; checked first "
+              + "(default: the system temporary directory).")
   Path tmp;
 
-  @Option(names = "--compress-runs", paramLabel = "auto|lz4|none", defaultValue = "auto",
+  @Option(
+      names = "--compress-runs",
+      paramLabel = "auto|lz4|none",
+      defaultValue = "auto",
       converter = ChoiceConverter.Compression.class,
-      description = "lz4: compress the records in the sorted runs; none: store them as they "
-          + "are, which writes more to --tmp (up to about twice the input in input order) but "
-          + "spends no CPU on compression (about a third of the job's CPU with LZ4); auto: none "
-          + "when --tmp has that room with a quarter to spare, else lz4 (default: "
-          + "${DEFAULT-VALUE}).")
+      description =
+          "lz4: compress the records in the sorted runs; none: store them as they "
+              + "are, which writes more to --tmp (up to about twice the input in input order) but "
+              + "spends no CPU on compression (about a third of the job's CPU with LZ4); auto: none "
+              + "when --tmp has that room with a quarter to spare, else lz4 (default: "
+              + "${DEFAULT-VALUE}).")
   CompressRuns compressRuns;
 
   /** {@code --compress-runs}; the engine takes it as a Boolean, null for "decide by --tmp". */
@@ -94,25 +107,35 @@ final class SortDedupCommand implements Callable<Integer> {
     }
   }
 
-  @Option(names = "--keep", paramLabel = "first|last", defaultValue = "first",
+  @Option(
+      names = "--keep",
+      paramLabel = "first|last",
+      defaultValue = "first",
       converter = ChoiceConverter.Keep.class,
       description = "Which record of a key survives (default: ${DEFAULT-VALUE}).")
   SortDedupSpec.Keep keep;
 
-  @Option(names = "--order", paramLabel = "input|key", defaultValue = "input",
+  @Option(
+      names = "--order",
+      paramLabel = "input|key",
+      defaultValue = "input",
       converter = ChoiceConverter.Order.class,
-      description = "input: survivors in the order they were read (default); key: grouped by "
-          + "key, in 128-bit fingerprint order (byte order with --exact-key), one merge pass "
-          + "fewer.")
+      description =
+          "input: survivors in the order they were read (default); key: grouped by "
+              + "key, in 128-bit fingerprint order (byte order with --exact-key), one merge pass "
+              + "fewer.")
   SortDedupSpec.Order order;
 
   @Mixin OutputOptions output;
 
   @Mixin BadRecordOptions badRecords;
 
-  @Parameters(paramLabel = "INPUT", arity = "1..*",
-      description = "Files, directories (their files in name order), globs, or - for standard "
-          + "input. .gz inputs are decompressed.")
+  @Parameters(
+      paramLabel = "INPUT",
+      arity = "1..*",
+      description =
+          "Files, directories (their files in name order), globs, or - for standard "
+              + "input. .gz inputs are decompressed.")
   List<String> inputs;
 
   private final Io io;
@@ -160,12 +183,26 @@ final class SortDedupCommand implements Callable<Integer> {
       RecordFormat recordFormat = record.format(keySpec, inputs);
       boolean hasHeader = record.header(keySpec, recordFormat);
       if (record.isContent() && exactKey) {
-        throw new IllegalArgumentException("--content keys are documents: they are compared "
-            + "by fingerprint; drop --exact-key");
+        throw new IllegalArgumentException(
+            "--content keys are documents: they are compared "
+                + "by fingerprint; drop --exact-key");
       }
-      return new SortDedupSpec(inputs, recordFormat, keySpec, hasHeader, record.normalizer(), 0,
-          exactKey, memory, tmp, keep, order, output.file(), badRecords.policy,
-          badRecords.maxRecordBytes(), compressRuns.compress);
+      return new SortDedupSpec(
+          inputs,
+          recordFormat,
+          keySpec,
+          hasHeader,
+          record.normalizer(),
+          0,
+          exactKey,
+          memory,
+          tmp,
+          keep,
+          order,
+          output.file(),
+          badRecords.policy,
+          badRecords.maxRecordBytes(),
+          compressRuns.compress);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }

@@ -71,9 +71,15 @@ final class SortDedupSummary {
     if (bar == null || !phase.equals(barPhase)) {
       abandon();
       barPhase = phase;
-      bar = new ProgressBarBuilder().setTaskName(phase).setInitialMax(max)
-          .setStyle(ProgressBarStyle.ASCII).setUnit(unit, unitSize).showSpeed()
-          .setConsumer(new ConsoleProgressBarConsumer(System.err)).build();
+      bar =
+          new ProgressBarBuilder()
+              .setTaskName(phase)
+              .setInitialMax(max)
+              .setStyle(ProgressBarStyle.ASCII)
+              .setUnit(unit, unitSize)
+              .showSpeed()
+              .setConsumer(new ConsoleProgressBarConsumer(System.err))
+              .build();
     }
     return bar;
   }
@@ -89,32 +95,56 @@ final class SortDedupSummary {
   void finish(SortDedupResult r) throws IOException {
     abandon();
     if (statsJson != null) {
-      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT)
+      new ObjectMapper()
+          .enable(SerializationFeature.INDENT_OUTPUT)
           .writeValue(statsJson.toFile(), asMap(r));
     }
     if (quiet) {
       return;
     }
-    io.err().printf(Locale.ROOT, "idem sort-dedup: %,d records, %,d kept (%.1f %%), %,d "
-            + "duplicates removed, %,d bad records%s%n",
-        r.records(), r.kept(), r.records() == 0 ? 0.0 : 100.0 * r.kept() / r.records(),
-        r.duplicates(), r.badRecords(), r.blankLines() > 0
-            ? String.format(Locale.ROOT, ", %,d blank lines skipped", r.blankLines()) : "");
+    io.err()
+        .printf(
+            Locale.ROOT,
+            "idem sort-dedup: %,d records, %,d kept (%.1f %%), %,d "
+                + "duplicates removed, %,d bad records%s%n",
+            r.records(),
+            r.kept(),
+            r.records() == 0 ? 0.0 : 100.0 * r.kept() / r.records(),
+            r.duplicates(),
+            r.badRecords(),
+            r.blankLines() > 0
+                ? String.format(Locale.ROOT, ", %,d blank lines skipped", r.blankLines())
+                : "");
     if (r.runs() == 0) {
-      io.err().printf(Locale.ROOT, "  memory %s: the input fit in memory, nothing written to "
-          + "--tmp%n", ByteSize.format(r.memoryBytes()));
+      io.err()
+          .printf(
+              Locale.ROOT,
+              "  memory %s: the input fit in memory, nothing written to " + "--tmp%n",
+              ByteSize.format(r.memoryBytes()));
     } else {
-      io.err().printf(Locale.ROOT, "  memory %s: %,d sorted runs, %d merge passes (%d by key; "
-              + "fan-in %d); %s of %s runs written to %s (at most %s at once)%n",
-          ByteSize.format(r.memoryBytes()), r.runs(), r.mergePasses(), r.keyMergePasses(),
-          r.fanIn(),
-          ByteSize.format(r.tempBytesWritten()), r.runsCompressed() ? "LZ4" : "uncompressed",
-          tmp != null ? tmp : System.getProperty("java.io.tmpdir"),
-          ByteSize.format(r.tempPeakBytes()));
+      io.err()
+          .printf(
+              Locale.ROOT,
+              "  memory %s: %,d sorted runs, %d merge passes (%d by key; "
+                  + "fan-in %d); %s of %s runs written to %s (at most %s at once)%n",
+              ByteSize.format(r.memoryBytes()),
+              r.runs(),
+              r.mergePasses(),
+              r.keyMergePasses(),
+              r.fanIn(),
+              ByteSize.format(r.tempBytesWritten()),
+              r.runsCompressed() ? "LZ4" : "uncompressed",
+              tmp != null ? tmp : System.getProperty("java.io.tmpdir"),
+              ByteSize.format(r.tempPeakBytes()));
     }
     double seconds = r.elapsedMillis() / 1000.0;
-    io.err().printf(Locale.ROOT, "  %.1f s (reading %.1f s), %,.0f records/s%n", seconds,
-        r.readMillis() / 1000.0, r.records() / Math.max(seconds, 1e-3));
+    io.err()
+        .printf(
+            Locale.ROOT,
+            "  %.1f s (reading %.1f s), %,.0f records/s%n",
+            seconds,
+            r.readMillis() / 1000.0,
+            r.records() / Math.max(seconds, 1e-3));
   }
 
   private static Map<String, Object> asMap(SortDedupResult r) {

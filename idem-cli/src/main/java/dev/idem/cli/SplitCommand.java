@@ -1,13 +1,13 @@
 package dev.idem.cli;
 
-import dev.idem.engine.records.BadRecordException;
 import dev.idem.engine.JobException;
-import dev.idem.engine.records.OutputGuard;
-import dev.idem.engine.shard.SplitJob;
-import dev.idem.engine.records.VerifyInputs;
+import dev.idem.engine.records.BadRecordException;
 import dev.idem.engine.records.KeySpec;
+import dev.idem.engine.records.OutputGuard;
 import dev.idem.engine.records.RecordFormat;
+import dev.idem.engine.records.VerifyInputs;
 import dev.idem.engine.shard.ConsistentHashRing;
+import dev.idem.engine.shard.SplitJob;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -39,23 +39,30 @@ import picocli.CommandLine.Spec;
       ""
     },
     exitCodeListHeading = "%nExit status:%n",
-    exitCodeList = {"0:done (or already done)",
-        "1:bad input under --on-bad-record fail (after a checkpoint; rerun with skip to go "
-            + "on), an unreadable input or unwritable DIR",
-        "2:usage error, or DIR holds another split"})
+    exitCodeList = {
+      "0:done (or already done)",
+      "1:bad input under --on-bad-record fail (after a checkpoint; rerun with skip to go "
+          + "on), an unreadable input or unwritable DIR",
+      "2:usage error, or DIR holds another split"
+    })
 final class SplitCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
 
   @Mixin RecordOptions record;
 
-  @Option(names = "--shards", paramLabel = "N",
+  @Option(
+      names = "--shards",
+      paramLabel = "N",
       description = "Number of shards (or give --ring-nodes).")
   Integer shards;
 
   @Mixin ShardOptions ring;
 
-  @Option(names = {"-o", "--output"}, paramLabel = "DIR", required = true,
+  @Option(
+      names = {"-o", "--output"},
+      paramLabel = "DIR",
+      required = true,
       description = "Directory of the shard files (created if missing).")
   Path directory;
 
@@ -64,21 +71,32 @@ final class SplitCommand implements Callable<Integer> {
 
   @Mixin BadRecordOptions badRecords;
 
-  @Option(names = "--checkpoint-every", paramLabel = "N", defaultValue = "100000",
+  @Option(
+      names = "--checkpoint-every",
+      paramLabel = "N",
+      defaultValue = "100000",
       converter = CountConverter.class,
       description = "Records between checkpoints (default: ${DEFAULT-VALUE}).")
   long checkpointEvery;
 
-  @Option(names = "--verify-inputs", paramLabel = "HOW", defaultValue = "sample",
+  @Option(
+      names = "--verify-inputs",
+      paramLabel = "HOW",
+      defaultValue = "sample",
       converter = ChoiceConverter.Verify.class,
-      description = "How a resumed split checks that its inputs still hold what it read of "
-          + "them: sample (the default) or full, as for 'idem dedup --verify-inputs'.")
+      description =
+          "How a resumed split checks that its inputs still hold what it read of "
+              + "them: sample (the default) or full, as for 'idem dedup --verify-inputs'.")
   VerifyInputs verifyInputs;
 
-  @Option(names = {"-q", "--quiet"}, description = "No summary.")
+  @Option(
+      names = {"-q", "--quiet"},
+      description = "No summary.")
   boolean quiet;
 
-  @Parameters(paramLabel = "INPUT", arity = "1..*",
+  @Parameters(
+      paramLabel = "INPUT",
+      arity = "1..*",
       description = "Files, directories (their files in name order) or globs; .gz is read.")
   List<String> inputs;
 
@@ -95,28 +113,42 @@ final class SplitCommand implements Callable<Integer> {
       KeySpec keySpec = record.keySpec();
       RecordFormat format = record.format(keySpec, inputs);
       ConsistentHashRing r = ring.ring(shards);
-      job = new SplitJob.Spec(inputs, format, keySpec, record.header(keySpec, format),
-          record.normalizer(), badRecords.maxRecordBytes(), r, directory, gzip,
-          badRecords.policy, checkpointEvery, verifyInputs);
+      job =
+          new SplitJob.Spec(
+              inputs,
+              format,
+              keySpec,
+              record.header(keySpec, format),
+              record.normalizer(),
+              badRecords.maxRecordBytes(),
+              r,
+              directory,
+              gzip,
+              badRecords.policy,
+              checkpointEvery,
+              verifyInputs);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
     SplitJob.Result result;
     try {
       refuseDestructivePaths(job);
-      result = SplitJob.run(job, new SplitJob.Listener() {
-        @Override
-        public void note(String message) {
-          if (!quiet) {
-            io.err().println("idem split: " + message);
-          }
-        }
+      result =
+          SplitJob.run(
+              job,
+              new SplitJob.Listener() {
+                @Override
+                public void note(String message) {
+                  if (!quiet) {
+                    io.err().println("idem split: " + message);
+                  }
+                }
 
-        @Override
-        public void warning(String message) {
-          io.err().println("idem split: warning: " + message);
-        }
-      });
+                @Override
+                public void warning(String message) {
+                  io.err().println("idem split: warning: " + message);
+                }
+              });
     } catch (BadRecordException e) {
       throw new UserException(e.getMessage());
     } catch (JobException e) {
@@ -125,21 +157,31 @@ final class SplitCommand implements Callable<Integer> {
     }
     if (!quiet) {
       long[] per = result.perShard();
-      io.err().printf(Locale.ROOT, "idem split: %s%,d records into %d shards in %s (%,d to %,d "
-              + "a shard), %,d bad records%n",
-          result.alreadyComplete() ? "already complete: " : result.resumed() ? "resumed: " : "",
-          result.records(), per.length, directory, LongStream.of(per).min().orElse(0),
-          LongStream.of(per).max().orElse(0), result.badRecords());
+      io.err()
+          .printf(
+              Locale.ROOT,
+              "idem split: %s%,d records into %d shards in %s (%,d to %,d "
+                  + "a shard), %,d bad records%n",
+              result.alreadyComplete() ? "already complete: " : result.resumed() ? "resumed: " : "",
+              result.records(),
+              per.length,
+              directory,
+              LongStream.of(per).min().orElse(0),
+              LongStream.of(per).max().orElse(0),
+              result.badRecords());
     }
     return 0;
   }
 
   /** Refuses shard files and a quarantine file that are inputs or each other. */
   private void refuseDestructivePaths(SplitJob.Spec s) throws IOException {
-    OutputGuard guard = new OutputGuard().inputs(s.inputs())
-        .input("--ring-nodes " + ring.ringNodes, ring.ringNodes)
-        .stateDirectory("the split's state " + SplitJob.stateDirectory(directory),
-            SplitJob.stateDirectory(directory));
+    OutputGuard guard =
+        new OutputGuard()
+            .inputs(s.inputs())
+            .input("--ring-nodes " + ring.ringNodes, ring.ringNodes)
+            .stateDirectory(
+                "the split's state " + SplitJob.stateDirectory(directory),
+                SplitJob.stateDirectory(directory));
     for (int i = 0; i < s.ring().size(); i++) {
       Path shard = directory.resolve(SplitJob.shardFileName(i, s.format(), s.gzip()));
       guard.output("shard file " + shard, shard);

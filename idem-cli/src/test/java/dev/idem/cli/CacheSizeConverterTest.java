@@ -22,7 +22,6 @@ class CacheSizeConverterTest {
     assertThat(CacheSizeConverter.resolve(converter.convert("1g"))).isEqualTo(1L << 30);
     assertThat(CacheSizeConverter.resolve(converter.convert("8m"))).isEqualTo(8L << 20);
     assertThatThrownBy(() -> converter.convert("0")).isInstanceOf(TypeConversionException.class);
-    assertThatThrownBy(() -> converter.convert("lots"))
-        .isInstanceOf(TypeConversionException.class);
+    assertThatThrownBy(() -> converter.convert("lots")).isInstanceOf(TypeConversionException.class);
   }
 }

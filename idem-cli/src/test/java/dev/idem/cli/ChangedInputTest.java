@@ -25,9 +25,9 @@ import org.junit.jupiter.api.io.TempDir;
  * Issue #15, item 3: a resumed job refuses an input that changed in the part it already read,
  * wherever in that part it changed, and accepts one whose content it read did not change.
  *
- * <p>Each job is stopped by a bad record at about 150 KB under {@code --on-bad-record fail},
- * which checkpoints just before it; the resume runs with {@code skip}, which is not part of the
- * job's identity. By then the job has read past the first 64 KiB, the only part earlier versions
+ * <p>Each job is stopped by a bad record at about 150 KB under {@code --on-bad-record fail}, which
+ * checkpoints just before it; the resume runs with {@code skip}, which is not part of the job's
+ * identity. By then the job has read past the first 64 KiB, the only part earlier versions
  * compared.
  */
 class ChangedInputTest {
@@ -48,16 +48,28 @@ class ChangedInputTest {
       if (i == BAD_LINE) {
         sb.append("not json\n");
       }
-      sb.append(String.format("{\"id\":\"k%06d\",\"n\":\"%05d\",\"pad\":\"%s\"}%n", i % 1700, i,
-          "x".repeat(30)));
+      sb.append(
+          String.format(
+              "{\"id\":\"k%06d\",\"n\":\"%05d\",\"pad\":\"%s\"}%n", i % 1700, i, "x".repeat(30)));
     }
     return sb.toString().getBytes(StandardCharsets.US_ASCII);
   }
 
   private String[] args(Path in, String policy, String... extra) {
-    List<String> a = new ArrayList<>(List.of("dedup", "--key", "id", "--state",
-        dir.resolve("state").toString(), "-o", dir.resolve("out.jsonl").toString(),
-        "--checkpoint-every", "100", "--on-bad-record", policy));
+    List<String> a =
+        new ArrayList<>(
+            List.of(
+                "dedup",
+                "--key",
+                "id",
+                "--state",
+                dir.resolve("state").toString(),
+                "-o",
+                dir.resolve("out.jsonl").toString(),
+                "--checkpoint-every",
+                "100",
+                "--on-bad-record",
+                policy));
     a.addAll(List.of(extra));
     a.add(in.toString());
     return a.toArray(String[]::new);
@@ -79,8 +91,8 @@ class ChangedInputTest {
   }
 
   /**
-   * Rewrites, in place, the id of the first line that starts at or after {@code from} (same
-   * size, same file); returns where that line starts.
+   * Rewrites, in place, the id of the first line that starts at or after {@code from} (same size,
+   * same file); returns where that line starts.
    */
   private static int rewriteIdAfter(Path in, int from, boolean keepModifiedTime)
       throws IOException {
@@ -117,8 +129,9 @@ class ChangedInputTest {
   /** What an uninterrupted run over the input as it is now writes. */
   private byte[] reference(Path in) throws IOException {
     Path out = dir.resolve("reference.jsonl");
-    Cli.Result r = Cli.run("dedup", "--key", "id", "--on-bad-record", "skip", "-o",
-        out.toString(), in.toString());
+    Cli.Result r =
+        Cli.run(
+            "dedup", "--key", "id", "--on-bad-record", "skip", "-o", out.toString(), in.toString());
     assertThat(r.status()).as(r.err()).isZero();
     return Files.readAllBytes(out);
   }
@@ -134,7 +147,8 @@ class ChangedInputTest {
     assertThat(line).isLessThan(65_536 + 4096 - 60);
     Cli.Result resumed = Cli.run(args(in, "skip"));
     assertThat(resumed.status()).as(resumed.err()).isEqualTo(2);
-    assertThat(resumed.err()).contains(in + ": bytes 65,536-69,631 differ from what the job read")
+    assertThat(resumed.err())
+        .contains(in + ": bytes 65,536-69,631 differ from what the job read")
         .contains("new --state");
   }
 
@@ -147,8 +161,12 @@ class ChangedInputTest {
     assertThat(line % 8192).isBetween(4096, 8192 - 70);
     Cli.Result full = Cli.run(args(in, "skip", "--verify-inputs", "full"));
     assertThat(full.status()).as(full.err()).isEqualTo(2);
-    assertThat(full.err()).contains(in + ": its first " + String.format("%,d", consumed(content))
-        + " bytes, which the job read, differ from what it read");
+    assertThat(full.err())
+        .contains(
+            in
+                + ": its first "
+                + String.format("%,d", consumed(content))
+                + " bytes, which the job read, differ from what it read");
   }
 
   @Test
@@ -158,9 +176,13 @@ class ChangedInputTest {
     rewriteIdAfter(in, 69_632 + 100, false); // as an editor would: a new modification time
     Cli.Result resumed = Cli.run(args(in, "skip"));
     assertThat(resumed.status()).as(resumed.err()).isEqualTo(2);
-    assertThat(resumed.err()).contains(in + ": modified since the job read it")
-        .contains(in + ": its first " + String.format("%,d", consumed(content))
-            + " bytes, which the job read, differ from what it read");
+    assertThat(resumed.err())
+        .contains(in + ": modified since the job read it")
+        .contains(
+            in
+                + ": its first "
+                + String.format("%,d", consumed(content))
+                + " bytes, which the job read, differ from what it read");
   }
 
   @Test
@@ -171,16 +193,18 @@ class ChangedInputTest {
     Files.setLastModifiedTime(in, FileTime.fromMillis(System.currentTimeMillis() + 60_000));
     Cli.Result resumed = Cli.run(args(in, "skip"));
     assertThat(resumed.status()).as(resumed.err()).isZero();
-    assertThat(resumed.err()).contains(in + ": modified since the job read it (modification "
-        + "time").contains("checking the " + String.format("%,d", consumed(content))
-        + " bytes it read in full");
+    assertThat(resumed.err())
+        .contains(in + ": modified since the job read it (modification " + "time")
+        .contains(
+            "checking the " + String.format("%,d", consumed(content)) + " bytes it read in full");
     assertThat(Files.readAllBytes(dir.resolve("out.jsonl"))).isEqualTo(expected);
     // the check passed, so the checkpoints after it vouch for the file as it is now: the next
     // resume compares against the new time and needs no full read
-    try (StateStore store = StateStore.open(dir.resolve("state").resolve("store"), 8 << 20,
-        false)) {
-      assertThat(new ObjectMapper().readTree(store.meta("checkpoint")).at("/read/modified")
-          .asText()).isEqualTo(Files.getLastModifiedTime(in).toString());
+    try (StateStore store =
+        StateStore.open(dir.resolve("state").resolve("store"), 8 << 20, false)) {
+      assertThat(
+              new ObjectMapper().readTree(store.meta("checkpoint")).at("/read/modified").asText())
+          .isEqualTo(Files.getLastModifiedTime(in).toString());
     }
   }
 
@@ -192,9 +216,19 @@ class ChangedInputTest {
     int cut = indexOf(content, "\n", 100_000) + 1;
     Files.write(first, java.util.Arrays.copyOfRange(content, 0, cut));
     Files.write(second, java.util.Arrays.copyOfRange(content, cut, content.length));
-    String[] args = {"dedup", "--key", "id", "--state", dir.resolve("state").toString(), "-o",
-        dir.resolve("out.jsonl").toString(), "--checkpoint-every", "100", first.toString(),
-        second.toString()};
+    String[] args = {
+      "dedup",
+      "--key",
+      "id",
+      "--state",
+      dir.resolve("state").toString(),
+      "-o",
+      dir.resolve("out.jsonl").toString(),
+      "--checkpoint-every",
+      "100",
+      first.toString(),
+      second.toString()
+    };
     assertThat(Cli.run(args).status()).isEqualTo(1); // stopped by the bad line, in b
     for (Path p : List.of(first, second)) {
       Files.setLastModifiedTime(p, FileTime.fromMillis(System.currentTimeMillis() + 60_000));
@@ -202,7 +236,8 @@ class ChangedInputTest {
     // each resume stops at the same bad line again (--on-bad-record fail), after its check
     Cli.Result checked = Cli.run(args);
     assertThat(checked.status()).as(checked.err()).isEqualTo(1);
-    assertThat(checked.err()).contains(first + ": modified since the job read it")
+    assertThat(checked.err())
+        .contains(first + ": modified since the job read it")
         .contains(second + ": modified since the job read it");
     Cli.Result quiet = Cli.run(args);
     assertThat(quiet.status()).as(quiet.err()).isEqualTo(1);
@@ -218,7 +253,8 @@ class ChangedInputTest {
     byte[] expected = reference(in); // the edited input, deduplicated in one run
     Cli.Result resumed = Cli.run(args(in, "skip"));
     assertThat(resumed.status()).as(resumed.err()).isZero();
-    assertThat(resumed.err()).contains(in + ": modified since the job read it")
+    assertThat(resumed.err())
+        .contains(in + ": modified since the job read it")
         .contains("bytes it read in full");
     assertThat(Files.readAllBytes(dir.resolve("out.jsonl"))).isEqualTo(expected);
   }
@@ -232,18 +268,46 @@ class ChangedInputTest {
     int cut = indexOf(content, "\n", 140_000) + 1;
     Files.write(first, java.util.Arrays.copyOfRange(content, 0, cut));
     Files.write(second, java.util.Arrays.copyOfRange(content, cut, content.length));
-    String[] fail = {"dedup", "--key", "id", "--state", dir.resolve("state").toString(), "-o",
-        dir.resolve("out.jsonl").toString(), "--checkpoint-every", "100", first.toString(),
-        second.toString()};
+    String[] fail = {
+      "dedup",
+      "--key",
+      "id",
+      "--state",
+      dir.resolve("state").toString(),
+      "-o",
+      dir.resolve("out.jsonl").toString(),
+      "--checkpoint-every",
+      "100",
+      first.toString(),
+      second.toString()
+    };
     assertThat(Cli.run(fail).status()).isEqualTo(1);
     rewriteIdAfter(first, 69_632 + 100, true);
-    String[] full = {"dedup", "--key", "id", "--state", dir.resolve("state").toString(), "-o",
-        dir.resolve("out.jsonl").toString(), "--checkpoint-every", "100", "--on-bad-record",
-        "skip", "--verify-inputs", "full", first.toString(), second.toString()};
+    String[] full = {
+      "dedup",
+      "--key",
+      "id",
+      "--state",
+      dir.resolve("state").toString(),
+      "-o",
+      dir.resolve("out.jsonl").toString(),
+      "--checkpoint-every",
+      "100",
+      "--on-bad-record",
+      "skip",
+      "--verify-inputs",
+      "full",
+      first.toString(),
+      second.toString()
+    };
     Cli.Result resumed = Cli.run(full);
     assertThat(resumed.status()).as(resumed.err()).isEqualTo(2);
-    assertThat(resumed.err()).contains(first + ": its " + String.format("%,d", cut)
-        + " bytes differ from the ones the job read");
+    assertThat(resumed.err())
+        .contains(
+            first
+                + ": its "
+                + String.format("%,d", cut)
+                + " bytes differ from the ones the job read");
   }
 
   @Test
@@ -252,11 +316,12 @@ class ChangedInputTest {
     byte[] content = input(25_000);
     Path in = dir.resolve("in.jsonl.gz");
     // stored (level 0) deflate blocks: the same edit in the file is the same edit in the text
-    try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(in)) {
-      {
-        def.setLevel(Deflater.NO_COMPRESSION);
-      }
-    }) {
+    try (OutputStream out =
+        new GZIPOutputStream(Files.newOutputStream(in)) {
+          {
+            def.setLevel(Deflater.NO_COMPRESSION);
+          }
+        }) {
       out.write(content);
     }
     Cli.Result stopped = Cli.run(args(in, "fail"));
@@ -264,32 +329,62 @@ class ChangedInputTest {
     rewriteIdAfter(in, 100_000, true);
     Cli.Result resumed = Cli.run(args(in, "skip"));
     assertThat(resumed.status()).as(resumed.err()).isEqualTo(2);
-    assertThat(resumed.err()).contains(in + ": its first " + String.format("%,d",
-        consumed(content)) + " bytes, which the job read, differ from what it read");
+    assertThat(resumed.err())
+        .contains(
+            in
+                + ": its first "
+                + String.format("%,d", consumed(content))
+                + " bytes, which the job read, differ from what it read");
   }
 
   @Test
-  void aSplitRefusesAnInputChangedInThePartItReadAndResumesOnceItIsPutBack()
-      throws IOException {
+  void aSplitRefusesAnInputChangedInThePartItReadAndResumesOnceItIsPutBack() throws IOException {
     byte[] content = input();
     Path in = dir.resolve("in.jsonl");
     Files.write(in, content);
     Path shards = dir.resolve("shards");
-    String[] split = {"split", "--key", "id", "--shards", "3", "--checkpoint-every", "100",
-        "-o", shards.toString(), in.toString()};
+    String[] split = {
+      "split",
+      "--key",
+      "id",
+      "--shards",
+      "3",
+      "--checkpoint-every",
+      "100",
+      "-o",
+      shards.toString(),
+      in.toString()
+    };
     assertThat(Cli.run(split).status()).isEqualTo(1);
     rewriteIdAfter(in, 69_632 + 100, false);
-    String[] skip = {"split", "--key", "id", "--shards", "3", "--checkpoint-every", "100",
-        "--on-bad-record", "skip", "-o", shards.toString(), in.toString()};
+    String[] skip = {
+      "split",
+      "--key",
+      "id",
+      "--shards",
+      "3",
+      "--checkpoint-every",
+      "100",
+      "--on-bad-record",
+      "skip",
+      "-o",
+      shards.toString(),
+      in.toString()
+    };
     Cli.Result refused = Cli.run(skip);
     assertThat(refused.status()).as(refused.err()).isEqualTo(2);
-    assertThat(refused.err()).contains("idem split: " + in + ": modified since the job read it")
-        .contains(in + ": its first " + String.format("%,d", consumed(content))
-            + " bytes, which the job read, differ from what it read");
+    assertThat(refused.err())
+        .contains("idem split: " + in + ": modified since the job read it")
+        .contains(
+            in
+                + ": its first "
+                + String.format("%,d", consumed(content))
+                + " bytes, which the job read, differ from what it read");
     Files.write(in, content); // put back: same bytes, another modification time
     Cli.Result resumed = Cli.run(skip);
     assertThat(resumed.status()).as(resumed.err()).isZero();
-    assertThat(resumed.err()).contains("idem split: " + in + ": modified since the job read it")
+    assertThat(resumed.err())
+        .contains("idem split: " + in + ": modified since the job read it")
         .contains("resumed: 3,001 records");
   }
 
@@ -298,19 +393,45 @@ class ChangedInputTest {
     Path in = dir.resolve("in.jsonl");
     Files.write(in, input());
     Path shards = dir.resolve("shards");
-    assertThat(Cli.run("split", "--key", "id", "--shards", "3", "--checkpoint-every", "100",
-        "-o", shards.toString(), in.toString()).status()).isEqualTo(1);
+    assertThat(
+            Cli.run(
+                    "split",
+                    "--key",
+                    "id",
+                    "--shards",
+                    "3",
+                    "--checkpoint-every",
+                    "100",
+                    "-o",
+                    shards.toString(),
+                    in.toString())
+                .status())
+        .isEqualTo(1);
     Path checkpoint = shards.resolve(".idem-split/checkpoint.json");
     ObjectMapper json = new ObjectMapper();
     ObjectNode cp = (ObjectNode) json.readTree(checkpoint.toFile());
     cp.remove(List.of("read", "ended"));
     cp.withArray("inputs").forEach(f -> ((ObjectNode) f).retain("path", "size", "head_crc"));
     Files.write(checkpoint, json.writeValueAsBytes(cp));
-    Cli.Result resumed = Cli.run("split", "--key", "id", "--shards", "3", "--checkpoint-every",
-        "100", "--on-bad-record", "skip", "--verify-inputs", "full", "-o", shards.toString(),
-        in.toString());
+    Cli.Result resumed =
+        Cli.run(
+            "split",
+            "--key",
+            "id",
+            "--shards",
+            "3",
+            "--checkpoint-every",
+            "100",
+            "--on-bad-record",
+            "skip",
+            "--verify-inputs",
+            "full",
+            "-o",
+            shards.toString(),
+            in.toString());
     assertThat(resumed.status()).as(resumed.err()).isZero();
-    assertThat(resumed.err()).contains("idem split: warning: " + in + ": not checked in full")
+    assertThat(resumed.err())
+        .contains("idem split: warning: " + in + ": not checked in full")
         .contains("resumed: 3,001 records");
   }
 
@@ -324,10 +445,10 @@ class ChangedInputTest {
     // checkpoints without what was read
     ObjectMapper json = new ObjectMapper();
     ObjectNode manifest = (ObjectNode) json.readTree(state.resolve("MANIFEST.json").toFile());
-    manifest.withArray("inputs").forEach(f -> ((ObjectNode) f).retain("path", "size",
-        "head_crc"));
-    Files.write(state.resolve("MANIFEST.json"), json.writerWithDefaultPrettyPrinter()
-        .writeValueAsBytes(manifest));
+    manifest.withArray("inputs").forEach(f -> ((ObjectNode) f).retain("path", "size", "head_crc"));
+    Files.write(
+        state.resolve("MANIFEST.json"),
+        json.writerWithDefaultPrettyPrinter().writeValueAsBytes(manifest));
     try (StateStore store = StateStore.open(state.resolve("store"), 8 << 20, false)) {
       ObjectNode cp = (ObjectNode) json.readTree(store.meta("checkpoint"));
       cp.remove("read");

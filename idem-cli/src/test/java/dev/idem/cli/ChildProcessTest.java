@@ -30,10 +30,17 @@ class ChildProcessTest {
   /** {@link #start} with a given maximum heap ({@code -Xmx}), for memory budget tests. */
   static Process startWithHeap(String maxHeap, String... args) throws IOException {
     // quick-starting JVMs: these children live for a second or two, often less
-    List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx" + maxHeap, "-Xshare:auto",
-        "-cp", System.getProperty("java.class.path"), IdemCommand.class.getName()));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC",
+                "-Xmx" + maxHeap,
+                "-Xshare:auto",
+                "-cp",
+                System.getProperty("java.class.path"),
+                IdemCommand.class.getName()));
     command.addAll(List.of(args));
     return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.PIPE).start();
   }
@@ -51,8 +58,8 @@ class ChildProcessTest {
     Process query = start("filter", "query", idx.toString());
     ExecutorService reader = Executors.newSingleThreadExecutor();
     OutputStream in = query.getOutputStream();
-    BufferedReader out = new BufferedReader(
-        new InputStreamReader(query.getInputStream(), StandardCharsets.UTF_8));
+    BufferedReader out =
+        new BufferedReader(new InputStreamReader(query.getInputStream(), StandardCharsets.UTF_8));
     try {
       for (String key : new String[] {"alpha", "gamma", "beta"}) {
         in.write((key + "\n").getBytes(StandardCharsets.UTF_8));
@@ -96,13 +103,48 @@ class ChildProcessTest {
     Files.writeString(in, lines);
     String out = dir.resolve("out.txt").toString();
     // sized up front (filter, then exact set), and the heap filling up during the run
-    assertOneLineMemoryError(startWithHeap("64m", "dedup", "--whole-line", "--expected",
-        "50000000", "--exact-store", "memory", "-o", out, in.toString()), "a filter of 92.7 MiB");
-    assertOneLineMemoryError(startWithHeap("64m", "dedup", "--whole-line", "--expected",
-        "50000000", "--fpp", "0.5", "--exact-store", "memory", "-o", out, in.toString()),
+    assertOneLineMemoryError(
+        startWithHeap(
+            "64m",
+            "dedup",
+            "--whole-line",
+            "--expected",
+            "50000000",
+            "--exact-store",
+            "memory",
+            "-o",
+            out,
+            in.toString()),
+        "a filter of 92.7 MiB");
+    assertOneLineMemoryError(
+        startWithHeap(
+            "64m",
+            "dedup",
+            "--whole-line",
+            "--expected",
+            "50000000",
+            "--fpp",
+            "0.5",
+            "--exact-store",
+            "memory",
+            "-o",
+            out,
+            in.toString()),
         "a fingerprint set of");
-    assertOneLineMemoryError(startWithHeap("16m", "dedup", "--whole-line", "--key-mode", "full",
-        "--expected", "1000", "--exact-store", "memory", "-o", out, in.toString()),
+    assertOneLineMemoryError(
+        startWithHeap(
+            "16m",
+            "dedup",
+            "--whole-line",
+            "--key-mode",
+            "full",
+            "--expected",
+            "1000",
+            "--exact-store",
+            "memory",
+            "-o",
+            out,
+            in.toString()),
         "out of memory (JVM heap limit");
   }
 

@@ -24,10 +24,16 @@ final class Cli {
   static Result runWithInput(byte[] stdin, String... args) {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    Io io = new Io(new ByteArrayInputStream(stdin), new PrintStream(out, true, StandardCharsets.UTF_8),
-        new PrintStream(err, true, StandardCharsets.UTF_8));
+    Io io =
+        new Io(
+            new ByteArrayInputStream(stdin),
+            new PrintStream(out, true, StandardCharsets.UTF_8),
+            new PrintStream(err, true, StandardCharsets.UTF_8));
     int status = IdemCommand.execute(io, args);
-    return new Result(status, out.toString(StandardCharsets.UTF_8),
-        err.toString(StandardCharsets.UTF_8), out.toByteArray());
+    return new Result(
+        status,
+        out.toString(StandardCharsets.UTF_8),
+        err.toString(StandardCharsets.UTF_8),
+        out.toByteArray());
   }
 }

@@ -35,8 +35,19 @@ class CrashTest {
   }
 
   private static List<String> command(Path state, Path out, String... extra) {
-    List<String> args = new ArrayList<>(List.of("dedup", "--key", "id", "--state",
-        state.toString(), "-o", out.toString(), "--checkpoint-every", "1000", "--quiet"));
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "dedup",
+                "--key",
+                "id",
+                "--state",
+                state.toString(),
+                "-o",
+                out.toString(),
+                "--checkpoint-every",
+                "1000",
+                "--quiet"));
     args.addAll(List.of(extra));
     args.add(input.toString());
     return args;
@@ -62,8 +73,9 @@ class CrashTest {
 
   @Test
   void approximateModeResumesToTheSameOutputAsAnUninterruptedRun() throws Exception {
-    String[] approximate = {"--mode", "approximate", "--expected", "50000", "--fpp", "0.05",
-        "--filter", "blocked"};
+    String[] approximate = {
+      "--mode", "approximate", "--expected", "50000", "--fpp", "0.05", "--filter", "blocked"
+    };
     Path once = dir.resolve("approx-once.jsonl");
     long full = runToEnd(command(dir.resolve("approx-once-state"), once, approximate));
     byte[] uninterrupted = Files.readAllBytes(once);
@@ -80,29 +92,43 @@ class CrashTest {
     java.util.Random r = new java.util.Random(9);
     for (int i = 0; i < 100_000; i++) {
       long ts = 1_764_669_600_000L + i - r.nextInt(2000);
-      events.append("{\"u\":\"user").append(r.nextInt(3000)).append("\",\"ts\":").append(ts)
+      events
+          .append("{\"u\":\"user")
+          .append(r.nextInt(3000))
+          .append("\",\"ts\":")
+          .append(ts)
           .append("}\n");
     }
     Path windowed = dir.resolve("clicks.jsonl");
     Files.writeString(windowed, events.toString());
-    String[] extra = {"--window", "5s", "--sliding", "--time-field", "ts", "--max-delay", "1s",
-        "--late", "side-output=" + dir.resolve("late-%s.jsonl")};
+    String[] extra = {
+      "--window",
+      "5s",
+      "--sliding",
+      "--time-field",
+      "ts",
+      "--max-delay",
+      "1s",
+      "--late",
+      "side-output=" + dir.resolve("late-%s.jsonl")
+    };
     Path once = dir.resolve("window-once.jsonl");
-    long full = runToEnd(windowCommand(dir.resolve("window-once-state"), once, extra, "once",
-        windowed));
+    long full =
+        runToEnd(windowCommand(dir.resolve("window-once-state"), once, extra, "once", windowed));
     byte[] uninterrupted = Files.readAllBytes(once);
     byte[] lateOnce = Files.readAllBytes(dir.resolve("late-once.jsonl"));
     assertThat(lateOnce.length).as("some events are late").isPositive();
     Random random = new Random(77);
     int kills = 0;
     Path out = dir.resolve("window-out.jsonl");
-    List<String> args = windowCommand(dir.resolve("window-state"), out, extra, "resumed",
-        windowed);
+    List<String> args = windowCommand(dir.resolve("window-state"), out, extra, "resumed", windowed);
     boolean finished = false;
     while (!finished) {
       Process p = ChildProcessTest.start(args.toArray(String[]::new));
-      long delay = kills >= KILLS / 2 ? TimeUnit.MINUTES.toMillis(5)
-          : 30 + (long) (random.nextDouble() * full * 0.6);
+      long delay =
+          kills >= KILLS / 2
+              ? TimeUnit.MINUTES.toMillis(5)
+              : 30 + (long) (random.nextDouble() * full * 0.6);
       if (p.waitFor(delay, TimeUnit.MILLISECONDS)) {
         assertThat(p.exitValue()).as(stderr(p)).isZero();
         finished = true;
@@ -115,10 +141,21 @@ class CrashTest {
     assertThat(Files.readAllBytes(dir.resolve("late-resumed.jsonl"))).isEqualTo(lateOnce);
   }
 
-  private static List<String> windowCommand(Path state, Path out, String[] extra, String tag,
-      Path input) {
-    List<String> args = new ArrayList<>(List.of("dedup", "--key", "u", "--state",
-        state.toString(), "-o", out.toString(), "--checkpoint-every", "1000", "--quiet"));
+  private static List<String> windowCommand(
+      Path state, Path out, String[] extra, String tag, Path input) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "dedup",
+                "--key",
+                "u",
+                "--state",
+                state.toString(),
+                "-o",
+                out.toString(),
+                "--checkpoint-every",
+                "1000",
+                "--quiet"));
     for (String e : extra) {
       args.add(e.replace("%s", tag));
     }
@@ -127,8 +164,8 @@ class CrashTest {
   }
 
   /** Kills runs at random moments until {@code wanted} kills interrupted a live job. */
-  private void killAndResume(long fullMillis, String name, String[] extra, byte[] expected,
-      int wanted) throws Exception {
+  private void killAndResume(
+      long fullMillis, String name, String[] extra, byte[] expected, int wanted) throws Exception {
     Random random = new Random(name.hashCode());
     int kills = 0;
     int round = 0;
@@ -140,8 +177,10 @@ class CrashTest {
       while (!finished) {
         Process p = ChildProcessTest.start(args.toArray(String[]::new));
         // spread kills from JVM startup to well into the run; each run resumes the last
-        long delay = kills >= wanted ? TimeUnit.MINUTES.toMillis(5)
-            : 30 + (long) (random.nextDouble() * fullMillis * 0.6);
+        long delay =
+            kills >= wanted
+                ? TimeUnit.MINUTES.toMillis(5)
+                : 30 + (long) (random.nextDouble() * fullMillis * 0.6);
         if (p.waitFor(delay, TimeUnit.MILLISECONDS)) {
           assertThat(p.exitValue()).as(stderr(p)).isZero();
           finished = true;
@@ -150,12 +189,12 @@ class CrashTest {
           kills++;
         }
       }
-      assertThat(Files.readAllBytes(out)).as("output after %d kills", kills)
-          .isEqualTo(expected);
+      assertThat(Files.readAllBytes(out)).as("output after %d kills", kills).isEqualTo(expected);
       round++;
     }
-    System.err.printf("%s: %d kills over %d completed runs (uninterrupted run %d ms)%n", name,
-        kills, round, fullMillis);
+    System.err.printf(
+        "%s: %d kills over %d completed runs (uninterrupted run %d ms)%n",
+        name, kills, round, fullMillis);
   }
 
   /** Runs to the end; returns how long it took. */

@@ -33,7 +33,10 @@ class DedupCommandTest {
   @ParameterizedTest
   @ValueSource(strings = {"auto", "memory", "rocksdb"})
   void keepsTheFirstRecordOfEachKeyInInputOrder(String store) throws IOException {
-    Path in = write("in.jsonl", """
+    Path in =
+        write(
+            "in.jsonl",
+            """
         {"id":"a","v":1}
         {"id":"b","v":2}
         {"id":"a","v":3}
@@ -42,25 +45,38 @@ class DedupCommandTest {
         """);
     Cli.Result r = Cli.run("dedup", "--key", "id", "--exact-store", store, in.toString());
     assertThat(r.status()).as(r.err()).isZero();
-    assertThat(r.out()).isEqualTo("{\"id\":\"a\",\"v\":1}\n{\"id\":\"b\",\"v\":2}\n"
-        + "{\"v\":4,\"id\":\"c\"}\n");
-    assertThat(r.err()).contains("5 records, 3 kept").contains("2 duplicates removed")
+    assertThat(r.out())
+        .isEqualTo("{\"id\":\"a\",\"v\":1}\n{\"id\":\"b\",\"v\":2}\n" + "{\"v\":4,\"id\":\"c\"}\n");
+    assertThat(r.err())
+        .contains("5 records, 3 kept")
+        .contains("2 duplicates removed")
         .contains("exact tier " + (store.equals("auto") ? "memory" : store));
     if (store.equals("rocksdb")) {
-      assertThat(r.err()).contains("rocksdb (block cache " + dev.idem.core.ByteSize.format(
-          CacheSizeConverter.resolve(CacheSizeConverter.AUTO)) + ")");
+      assertThat(r.err())
+          .contains(
+              "rocksdb (block cache "
+                  + dev.idem.core.ByteSize.format(
+                      CacheSizeConverter.resolve(CacheSizeConverter.AUTO))
+                  + ")");
     }
   }
 
   @Test
   void escapedAndRawUnicodeAreOneKeyAndNumbersAreKeysToo() throws IOException {
-    Path in = write("in.jsonl", "{\"id\":\"caf\\u00e9\"}\n{\"id\":\"café\"}\n{\"id\":7}\n"
-        + "{\"id\":7.0}\n{\"id\":7}\n{\"meta\":{\"url\":\"x\"},\"id\":0}\n");
+    Path in =
+        write(
+            "in.jsonl",
+            "{\"id\":\"caf\\u00e9\"}\n{\"id\":\"café\"}\n{\"id\":7}\n"
+                + "{\"id\":7.0}\n{\"id\":7}\n{\"meta\":{\"url\":\"x\"},\"id\":0}\n");
     Cli.Result r = Cli.run("dedup", "--key", "id", in.toString());
-    assertThat(r.out().lines()).containsExactly("{\"id\":\"caf\\u00e9\"}", "{\"id\":7}",
-        "{\"id\":7.0}", "{\"meta\":{\"url\":\"x\"},\"id\":0}");
-    Cli.Result pointer = Cli.run("dedup", "--key", "/meta/url", "--on-bad-record", "skip",
-        in.toString());
+    assertThat(r.out().lines())
+        .containsExactly(
+            "{\"id\":\"caf\\u00e9\"}",
+            "{\"id\":7}",
+            "{\"id\":7.0}",
+            "{\"meta\":{\"url\":\"x\"},\"id\":0}");
+    Cli.Result pointer =
+        Cli.run("dedup", "--key", "/meta/url", "--on-bad-record", "skip", in.toString());
     assertThat(pointer.out().lines()).containsExactly("{\"meta\":{\"url\":\"x\"},\"id\":0}");
     assertThat(pointer.err()).contains("5 bad records");
   }
@@ -77,12 +93,17 @@ class DedupCommandTest {
 
   @Test
   void csvWithQuotedNewlinesHeaderAndColumnByName() throws IOException {
-    Path in = write("in.csv", "name,url\r\n\"Smith, J\",http://a\r\n\"multi\nline\",http://b\r\n"
-        + "x,http://a\r\n\"q\"\"uote\",\"http://c\"\r\n");
+    Path in =
+        write(
+            "in.csv",
+            "name,url\r\n\"Smith, J\",http://a\r\n\"multi\nline\",http://b\r\n"
+                + "x,http://a\r\n\"q\"\"uote\",\"http://c\"\r\n");
     Cli.Result r = Cli.run("dedup", "--column", "url", in.toString());
     assertThat(r.status()).as(r.err()).isZero();
-    assertThat(r.out()).isEqualTo("name,url\r\n\"Smith, J\",http://a\r\n\"multi\nline\",http://b"
-        + "\r\n\"q\"\"uote\",\"http://c\"\r\n");
+    assertThat(r.out())
+        .isEqualTo(
+            "name,url\r\n\"Smith, J\",http://a\r\n\"multi\nline\",http://b"
+                + "\r\n\"q\"\"uote\",\"http://c\"\r\n");
     Cli.Result byNumber = Cli.run("dedup", "--column", "2", "--header", in.toString());
     assertThat(byNumber.out()).isEqualTo(r.out());
   }
@@ -102,10 +123,10 @@ class DedupCommandTest {
   void gzipShardsInADirectoryAndAGlobAreReadInNameOrder() throws IOException {
     Path shards = Files.createDirectory(dir.resolve("shards"));
     for (int s = 2; s >= 0; s--) {
-      try (OutputStream out = new GZIPOutputStream(Files.newOutputStream(
-          shards.resolve("part-" + s + ".jsonl.gz")))) {
-        out.write(("{\"id\":" + s + "}\n{\"id\":" + (s + 1) + "}\n")
-            .getBytes(StandardCharsets.UTF_8));
+      try (OutputStream out =
+          new GZIPOutputStream(Files.newOutputStream(shards.resolve("part-" + s + ".jsonl.gz")))) {
+        out.write(
+            ("{\"id\":" + s + "}\n{\"id\":" + (s + 1) + "}\n").getBytes(StandardCharsets.UTF_8));
       }
     }
     Cli.Result byDir = Cli.run("dedup", "--key", "id", shards.toString());
@@ -119,9 +140,18 @@ class DedupCommandTest {
     Path in = write("in.jsonl", "{\"id\":1}\n{\"id\":1,\"again\":true}\n{\"id\":2}\n");
     Path dropped = dir.resolve("dropped.tsv");
     Path stats = dir.resolve("stats.json");
-    Cli.Result r = Cli.run("dedup", "--key", "id", "--dropped", dropped.toString(),
-        "--stats-json", stats.toString(), "-o", dir.resolve("out.jsonl").toString(),
-        in.toString());
+    Cli.Result r =
+        Cli.run(
+            "dedup",
+            "--key",
+            "id",
+            "--dropped",
+            dropped.toString(),
+            "--stats-json",
+            stats.toString(),
+            "-o",
+            dir.resolve("out.jsonl").toString(),
+            in.toString());
     assertThat(r.status()).isZero();
     assertThat(read(dropped)).isEqualTo(in + "\t2\t{\"id\":1,\"again\":true}\n");
     JsonNode s = new ObjectMapper().readTree(stats.toFile());
@@ -135,9 +165,20 @@ class DedupCommandTest {
   void fullKeysWithoutAnExactTierAreAUsageError() throws IOException {
     // they used to fail at the first checkpoint with an internal error
     Path in = write("in.jsonl", "{\"id\":1}\n");
-    Cli.Result r = Cli.run("dedup", "--key", "id", "--mode", "approximate", "--key-mode", "full",
-        "--state", dir.resolve("st").toString(), "-o", dir.resolve("o.jsonl").toString(),
-        in.toString());
+    Cli.Result r =
+        Cli.run(
+            "dedup",
+            "--key",
+            "id",
+            "--mode",
+            "approximate",
+            "--key-mode",
+            "full",
+            "--state",
+            dir.resolve("st").toString(),
+            "-o",
+            dir.resolve("o.jsonl").toString(),
+            in.toString());
     assertThat(r.status()).isEqualTo(2);
     assertThat(r.err()).contains("--key-mode full").contains("--mode approximate");
   }
@@ -145,8 +186,16 @@ class DedupCommandTest {
   @Test
   void metricsAreServedWhileTheJobRuns() throws IOException {
     Path in = write("in.jsonl", "{\"id\":1}\n{\"id\":1}\n");
-    Cli.Result r = Cli.run("dedup", "--key", "id", "--metrics-port", "0", "-o",
-        dir.resolve("o.jsonl").toString(), in.toString());
+    Cli.Result r =
+        Cli.run(
+            "dedup",
+            "--key",
+            "id",
+            "--metrics-port",
+            "0",
+            "-o",
+            dir.resolve("o.jsonl").toString(),
+            in.toString());
     assertThat(r.status()).as(r.err()).isZero();
     assertThat(r.err()).containsPattern("metrics at http://localhost:[0-9]+/metrics");
   }
@@ -155,8 +204,16 @@ class DedupCommandTest {
   void droppedNamesANonAsciiInputPathWhole() throws IOException {
     Path in = write("données-é.jsonl", "{\"id\":1}\n{\"id\":1}\n");
     Path dropped = dir.resolve("dropped.tsv");
-    Cli.Result r = Cli.run("dedup", "--key", "id", "--dropped", dropped.toString(), "-o",
-        dir.resolve("out.jsonl").toString(), in.toString());
+    Cli.Result r =
+        Cli.run(
+            "dedup",
+            "--key",
+            "id",
+            "--dropped",
+            dropped.toString(),
+            "-o",
+            dir.resolve("out.jsonl").toString(),
+            in.toString());
     assertThat(r.status()).as(r.err()).isZero();
     assertThat(read(dropped)).isEqualTo(in + "\t2\t{\"id\":1}\n");
   }
@@ -164,8 +221,16 @@ class DedupCommandTest {
   @Test
   void normalizedKeysAndFullKeyMode() throws IOException {
     Path in = write("in.jsonl", "{\"u\":\"Example.COM \"}\n{\"u\":\"example.com\"}\n");
-    Cli.Result r = Cli.run("dedup", "--key", "u", "--normalize", "trim,lowercase",
-        "--key-mode", "full", in.toString());
+    Cli.Result r =
+        Cli.run(
+            "dedup",
+            "--key",
+            "u",
+            "--normalize",
+            "trim,lowercase",
+            "--key-mode",
+            "full",
+            in.toString());
     assertThat(r.out().lines()).hasSize(1);
   }
 

@@ -2,11 +2,11 @@ package dev.idem.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.idem.engine.store.StateStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.idem.engine.store.StateStore;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -18,7 +18,8 @@ class DedupFailureTest {
 
   @TempDir Path dir;
 
-  private static final String BAD = """
+  private static final String BAD =
+      """
       {"id":1}
       {"id":2
       {"other":3}
@@ -32,14 +33,16 @@ class DedupFailureTest {
       """;
 
   @ParameterizedTest
-  @CsvSource(delimiter = '|', value = {
-    "2|malformed JSON",
-    "3|no field /id",
-    "4|field /id is null",
-    "5|field /id is an object",
-    "6|not a JSON object",
-    "9|malformed JSON",
-  })
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "2|malformed JSON",
+        "3|no field /id",
+        "4|field /id is null",
+        "5|field /id is an object",
+        "6|not a JSON object",
+        "9|malformed JSON",
+      })
   void failStopsAtTheFirstBadRecordNamingFileLineAndReason(int line, String reason)
       throws IOException {
     // put only good lines before the bad one under test
@@ -50,8 +53,10 @@ class DedupFailureTest {
     Files.writeString(in, sb.toString());
     Cli.Result r = Cli.run("dedup", "--key", "id", in.toString());
     assertThat(r.status()).isEqualTo(1);
-    assertThat(r.err()).startsWith("idem: " + in + ":2: " + reason)
-        .contains("--on-bad-record skip").doesNotContain("Exception");
+    assertThat(r.err())
+        .startsWith("idem: " + in + ":2: " + reason)
+        .contains("--on-bad-record skip")
+        .doesNotContain("Exception");
     assertThat(r.out()).isEqualTo("{\"id\":1}\n");
   }
 
@@ -62,14 +67,18 @@ class DedupFailureTest {
     Cli.Result skip = Cli.run("dedup", "--key", "id", "--on-bad-record", "skip", in.toString());
     assertThat(skip.status()).isZero();
     assertThat(skip.out()).isEqualTo("{\"id\":1}\n{\"id\":5}\n");
-    assertThat(skip.err()).contains("9 records, 2 kept").contains("6 bad records")
+    assertThat(skip.err())
+        .contains("9 records, 2 kept")
+        .contains("6 bad records")
         .contains("1 blank lines skipped");
     Path q = dir.resolve("q.jsonl");
-    Cli.Result quarantine = Cli.run("dedup", "--key", "id", "--on-bad-record",
-        "quarantine=" + q, in.toString());
+    Cli.Result quarantine =
+        Cli.run("dedup", "--key", "id", "--on-bad-record", "quarantine=" + q, in.toString());
     assertThat(quarantine.status()).isZero();
-    assertThat(Files.readString(q)).isEqualTo("{\"id\":2\n{\"other\":3}\n{\"id\":null}\n"
-        + "{\"id\":{\"a\":1}}\n[1,2]\n{\"id\":4} trailing\n");
+    assertThat(Files.readString(q))
+        .isEqualTo(
+            "{\"id\":2\n{\"other\":3}\n{\"id\":null}\n"
+                + "{\"id\":{\"a\":1}}\n[1,2]\n{\"id\":4} trailing\n");
   }
 
   @Test
@@ -82,13 +91,21 @@ class DedupFailureTest {
       out.write(overlong);
       out.write("\nok2\n".getBytes());
     }
-    Cli.Result r = Cli.run("dedup", "--whole-line", "--normalize", "lowercase",
-        "--max-record-bytes", "1k", "--on-bad-record", "skip", in.toString());
+    Cli.Result r =
+        Cli.run(
+            "dedup",
+            "--whole-line",
+            "--normalize",
+            "lowercase",
+            "--max-record-bytes",
+            "1k",
+            "--on-bad-record",
+            "skip",
+            in.toString());
     assertThat(r.status()).as(r.err()).isZero();
     assertThat(r.out()).isEqualTo("ok\nok2\n");
     assertThat(r.err()).contains("2 bad records");
-    Cli.Result fail = Cli.run("dedup", "--whole-line", "--normalize", "lowercase",
-        in.toString());
+    Cli.Result fail = Cli.run("dedup", "--whole-line", "--normalize", "lowercase", in.toString());
     assertThat(fail.err()).contains(in + ":2: key is not valid UTF-8");
   }
 
@@ -98,12 +115,30 @@ class DedupFailureTest {
     Files.writeString(in, "{\"id\":1}\n{\"id\":2}\nnot json\n{\"id\":1}\n{\"id\":3}\n");
     Path state = dir.resolve("state");
     Path out = dir.resolve("out.jsonl");
-    Cli.Result fail = Cli.run("dedup", "--key", "id", "--state", state.toString(), "-o",
-        out.toString(), in.toString());
+    Cli.Result fail =
+        Cli.run(
+            "dedup",
+            "--key",
+            "id",
+            "--state",
+            state.toString(),
+            "-o",
+            out.toString(),
+            in.toString());
     assertThat(fail.status()).isEqualTo(1);
     assertThat(fail.err()).contains(":3: ").contains("stopped after a checkpoint");
-    Cli.Result skip = Cli.run("dedup", "--key", "id", "--state", state.toString(), "-o",
-        out.toString(), "--on-bad-record", "skip", in.toString());
+    Cli.Result skip =
+        Cli.run(
+            "dedup",
+            "--key",
+            "id",
+            "--state",
+            state.toString(),
+            "-o",
+            out.toString(),
+            "--on-bad-record",
+            "skip",
+            in.toString());
     assertThat(skip.status()).as(skip.err()).isZero();
     assertThat(Files.readString(out)).isEqualTo("{\"id\":1}\n{\"id\":2}\n{\"id\":3}\n");
     assertThat(skip.err()).contains("5 records, 3 kept").contains("1 bad records");
@@ -117,15 +152,28 @@ class DedupFailureTest {
       for (int i = 0; i < 1000; i++) {
         sb.append(s == 1 && i == 500 ? "oops\n" : "{\"id\":" + (i + s * 300) + "}\n");
       }
-      try (var out = new java.util.zip.GZIPOutputStream(Files.newOutputStream(
-          shards.resolve("part-" + s + ".jsonl.gz")))) {
+      try (var out =
+          new java.util.zip.GZIPOutputStream(
+              Files.newOutputStream(shards.resolve("part-" + s + ".jsonl.gz")))) {
         out.write(sb.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
       }
     }
     Path state = dir.resolve("state");
     Path out = dir.resolve("out.jsonl");
-    String[] args = {"dedup", "--key", "id", "--state", state.toString(), "-o", out.toString(),
-        "--checkpoint-every", "128", "--on-bad-record", "fail", shards.toString()};
+    String[] args = {
+      "dedup",
+      "--key",
+      "id",
+      "--state",
+      state.toString(),
+      "-o",
+      out.toString(),
+      "--checkpoint-every",
+      "128",
+      "--on-bad-record",
+      "fail",
+      shards.toString()
+    };
     Cli.Result fail = Cli.run(args);
     assertThat(fail.status()).isEqualTo(1);
     assertThat(fail.err()).contains("part-1.jsonl.gz:501: ");
@@ -137,7 +185,9 @@ class DedupFailureTest {
       expected.append("{\"id\":").append(k).append("}\n");
     }
     assertThat(Files.readString(out)).isEqualTo(expected.toString());
-    assertThat(resumed.err()).contains("3,000 records, 1,600 kept").contains("resumed at record 1,500");
+    assertThat(resumed.err())
+        .contains("3,000 records, 1,600 kept")
+        .contains("resumed at record 1,500");
   }
 
   @Test
@@ -146,16 +196,45 @@ class DedupFailureTest {
     Files.writeString(in, "{\"id\":1}\n");
     Path state = dir.resolve("state");
     Path out = dir.resolve("out.jsonl");
-    assertThat(Cli.run("dedup", "--key", "id", "--state", state.toString(), "-o",
-        out.toString(), in.toString()).status()).isZero();
-    Cli.Result other = Cli.run("dedup", "--key", "other", "--fpp", "0.01", "--state",
-        state.toString(), "-o", out.toString(), in.toString());
+    assertThat(
+            Cli.run(
+                    "dedup",
+                    "--key",
+                    "id",
+                    "--state",
+                    state.toString(),
+                    "-o",
+                    out.toString(),
+                    in.toString())
+                .status())
+        .isZero();
+    Cli.Result other =
+        Cli.run(
+            "dedup",
+            "--key",
+            "other",
+            "--fpp",
+            "0.01",
+            "--state",
+            state.toString(),
+            "-o",
+            out.toString(),
+            in.toString());
     assertThat(other.status()).isEqualTo(2);
-    assertThat(other.err()).contains("--fpp differs: the state has 0.001, this command has 0.01")
+    assertThat(other.err())
+        .contains("--fpp differs: the state has 0.001, this command has 0.01")
         .contains("the key (--key/--column/--whole-line/--content) differs");
     Files.writeString(in, "{\"id\":1}\n{\"id\":2}\n");
-    Cli.Result changed = Cli.run("dedup", "--key", "id", "--state", state.toString(), "-o",
-        out.toString(), in.toString());
+    Cli.Result changed =
+        Cli.run(
+            "dedup",
+            "--key",
+            "id",
+            "--state",
+            state.toString(),
+            "-o",
+            out.toString(),
+            in.toString());
     assertThat(changed.status()).isEqualTo(2);
     assertThat(changed.err()).contains(in + " changed since the state was created");
   }
@@ -164,12 +243,20 @@ class DedupFailureTest {
   void stateNeedsAnOutputFileAndFileInputs() throws IOException {
     Path in = dir.resolve("in.jsonl");
     Files.writeString(in, "{\"id\":1}\n");
-    Cli.Result noOut = Cli.run("dedup", "--key", "id", "--state", dir.resolve("s").toString(),
-        in.toString());
+    Cli.Result noOut =
+        Cli.run("dedup", "--key", "id", "--state", dir.resolve("s").toString(), in.toString());
     assertThat(noOut.status()).isEqualTo(2);
     assertThat(noOut.err()).contains("--state needs -o FILE");
-    Cli.Result stdin = Cli.run("dedup", "--key", "id", "--state", dir.resolve("s").toString(),
-        "-o", dir.resolve("o").toString(), "-");
+    Cli.Result stdin =
+        Cli.run(
+            "dedup",
+            "--key",
+            "id",
+            "--state",
+            dir.resolve("s").toString(),
+            "-o",
+            dir.resolve("o").toString(),
+            "-");
     assertThat(stdin.err()).contains("standard input cannot be resumed");
   }
 
@@ -180,11 +267,22 @@ class DedupFailureTest {
     Path state = dir.resolve("state");
     Files.createDirectories(state);
     // hold the lock as a running job would
-    try (var ch = java.nio.channels.FileChannel.open(state.resolve("LOCK"),
-        java.nio.file.StandardOpenOption.CREATE, java.nio.file.StandardOpenOption.WRITE);
+    try (var ch =
+            java.nio.channels.FileChannel.open(
+                state.resolve("LOCK"),
+                java.nio.file.StandardOpenOption.CREATE,
+                java.nio.file.StandardOpenOption.WRITE);
         var lock = ch.lock()) {
-      Process second = ChildProcessTest.start("dedup", "--key", "id", "--state",
-          state.toString(), "-o", dir.resolve("out").toString(), in.toString());
+      Process second =
+          ChildProcessTest.start(
+              "dedup",
+              "--key",
+              "id",
+              "--state",
+              state.toString(),
+              "-o",
+              dir.resolve("out").toString(),
+              in.toString());
       assertThat(second.waitFor()).isEqualTo(2);
       assertThat(new String(second.getErrorStream().readAllBytes()))
           .contains("is in use by another idem process");
@@ -192,8 +290,7 @@ class DedupFailureTest {
   }
 
   @Test
-  void aDamagedSnapshotIsRebuiltFromTheExactStoreAndATruncatedOutputIsRefused()
-      throws IOException {
+  void aDamagedSnapshotIsRebuiltFromTheExactStoreAndATruncatedOutputIsRefused() throws IOException {
     Path in = dir.resolve("in.jsonl");
     StringBuilder sb = new StringBuilder();
     for (int i = 0; i < 3000; i++) {
@@ -202,17 +299,35 @@ class DedupFailureTest {
     Files.writeString(in, sb.toString());
     Path state = dir.resolve("state");
     Path out = dir.resolve("out.jsonl");
-    String[] args = {"dedup", "--key", "id", "--expected", "500", "--filter", "blocked",
-        "--state", state.toString(), "-o", out.toString(), "--checkpoint-every", "100",
-        "--on-bad-record", "fail", in.toString()};
+    String[] args = {
+      "dedup",
+      "--key",
+      "id",
+      "--expected",
+      "500",
+      "--filter",
+      "blocked",
+      "--state",
+      state.toString(),
+      "-o",
+      out.toString(),
+      "--checkpoint-every",
+      "100",
+      "--on-bad-record",
+      "fail",
+      in.toString()
+    };
     // stop half-way with a bad record, so there is a checkpoint and snapshots to damage
-    Files.writeString(in, sb.substring(0, sb.length() / 2) + "broken\n"
-        + sb.substring(sb.length() / 2));
+    Files.writeString(
+        in, sb.substring(0, sb.length() / 2) + "broken\n" + sb.substring(sb.length() / 2));
     assertThat(Cli.run(args).status()).isEqualTo(1);
     Path snap;
     try (var files = Files.list(state)) {
-      snap = files.filter(p -> p.getFileName().toString().startsWith("filter-")).findFirst()
-          .orElseThrow();
+      snap =
+          files
+              .filter(p -> p.getFileName().toString().startsWith("filter-"))
+              .findFirst()
+              .orElseThrow();
     }
     byte[] bytes = Files.readAllBytes(snap);
     bytes[bytes.length / 2] ^= 0x55;
@@ -221,8 +336,10 @@ class DedupFailureTest {
     skipArgs[skipArgs.length - 2] = "skip";
     Cli.Result resumed = Cli.run(skipArgs);
     assertThat(resumed.status()).as(resumed.err()).isZero();
-    assertThat(resumed.err()).contains("warning: filter snapshot unusable")
-        .contains("payload checksum mismatch").contains("filter rebuilt from the exact store");
+    assertThat(resumed.err())
+        .contains("warning: filter snapshot unusable")
+        .contains("payload checksum mismatch")
+        .contains("filter rebuilt from the exact store");
     StringBuilder expected = new StringBuilder();
     for (int i = 0; i < 2000; i++) {
       expected.append("{\"id\":").append(i).append("}\n");
@@ -247,18 +364,34 @@ class DedupFailureTest {
     for (int i = 0; i < 3000; i++) {
       sb.append("{\"id\":").append(i % 2000).append("}\n");
     }
-    Files.writeString(in, sb.substring(0, sb.length() / 2) + "broken\n"
-        + sb.substring(sb.length() / 2));
+    Files.writeString(
+        in, sb.substring(0, sb.length() / 2) + "broken\n" + sb.substring(sb.length() / 2));
     Path state = dir.resolve("state");
     Path out = dir.resolve("out.jsonl");
-    String[] args = {"dedup", "--key", "id", "--exact-store", "memory", "--state",
-        state.toString(), "-o", out.toString(), "--checkpoint-every", "100",
-        "--on-bad-record", "fail", in.toString()};
+    String[] args = {
+      "dedup",
+      "--key",
+      "id",
+      "--exact-store",
+      "memory",
+      "--state",
+      state.toString(),
+      "-o",
+      out.toString(),
+      "--checkpoint-every",
+      "100",
+      "--on-bad-record",
+      "fail",
+      in.toString()
+    };
     assertThat(Cli.run(args).status()).isEqualTo(1);
     Path snap;
     try (var files = Files.list(state)) {
-      snap = files.filter(p -> p.getFileName().toString().startsWith("exact-")).findFirst()
-          .orElseThrow();
+      snap =
+          files
+              .filter(p -> p.getFileName().toString().startsWith("exact-"))
+              .findFirst()
+              .orElseThrow();
     }
     byte[] bytes = Files.readAllBytes(snap);
     bytes[bytes.length - 100] ^= 0x55;
@@ -266,8 +399,10 @@ class DedupFailureTest {
     args[args.length - 2] = "skip";
     Cli.Result resumed = Cli.run(args);
     assertThat(resumed.status()).as(resumed.err()).isZero();
-    assertThat(resumed.err()).contains("warning: exact-set snapshot unusable")
-        .contains(snap.getFileName().toString()).contains("rebuilt the set from the journal");
+    assertThat(resumed.err())
+        .contains("warning: exact-set snapshot unusable")
+        .contains(snap.getFileName().toString())
+        .contains("rebuilt the set from the journal");
     StringBuilder expected = new StringBuilder();
     for (int i = 0; i < 2000; i++) {
       expected.append("{\"id\":").append(i).append("}\n");
@@ -291,9 +426,22 @@ class DedupFailureTest {
     Path state = dir.resolve("state");
     Path out = dir.resolve("out.jsonl");
     Path stats = dir.resolve("stats.json");
-    String[] args = {"dedup", "--key", "id", "--exact-store", "memory", "--state",
-        state.toString(), "-o", out.toString(), "--checkpoint-every", "1000",
-        "--stats-json", stats.toString(), in.toString()};
+    String[] args = {
+      "dedup",
+      "--key",
+      "id",
+      "--exact-store",
+      "memory",
+      "--state",
+      state.toString(),
+      "-o",
+      out.toString(),
+      "--checkpoint-every",
+      "1000",
+      "--stats-json",
+      stats.toString(),
+      in.toString()
+    };
     for (int run = 0; run < bad; run++) {
       assertThat(Cli.run(args).status()).isEqualTo(1);
     }

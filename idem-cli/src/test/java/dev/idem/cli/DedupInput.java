@@ -10,8 +10,8 @@ import java.util.Random;
 /**
  * A generated JSON Lines input with known duplicates, and the output a correct dedup must write.
  * About 30 % of records repeat an earlier key: mostly a recent one, sometimes a much older one
- * (some near the very end), and a few hot keys repeat hundreds of times. Keys are sometimes
- * written with JSON escapes ({@code caf\u00e9}) and sometimes raw ({@code café}): one key.
+ * (some near the very end), and a few hot keys repeat hundreds of times. Keys are sometimes written
+ * with JSON escapes ({@code caf\u00e9}) and sometimes raw ({@code café}): one key.
  */
 final class DedupInput {
 
@@ -47,9 +47,16 @@ final class DedupInput {
       } else {
         key = keys.get(random.nextInt(keys.size()));
       }
-      String line = "{\"ts\":" + (1_700_000_000_000L + r) + ",\"id\":\"" + keyText(key,
-          random.nextBoolean()) + "\",\"text\":\"" + TEXTS[random.nextInt(TEXTS.length)]
-          + "\",\"n\":" + r + "}\n";
+      String line =
+          "{\"ts\":"
+              + (1_700_000_000_000L + r)
+              + ",\"id\":\""
+              + keyText(key, random.nextBoolean())
+              + "\",\"text\":\""
+              + TEXTS[random.nextInt(TEXTS.length)]
+              + "\",\"n\":"
+              + r
+              + "}\n";
       in.append(line);
       firstLine.putIfAbsent(key, line.getBytes(StandardCharsets.UTF_8));
     }
@@ -57,13 +64,22 @@ final class DedupInput {
     for (byte[] l : firstLine.values()) {
       out.append(new String(l, StandardCharsets.UTF_8));
     }
-    return new DedupInput(in.toString().getBytes(StandardCharsets.UTF_8),
-        out.toString().getBytes(StandardCharsets.UTF_8), records, firstLine.size());
+    return new DedupInput(
+        in.toString().getBytes(StandardCharsets.UTF_8),
+        out.toString().getBytes(StandardCharsets.UTF_8),
+        records,
+        firstLine.size());
   }
 
   private static final String[] TEXTS = {
-    "plain", "caf\\u00e9 cr\\u00e8me", "日本語のテキスト", "emoji \\ud83c\\udf89", "tab\\there",
-    "quote \\\"q\\\"", "Stra\u00dfe", "line\\nbreak"
+    "plain",
+    "caf\\u00e9 cr\\u00e8me",
+    "日本語のテキスト",
+    "emoji \\ud83c\\udf89",
+    "tab\\there",
+    "quote \\\"q\\\"",
+    "Stra\u00dfe",
+    "line\\nbreak"
   };
 
   /** Key number {@code k} as JSON string content: "clé-k", its é raw or escaped. */

@@ -27,8 +27,11 @@ class FilterCommandTest {
 
   private Path keysFile(String name, int from, int to) throws IOException {
     Path file = dir.resolve(name);
-    Files.writeString(file, IntStream.range(from, to).mapToObj(i -> "https://example.com/p/" + i)
-        .collect(Collectors.joining("\n", "", "\n")));
+    Files.writeString(
+        file,
+        IntStream.range(from, to)
+            .mapToObj(i -> "https://example.com/p/" + i)
+            .collect(Collectors.joining("\n", "", "\n")));
     return file;
   }
 
@@ -38,22 +41,36 @@ class FilterCommandTest {
       throws IOException {
     Path keys = keysFile("keys.txt", 0, 20_000);
     Path idx = dir.resolve("f.idx");
-    Cli.Result build = Cli.run("filter", "build", "--type", type, "--expected", "20k", "--fpp",
-        "1%", "-o", idx.toString(), keys.toString());
+    Cli.Result build =
+        Cli.run(
+            "filter",
+            "build",
+            "--type",
+            type,
+            "--expected",
+            "20k",
+            "--fpp",
+            "1%",
+            "-o",
+            idx.toString(),
+            keys.toString());
     assertThat(build.status()).as(build.err()).isZero();
-    assertThat(build.err()).containsPattern(type + " filter, about 19,[6-9]\\d\\d|20,[0-3]\\d\\d "
-        + "distinct keys from 20,000 lines");
+    assertThat(build.err())
+        .containsPattern(
+            type
+                + " filter, about 19,[6-9]\\d\\d|20,[0-3]\\d\\d "
+                + "distinct keys from 20,000 lines");
 
-    Cli.Result added = Cli.runWithInput(Files.readAllBytes(keys), "filter", "query",
-        idx.toString());
+    Cli.Result added =
+        Cli.runWithInput(Files.readAllBytes(keys), "filter", "query", idx.toString());
     assertThat(added.status()).isZero();
     List<String> lines = added.out().lines().toList();
     assertThat(lines).hasSize(20_000).allMatch(l -> l.endsWith("\tmaybe"));
     assertThat(lines.get(7)).isEqualTo("https://example.com/p/7\tmaybe");
 
     Path fresh = keysFile("fresh.txt", 1_000_000, 1_020_000);
-    Cli.Result others = Cli.runWithInput(Files.readAllBytes(fresh), "filter", "query",
-        idx.toString());
+    Cli.Result others =
+        Cli.runWithInput(Files.readAllBytes(fresh), "filter", "query", idx.toString());
     long maybes = others.out().lines().filter(l -> l.endsWith("\tmaybe")).count();
     assertThat(others.out().lines().count()).isEqualTo(20_000);
     assertThat(maybes).as("false positives at 1 %").isBetween(100L, 330L);
@@ -62,8 +79,17 @@ class FilterCommandTest {
   @Test
   void queryTakesKeysAsArgumentsAndAppliesTheStoredNormalizer() throws IOException {
     Path idx = dir.resolve("f.idx");
-    Cli.Result build = Cli.runWithInput("  Alpha\nBETA \n", "filter", "build", "-n", "100",
-        "--normalize", "trim,lowercase", "-o", idx.toString());
+    Cli.Result build =
+        Cli.runWithInput(
+            "  Alpha\nBETA \n",
+            "filter",
+            "build",
+            "-n",
+            "100",
+            "--normalize",
+            "trim,lowercase",
+            "-o",
+            idx.toString());
     assertThat(build.status()).as(build.err()).isZero();
     Cli.Result q = Cli.run("filter", "query", idx.toString(), "alpha", " beta", "gamma");
     assertThat(q.out()).isEqualTo("alpha\tmaybe\n beta\tmaybe\ngamma\tnew\n");
@@ -77,24 +103,43 @@ class FilterCommandTest {
       out.write(new byte[] {(byte) 0xff, (byte) 0xfe, '\n'});
     }
     Path idx = dir.resolve("f.idx");
-    assertThat(Cli.run("filter", "build", "-n", "10", "-o", idx.toString(), gz.toString())
-        .status()).isZero();
-    Cli.Result q = Cli.runWithInput(new byte[] {'t', 'w', 'o', '\n', (byte) 0xff, (byte) 0xfe,
-        '\n', 'o', 'n', 'e', '\r'}, "filter", "query", idx.toString());
-    byte[] expected = "two\tmaybe\n\u00ff\u00fe\tmaybe\none\r\tnew\n"
-        .getBytes(StandardCharsets.ISO_8859_1);
+    assertThat(Cli.run("filter", "build", "-n", "10", "-o", idx.toString(), gz.toString()).status())
+        .isZero();
+    Cli.Result q =
+        Cli.runWithInput(
+            new byte[] {'t', 'w', 'o', '\n', (byte) 0xff, (byte) 0xfe, '\n', 'o', 'n', 'e', '\r'},
+            "filter",
+            "query",
+            idx.toString());
+    byte[] expected =
+        "two\tmaybe\n\u00ff\u00fe\tmaybe\none\r\tnew\n".getBytes(StandardCharsets.ISO_8859_1);
     assertThat(q.outBytes()).isEqualTo(expected);
   }
 
   @Test
   void statsDescribesTheSnapshotAsTextAndJson() throws IOException {
     Path idx = dir.resolve("f.idx");
-    Cli.run("filter", "build", "--type", "partitioned", "-n", "1000", "--fpp", "0.01",
-        "--seed", "7", "-o", idx.toString(), keysFile("k.txt", 0, 500).toString());
+    Cli.run(
+        "filter",
+        "build",
+        "--type",
+        "partitioned",
+        "-n",
+        "1000",
+        "--fpp",
+        "0.01",
+        "--seed",
+        "7",
+        "-o",
+        idx.toString(),
+        keysFile("k.txt", 0, 500).toString());
     Cli.Result text = Cli.run("filter", "stats", idx.toString());
     assertThat(text.status()).isZero();
-    assertThat(text.out()).containsPattern("type +partitioned").containsPattern("capacity +1,000\n")
-        .containsPattern("seed +7\n").containsPattern("keys +500\n")
+    assertThat(text.out())
+        .containsPattern("type +partitioned")
+        .containsPattern("capacity +1,000\n")
+        .containsPattern("seed +7\n")
+        .containsPattern("keys +500\n")
         .containsPattern("hash count +7\n");
     Cli.Result json = Cli.run("filter", "stats", "--json", idx.toString());
     Map<String, String> fields = new HashMap<>();
@@ -106,8 +151,11 @@ class FilterCommandTest {
         fields.put(name, p.getText());
       }
     }
-    assertThat(fields).containsEntry("type", "partitioned").containsEntry("capacity", "1000")
-        .containsEntry("keys", "500").containsEntry("seed", "7")
+    assertThat(fields)
+        .containsEntry("type", "partitioned")
+        .containsEntry("capacity", "1000")
+        .containsEntry("keys", "500")
+        .containsEntry("seed", "7")
         .containsEntry("normalizer", "identity");
     assertThat(Double.parseDouble(fields.get("expected_fpp_at_capacity")))
         .isLessThanOrEqualTo(0.01);
@@ -115,15 +163,17 @@ class FilterCommandTest {
 
   @Test
   void verifyPassesForASizedFilterAndFailsWhenTheRateIsAboveTarget() {
-    Cli.Result ok = Cli.run("filter", "verify", "--type", "blocked", "-n", "100k", "--fpp",
-        "0.01");
+    Cli.Result ok = Cli.run("filter", "verify", "--type", "blocked", "-n", "100k", "--fpp", "0.01");
     assertThat(ok.status()).as(ok.out()).isZero();
-    assertThat(ok.out()).contains("theory").contains("measured").contains("95 % interval")
+    assertThat(ok.out())
+        .contains("theory")
+        .contains("measured")
+        .contains("95 % interval")
         .contains("PASS");
     // classic sizing rounds k from 1.51 to 2: its own rate is 2.7 % above a 35 % target,
     // nine standard deviations at this sample size
-    Cli.Result above = Cli.run("filter", "verify", "--type", "bloom", "-n", "200k", "--fpp",
-        "0.35");
+    Cli.Result above =
+        Cli.run("filter", "verify", "--type", "bloom", "-n", "200k", "--fpp", "0.35");
     assertThat(above.status()).as(above.out()).isEqualTo(1);
     assertThat(above.out()).contains("FAIL");
   }
@@ -131,11 +181,20 @@ class FilterCommandTest {
   @Test
   void overfillingWarnsWithTheNumberToRebuildWith() throws IOException {
     Path idx = dir.resolve("f.idx");
-    Cli.Result r = Cli.run("filter", "build", "-n", "100", "-o", idx.toString(),
-        keysFile("k.txt", 0, 1000).toString());
+    Cli.Result r =
+        Cli.run(
+            "filter",
+            "build",
+            "-n",
+            "100",
+            "-o",
+            idx.toString(),
+            keysFile("k.txt", 0, 1000).toString());
     assertThat(r.status()).isZero();
     // the distinct count is a sketch estimate: within a few percent of 1,000
-    assertThat(r.err()).containsPattern("warning: about (9[7-9]\\d|1,0[0-2]\\d) distinct keys is "
-        + "more than the 100").containsPattern("--expected (9[7-9]\\d|10[0-2]\\d) or more");
+    assertThat(r.err())
+        .containsPattern(
+            "warning: about (9[7-9]\\d|1,0[0-2]\\d) distinct keys is " + "more than the 100")
+        .containsPattern("--expected (9[7-9]\\d|10[0-2]\\d) or more");
   }
 }

@@ -22,32 +22,49 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 
 /**
- * Whatever command line a user writes — any command, inputs, outputs and state directories
- * named directly, through {@code ..}, symbolic and hard links, directories and globs — no
- * input file's bytes ever change.
+ * Whatever command line a user writes — any command, inputs, outputs and state directories named
+ * directly, through {@code ..}, symbolic and hard links, directories and globs — no input file's
+ * bytes ever change.
  */
 class InputSafetyPropertiesTest {
 
   /** Names for files in the test directory: inputs, links to them, and new names. */
-  private static final List<String> PATHS = List.of(
-      "a.jsonl", "./a.jsonl", "sub/../a.jsonl", "link-a.jsonl", "hard-b.jsonl", "b.jsonl",
-      "sub/c.jsonl", "sub", "dangling.jsonl", "out-1.jsonl", "out-2.jsonl", "st",
-      "st/MANIFEST.json", "st/LOCK", "st/x.jsonl", "sub/*.jsonl", "shards");
+  private static final List<String> PATHS =
+      List.of(
+          "a.jsonl",
+          "./a.jsonl",
+          "sub/../a.jsonl",
+          "link-a.jsonl",
+          "hard-b.jsonl",
+          "b.jsonl",
+          "sub/c.jsonl",
+          "sub",
+          "dangling.jsonl",
+          "out-1.jsonl",
+          "out-2.jsonl",
+          "st",
+          "st/MANIFEST.json",
+          "st/LOCK",
+          "st/x.jsonl",
+          "sub/*.jsonl",
+          "shards");
 
   /** A command with {@code IN}, {@code OUT} ... placeholders and the outputs it may have. */
-  private static final List<String> COMMANDS = List.of(
-      "dedup --key id --on-bad-record skip",
-      "dedup --whole-line",
-      "sort-dedup --key id --on-bad-record skip",
-      "split --key id --shards 2 --on-bad-record skip",
-      "filter build -n 1000");
+  private static final List<String> COMMANDS =
+      List.of(
+          "dedup --key id --on-bad-record skip",
+          "dedup --whole-line",
+          "sort-dedup --key id --on-bad-record skip",
+          "split --key id --shards 2 --on-bad-record skip",
+          "filter build -n 1000");
 
   /** Options that name a file written, by command; {@code -o} is always present. */
-  private static final Map<String, List<String>> OUTPUT_OPTIONS = Map.of(
-      "dedup", List.of("--dropped", "--stats-json", "--state", "--on-bad-record quarantine="),
-      "sort-dedup", List.of("--stats-json", "--on-bad-record quarantine="),
-      "split", List.of("--on-bad-record quarantine="),
-      "filter", List.of());
+  private static final Map<String, List<String>> OUTPUT_OPTIONS =
+      Map.of(
+          "dedup", List.of("--dropped", "--stats-json", "--state", "--on-bad-record quarantine="),
+          "sort-dedup", List.of("--stats-json", "--on-bad-record quarantine="),
+          "split", List.of("--on-bad-record quarantine="),
+          "filter", List.of());
 
   @Property(tries = 150)
   void noCommandLineChangesAnInput(@ForAll("commandLines") List<String> args) throws IOException {
@@ -55,9 +72,8 @@ class InputSafetyPropertiesTest {
     try {
       Map<String, byte[]> files = createInputs(dir);
 
-      Cli.Result r = Cli.run(args.stream()
-          .map(a -> a.replace("@", dir + "/"))
-          .toArray(String[]::new));
+      Cli.Result r =
+          Cli.run(args.stream().map(a -> a.replace("@", dir + "/")).toArray(String[]::new));
 
       assertThat(r.err()).as(String.join(" ", args)).doesNotContain("internal error");
       for (String input : inputsOf(args)) {
@@ -81,8 +97,12 @@ class InputSafetyPropertiesTest {
         .as(InputSafetyPropertiesTest::commandLine);
   }
 
-  private static List<String> commandLine(String command, List<String> inputs, String output,
-      List<String> others, List<Boolean> present) {
+  private static List<String> commandLine(
+      String command,
+      List<String> inputs,
+      String output,
+      List<String> others,
+      List<Boolean> present) {
     List<String> args = new ArrayList<>(List.of(command.split(" ")));
     args.addAll(List.of("-o", "@" + output));
     List<String> options = OUTPUT_OPTIONS.get(args.get(0));
@@ -104,15 +124,17 @@ class InputSafetyPropertiesTest {
   /** The files behind the inputs of a command line (the arguments after the last option). */
   private static Set<String> inputsOf(List<String> args) {
     Set<String> files = new TreeSet<>();
-    for (int i = args.size() - 1; i >= 0 && args.get(i).startsWith("@")
-        && !args.get(i - 1).startsWith("-"); i--) {
+    for (int i = args.size() - 1;
+        i >= 0 && args.get(i).startsWith("@") && !args.get(i - 1).startsWith("-");
+        i--) {
       String name = args.get(i).substring(1);
-      files.addAll(switch (name) {
-        case "a.jsonl", "./a.jsonl", "sub/../a.jsonl", "link-a.jsonl" -> List.of("a.jsonl");
-        case "b.jsonl", "hard-b.jsonl" -> List.of("b.jsonl");
-        case "sub/c.jsonl", "sub", "sub/*.jsonl" -> List.of("sub/c.jsonl");
-        default -> List.<String>of();
-      });
+      files.addAll(
+          switch (name) {
+            case "a.jsonl", "./a.jsonl", "sub/../a.jsonl", "link-a.jsonl" -> List.of("a.jsonl");
+            case "b.jsonl", "hard-b.jsonl" -> List.of("b.jsonl");
+            case "sub/c.jsonl", "sub", "sub/*.jsonl" -> List.of("sub/c.jsonl");
+            default -> List.<String>of();
+          });
     }
     return files;
   }
@@ -125,8 +147,11 @@ class InputSafetyPropertiesTest {
     for (int i = 0; i < names.length; i++) {
       StringBuilder sb = new StringBuilder();
       for (int r = 0; r < 50; r++) {
-        sb.append(r == 7 * (i + 1) ? "{\"id\":\"é\\u00e9\"" : "{\"id\":" + (r * (i + 3)) % 40
-            + ",\"t\":\"" + "ü".repeat(i) + "\"}").append('\n');
+        sb.append(
+                r == 7 * (i + 1)
+                    ? "{\"id\":\"é\\u00e9\""
+                    : "{\"id\":" + (r * (i + 3)) % 40 + ",\"t\":\"" + "ü".repeat(i) + "\"}")
+            .append('\n');
       }
       Path f = dir.resolve(names[i]);
       Files.writeString(f, sb);
@@ -140,13 +165,15 @@ class InputSafetyPropertiesTest {
 
   private static void deleteRecursively(Path dir) {
     try (Stream<Path> walk = Files.walk(dir)) {
-      walk.sorted(Comparator.reverseOrder()).forEach(p -> {
-        try {
-          Files.delete(p);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
+      walk.sorted(Comparator.reverseOrder())
+          .forEach(
+              p -> {
+                try {
+                  Files.delete(p);
+                } catch (IOException e) {
+                  throw new UncheckedIOException(e);
+                }
+              });
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

@@ -28,8 +28,8 @@ class OutputOwnershipTest {
     Path other = dir.resolve("other.jsonl");
     Files.writeString(other, "{\"id\":1}\n");
     // a first job that holds its output open for as long as its standard input stays open
-    Process first = ChildProcessTest.start("dedup", "--whole-line", "-q", "-o", out.toString(),
-        "-");
+    Process first =
+        ChildProcessTest.start("dedup", "--whole-line", "-q", "-o", out.toString(), "-");
     try (OutputStream stdin = first.getOutputStream()) {
       stdin.write("a\nb\na\n".getBytes(StandardCharsets.UTF_8));
       stdin.flush();
@@ -38,8 +38,8 @@ class OutputOwnershipTest {
       Cli.Result second = Cli.run("dedup", "--key", "id", "-o", out.toString(), other.toString());
 
       assertThat(second.status()).isEqualTo(2);
-      assertThat(second.err()).contains(out + " is being written by another process (pid "
-          + first.pid() + ")");
+      assertThat(second.err())
+          .contains(out + " is being written by another process (pid " + first.pid() + ")");
     } finally {
       assertThat(first.waitFor(60, TimeUnit.SECONDS)).isTrue();
     }
@@ -62,13 +62,31 @@ class OutputOwnershipTest {
     }
     Files.writeString(longer, other);
     Path out = dir.resolve("out.jsonl");
-    String[] first = {"dedup", "--key", "id", "--checkpoint-every", "10", "--state",
-        dir.resolve("a").toString(), "-o", out.toString(), input.toString()};
+    String[] first = {
+      "dedup",
+      "--key",
+      "id",
+      "--checkpoint-every",
+      "10",
+      "--state",
+      dir.resolve("a").toString(),
+      "-o",
+      out.toString(),
+      input.toString()
+    };
 
     // job a stops at line 151 after a checkpoint; job b, with its own state, rewrites the file
     assertThat(Cli.run(first).status()).isEqualTo(1);
-    Cli.Result b = Cli.run("dedup", "--key", "id", "--state", dir.resolve("b").toString(), "-o",
-        out.toString(), longer.toString());
+    Cli.Result b =
+        Cli.run(
+            "dedup",
+            "--key",
+            "id",
+            "--state",
+            dir.resolve("b").toString(),
+            "-o",
+            out.toString(),
+            longer.toString());
     assertThat(b.status()).as(b.err()).isZero();
     byte[] written = Files.readAllBytes(out);
     Cli.Result resumed = Cli.run(withSkip(first));
@@ -83,8 +101,18 @@ class OutputOwnershipTest {
     Path input = dir.resolve("in.jsonl");
     Files.writeString(input, "{\"id\":1}\n{\"id\":2}\nnot json\n{\"id\":1}\n{\"id\":3}\n");
     Path out = dir.resolve("out.jsonl");
-    String[] job = {"dedup", "--key", "id", "--checkpoint-every", "1", "--state",
-        dir.resolve("a").toString(), "-o", out.toString(), input.toString()};
+    String[] job = {
+      "dedup",
+      "--key",
+      "id",
+      "--checkpoint-every",
+      "1",
+      "--state",
+      dir.resolve("a").toString(),
+      "-o",
+      out.toString(),
+      input.toString()
+    };
 
     assertThat(Cli.run(job).status()).isEqualTo(1);
     Cli.Result resumed = Cli.run(withSkip(job));

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A record over --max-record-bytes is one bad record under every policy and every limit, in
- * every command that reads records; the 16m default once stopped the job at a 20 MB line.
+ * A record over --max-record-bytes is one bad record under every policy and every limit, in every
+ * command that reads records; the 16m default once stopped the job at a 20 MB line.
  */
 class OverlongRecordTest {
 
@@ -51,8 +51,13 @@ class OverlongRecordTest {
   void dedupFailsNamingFileLineSizeAndTheLimitInForce() {
     Cli.Result r = Cli.run("dedup", "--key", "id", in.toString());
     assertThat(r.status()).isEqualTo(1);
-    assertThat(r.err()).startsWith("idem: " + in + ":2: record of 20,971,520 bytes is longer "
-        + "than --max-record-bytes 16m").contains("--on-bad-record skip");
+    assertThat(r.err())
+        .startsWith(
+            "idem: "
+                + in
+                + ":2: record of 20,971,520 bytes is longer "
+                + "than --max-record-bytes 16m")
+        .contains("--on-bad-record skip");
     assertThat(r.out()).isEqualTo("{\"id\":1}\n");
   }
 
@@ -60,11 +65,22 @@ class OverlongRecordTest {
   void aJobStoppedAtTheRecordResumesPastItWithSkip() throws IOException {
     Path state = dir.resolve("state");
     Path out = dir.resolve("resumed.jsonl");
-    String[] args = {"dedup", "--key", "id", "--state", state.toString(), "-o", out.toString(),
-        "--on-bad-record", "fail", in.toString()};
+    String[] args = {
+      "dedup",
+      "--key",
+      "id",
+      "--state",
+      state.toString(),
+      "-o",
+      out.toString(),
+      "--on-bad-record",
+      "fail",
+      in.toString()
+    };
     Cli.Result fail = Cli.run(args);
     assertThat(fail.status()).isEqualTo(1);
-    assertThat(fail.err()).contains(in + ":2: record of 20,971,520 bytes")
+    assertThat(fail.err())
+        .contains(in + ":2: record of 20,971,520 bytes")
         .contains("stopped after a checkpoint");
     args[args.length - 2] = "skip";
     Cli.Result skip = Cli.run(args);
@@ -75,13 +91,20 @@ class OverlongRecordTest {
 
   @Test
   void aLimitManyTimesSmallerThanTheRecordIsALimitLikeAnyOther() {
-    Cli.Result r = Cli.run("dedup", "--key", "id", "--max-record-bytes", "1m",
-        "--on-bad-record", "skip", in.toString());
+    Cli.Result r =
+        Cli.run(
+            "dedup",
+            "--key",
+            "id",
+            "--max-record-bytes",
+            "1m",
+            "--on-bad-record",
+            "skip",
+            in.toString());
     assertThat(r.status()).as(r.err()).isZero();
     assertThat(r.err()).contains("1 bad records");
     // and the largest limit keeps it
-    Cli.Result kept = Cli.run("dedup", "--key", "id", "--max-record-bytes", "64m",
-        in.toString());
+    Cli.Result kept = Cli.run("dedup", "--key", "id", "--max-record-bytes", "64m", in.toString());
     assertThat(kept.status()).as(kept.err()).isZero();
     assertThat(kept.outBytes()).hasSize(BIG + 2 + 2 * "{\"id\":1}\n".length());
   }
@@ -89,39 +112,64 @@ class OverlongRecordTest {
   @Test
   void dedupQuarantineCountsTheRecordAndSaysItIsTooLongToKeep() throws IOException {
     Path q = dir.resolve("dedup-quarantine.jsonl");
-    Cli.Result r = Cli.run("dedup", "--key", "id", "--on-bad-record", "quarantine=" + q,
-        in.toString());
+    Cli.Result r =
+        Cli.run("dedup", "--key", "id", "--on-bad-record", "quarantine=" + q, in.toString());
     assertThat(r.status()).as(r.err()).isZero();
-    assertThat(r.err()).contains(in + ":2: record of 20,971,520 bytes is longer than "
-        + "--max-record-bytes 16m; too long to quarantine, counted as bad");
+    assertThat(r.err())
+        .contains(
+            in
+                + ":2: record of 20,971,520 bytes is longer than "
+                + "--max-record-bytes 16m; too long to quarantine, counted as bad");
     assertThat(Files.size(q)).isZero();
   }
 
   @Test
   void sortDedupSkipsOrFailsTheSameWay() throws IOException {
     Path tmp = Files.createDirectories(dir.resolve("tmp"));
-    Cli.Result skip = Cli.run("sort-dedup", "--key", "id", "--tmp", tmp.toString(),
-        "--on-bad-record", "skip", in.toString());
+    Cli.Result skip =
+        Cli.run(
+            "sort-dedup",
+            "--key",
+            "id",
+            "--tmp",
+            tmp.toString(),
+            "--on-bad-record",
+            "skip",
+            in.toString());
     assertThat(skip.status()).as(skip.err()).isZero();
     assertThat(skip.out()).isEqualTo("{\"id\":1}\n{\"id\":2}\n");
     assertThat(skip.err()).contains("1 bad records");
-    Cli.Result fail = Cli.run("sort-dedup", "--key", "id", "--tmp", tmp.toString(),
-        in.toString());
+    Cli.Result fail = Cli.run("sort-dedup", "--key", "id", "--tmp", tmp.toString(), in.toString());
     assertThat(fail.status()).isEqualTo(1);
-    assertThat(fail.err()).contains(in + ":2: record of 20,971,520 bytes is longer than "
-        + "--max-record-bytes 16m");
+    assertThat(fail.err())
+        .contains(in + ":2: record of 20,971,520 bytes is longer than " + "--max-record-bytes 16m");
   }
 
   @Test
   void splitQuarantineWritesNoEmptyLineForTheRecord() throws IOException {
     Path out = dir.resolve("split");
     Path q = dir.resolve("split-quarantine.jsonl");
-    Cli.Result r = Cli.run("split", "--key", "id", "--shards", "2", "-o", out.toString(),
-        "--on-bad-record", "quarantine=" + q, in.toString());
+    Cli.Result r =
+        Cli.run(
+            "split",
+            "--key",
+            "id",
+            "--shards",
+            "2",
+            "-o",
+            out.toString(),
+            "--on-bad-record",
+            "quarantine=" + q,
+            in.toString());
     assertThat(r.status()).as(r.err()).isZero();
-    assertThat(r.err()).contains("into 2 shards").contains("1 bad records")
-        .contains("idem split: warning: " + in + ":2: record of 20,971,520 bytes is longer "
-            + "than --max-record-bytes 16m; too long to quarantine, counted as bad");
+    assertThat(r.err())
+        .contains("into 2 shards")
+        .contains("1 bad records")
+        .contains(
+            "idem split: warning: "
+                + in
+                + ":2: record of 20,971,520 bytes is longer "
+                + "than --max-record-bytes 16m; too long to quarantine, counted as bad");
     assertThat(Files.size(q)).isZero();
   }
 
@@ -129,8 +177,10 @@ class OverlongRecordTest {
   void aLimitOverTheCapIsAUsageErrorThatSaysWhy() {
     Cli.Result r = Cli.run("dedup", "--key", "id", "--max-record-bytes", "1g", in.toString());
     assertThat(r.status()).isEqualTo(2);
-    assertThat(r.err()).contains("--max-record-bytes can be at most 64m: records are held "
-        + "whole in memory; longer ones are bad records (see --on-bad-record)");
+    assertThat(r.err())
+        .contains(
+            "--max-record-bytes can be at most 64m: records are held "
+                + "whole in memory; longer ones are bad records (see --on-bad-record)");
     assertThat(Cli.run("dedup", "--help").out()).contains("at most 64m");
   }
 

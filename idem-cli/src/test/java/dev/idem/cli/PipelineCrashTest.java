@@ -15,10 +15,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The pipeline worker of {@code examples/pipeline}, a real child process on the library's
- * durable deduplicator, killed with SIGKILL at random moments (in its start, between documents,
- * inside commits) and restarted until it finishes: its output must equal an uninterrupted run's,
- * every document's features exactly once.
+ * The pipeline worker of {@code examples/pipeline}, a real child process on the library's durable
+ * deduplicator, killed with SIGKILL at random moments (in its start, between documents, inside
+ * commits) and restarted until it finishes: its output must equal an uninterrupted run's, every
+ * document's features exactly once.
  *
  * <p>CI runs 20 kills (about a minute); by hand, {@code -Dpipeline.kills=300} for a long soak.
  */
@@ -42,8 +42,17 @@ class PipelineCrashTest {
   static void compileTheWorker() throws IOException {
     classes = dir.resolve("classes");
     Files.createDirectories(classes);
-    int status = ToolProvider.getSystemJavaCompiler().run(null, null, System.err, "-d",
-        classes.toString(), "-cp", System.getProperty("java.class.path"), WORKER.toString());
+    int status =
+        ToolProvider.getSystemJavaCompiler()
+            .run(
+                null,
+                null,
+                System.err,
+                "-d",
+                classes.toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                WORKER.toString());
     assertThat(status).as("javac " + WORKER).isZero();
   }
 
@@ -79,20 +88,32 @@ class PipelineCrashTest {
     }
     assertThat(run(out, state, -1)).as("%s", log()).isZero();
     assertThat(Files.readAllBytes(out)).as("after %d kills", killed).isEqualTo(expected);
-    System.out.printf("pipeline: %d kills, %d runs finished between them (uninterrupted run %d "
-        + "ms)%n", killed, finished, fullMillis);
+    System.out.printf(
+        "pipeline: %d kills, %d runs finished between them (uninterrupted run %d " + "ms)%n",
+        killed, finished, fullMillis);
   }
 
   /** Runs the worker; with {@code killAfterMillis >= 0}, SIGKILLs it then. Returns its status. */
   private static int run(Path out, Path state, long killAfterMillis) throws Exception {
-    List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx256m",
-        "-cp", classes + java.io.File.pathSeparator + System.getProperty("java.class.path"),
-        "PipelineWorker",
-        out.toString(), state.toString(), Integer.toString(DOCUMENTS), "500"));
-    Process p = new ProcessBuilder(command).redirectErrorStream(true)
-        .redirectOutput(dir.resolve("worker.log").toFile()).start();
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:TieredStopAtLevel=1",
+                "-XX:+UseSerialGC",
+                "-Xmx256m",
+                "-cp",
+                classes + java.io.File.pathSeparator + System.getProperty("java.class.path"),
+                "PipelineWorker",
+                out.toString(),
+                state.toString(),
+                Integer.toString(DOCUMENTS),
+                "500"));
+    Process p =
+        new ProcessBuilder(command)
+            .redirectErrorStream(true)
+            .redirectOutput(dir.resolve("worker.log").toFile())
+            .start();
     if (killAfterMillis >= 0 && !p.waitFor(killAfterMillis, TimeUnit.MILLISECONDS)) {
       p.destroyForcibly(); // SIGKILL: nothing is flushed, nothing is closed
       p.waitFor(60, TimeUnit.SECONDS);

@@ -18,17 +18,32 @@ class PlanCommandTest {
 
   @TempDir Path dir;
 
-  private static final String[] METHODS = {"HashSet<String>", "FingerprintSet", "classic Bloom",
-      "blocked Bloom", "partitioned Bloom", "scalable Bloom", "counting Bloom", "cuckoo 8-bit",
-      "cuckoo 12-bit", "cuckoo 16-bit", "two-tier, exact set in memory", "two-tier + RocksDB",
-      "external sort-merge", "windowed"};
+  private static final String[] METHODS = {
+    "HashSet<String>",
+    "FingerprintSet",
+    "classic Bloom",
+    "blocked Bloom",
+    "partitioned Bloom",
+    "scalable Bloom",
+    "counting Bloom",
+    "cuckoo 8-bit",
+    "cuckoo 12-bit",
+    "cuckoo 16-bit",
+    "two-tier, exact set in memory",
+    "two-tier + RocksDB",
+    "external sort-merge",
+    "windowed"
+  };
 
   /** 3,000 records, ids 0..1999 each at least once. */
   private Path clicks() throws IOException {
     StringBuilder b = new StringBuilder();
     for (int i = 0; i < 3000; i++) {
-      b.append("{\"id\":\"u").append(i < 2000 ? i : (i * 7) % 2000).append("\",\"n\":")
-          .append(i).append("}\n");
+      b.append("{\"id\":\"u")
+          .append(i < 2000 ? i : (i * 7) % 2000)
+          .append("\",\"n\":")
+          .append(i)
+          .append("}\n");
     }
     return Files.writeString(dir.resolve("clicks.jsonl"), b);
   }
@@ -39,14 +54,23 @@ class PlanCommandTest {
     Cli.Result r = Cli.run("plan", "--sample", in.toString(), "--key", "id");
     assertThat(r.status()).as(r.err()).isZero();
     assertThat(r.out()).contains(METHODS).contains("records       3,000 (0 without");
-    String command = r.out().lines().dropWhile(l -> !l.startsWith("Recommended:")).skip(1)
-        .findFirst().orElseThrow().strip();
+    String command =
+        r.out()
+            .lines()
+            .dropWhile(l -> !l.startsWith("Recommended:"))
+            .skip(1)
+            .findFirst()
+            .orElseThrow()
+            .strip();
     assertThat(command).startsWith("idem dedup --key id --expected ").contains(in.toString());
     // run it, with the state and output in the test's directory
     List<String> args = new ArrayList<>(Arrays.asList(command.split(" ")));
     args.remove(0);
-    args.replaceAll(a -> a.equals("state") ? dir.resolve("state").toString()
-        : a.equals("deduped.jsonl") ? dir.resolve("out.jsonl").toString() : a);
+    args.replaceAll(
+        a ->
+            a.equals("state")
+                ? dir.resolve("state").toString()
+                : a.equals("deduped.jsonl") ? dir.resolve("out.jsonl").toString() : a);
     Cli.Result run = Cli.run(args.toArray(String[]::new));
     assertThat(run.status()).as(run.err()).isZero();
     assertThat(Files.readAllLines(dir.resolve("out.jsonl"))).hasSize(2000);
@@ -54,8 +78,8 @@ class PlanCommandTest {
 
   @Test
   void jsonHasTheSameNumbers() throws IOException {
-    Cli.Result r = Cli.run("plan", "--distinct", "100M", "--fpp", "0.01", "--memory", "1g",
-        "--json");
+    Cli.Result r =
+        Cli.run("plan", "--distinct", "100M", "--fpp", "0.01", "--memory", "1g", "--json");
     assertThat(r.status()).as(r.err()).isZero();
     JsonNode plan = new ObjectMapper().readTree(r.out());
     JsonNode classic = null;
@@ -74,12 +98,12 @@ class PlanCommandTest {
   @Test
   void missingOrImpossibleNumbersAreUsageErrors() {
     String[][] cases = {
-        {"plan"},
-        {"plan", "--records", "10", "--distinct", "20"},
-        {"plan", "--distinct", "10", "--stream"},
-        {"plan", "--distinct", "10", "--fpp", "0.1", "--exact"},
-        {"plan", "--key", "id", "--distinct", "10"},
-        {"plan", "--distinct", "10", "--shared-state", "zookeeper"},
+      {"plan"},
+      {"plan", "--records", "10", "--distinct", "20"},
+      {"plan", "--distinct", "10", "--stream"},
+      {"plan", "--distinct", "10", "--fpp", "0.1", "--exact"},
+      {"plan", "--key", "id", "--distinct", "10"},
+      {"plan", "--distinct", "10", "--shared-state", "zookeeper"},
     };
     for (String[] c : cases) {
       Cli.Result r = Cli.run(c);
@@ -105,8 +129,8 @@ class PlanCommandTest {
     assertThat(r.err()).contains("--expected auto: 3,000 records read, about ");
     // sized for ~2,000 distinct keys, not the 3,000 records
     assertThat(r.err()).containsPattern("filter blocked, .* at capacity (19|20|21)\\d\\d\\b");
-    Cli.Result stdin = Cli.runWithInput("{\"id\":1}\n", "dedup", "--key", "id", "--expected",
-        "auto", "-");
+    Cli.Result stdin =
+        Cli.runWithInput("{\"id\":1}\n", "dedup", "--key", "id", "--expected", "auto", "-");
     assertThat(stdin.status()).isNotZero();
     assertThat(stdin.err()).contains("standard input");
   }

@@ -21,8 +21,10 @@ class RocksDbLibraryTest {
     assertThat(dir.getFileName().toString()).matches("rocksdbjni-[0-9a-f]{8}");
     Path lib = dir.resolve(Environment.getJniLibraryFileName("rocksdbjni"));
     long size;
-    try (var in = RocksDB.class.getClassLoader().getResourceAsStream(
-        Environment.getJniLibraryFileName("rocksdb"))) {
+    try (var in =
+        RocksDB.class
+            .getClassLoader()
+            .getResourceAsStream(Environment.getJniLibraryFileName("rocksdb"))) {
       size = in.readAllBytes().length;
     }
     assertThat(Files.size(lib)).isEqualTo(size);

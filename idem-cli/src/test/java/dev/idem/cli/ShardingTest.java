@@ -19,9 +19,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Key-range sharding: workers that each own a shard (`dedup --shard I/N`, or `dedup` of one
- * file of `split`) together keep every distinct key exactly once; a killed split resumes to
- * the same shards.
+ * Key-range sharding: workers that each own a shard (`dedup --shard I/N`, or `dedup` of one file of
+ * `split`) together keep every distinct key exactly once; a killed split resumes to the same
+ * shards.
  */
 class ShardingTest {
 
@@ -67,8 +67,17 @@ class ShardingTest {
   @Test
   void dedupOfEachSplitShardUnitesToTheGlobalDedup() throws IOException {
     Path shards = dir.resolve("split");
-    Cli.Result split = Cli.run("split", "--key", "id", "--shards", "4", "--gzip", "-o",
-        shards.toString(), input.toString());
+    Cli.Result split =
+        Cli.run(
+            "split",
+            "--key",
+            "id",
+            "--shards",
+            "4",
+            "--gzip",
+            "-o",
+            shards.toString(),
+            input.toString());
     assertThat(split.status()).as(split.err()).isZero();
     StringBuilder union = new StringBuilder();
     Map<String, Integer> records = new HashMap<>();
@@ -82,10 +91,30 @@ class ShardingTest {
     assertThat(records).isEqualTo(multiset(new String(data.input, StandardCharsets.UTF_8)));
     assertThat(multiset(union.toString())).isEqualTo(global());
     // the same command again: nothing to do; another shard count: refused, naming why
-    assertThat(Cli.run("split", "--key", "id", "--shards", "4", "--gzip", "-o",
-        shards.toString(), input.toString()).err()).contains("already complete");
-    Cli.Result other = Cli.run("split", "--key", "id", "--shards", "5", "--gzip", "-o",
-        shards.toString(), input.toString());
+    assertThat(
+            Cli.run(
+                    "split",
+                    "--key",
+                    "id",
+                    "--shards",
+                    "4",
+                    "--gzip",
+                    "-o",
+                    shards.toString(),
+                    input.toString())
+                .err())
+        .contains("already complete");
+    Cli.Result other =
+        Cli.run(
+            "split",
+            "--key",
+            "id",
+            "--shards",
+            "5",
+            "--gzip",
+            "-o",
+            shards.toString(),
+            input.toString());
     assertThat(other.status()).isEqualTo(2);
     assertThat(other.err()).contains("holds another split", "0,1,2,3,4");
   }
@@ -94,36 +123,59 @@ class ShardingTest {
   void growingFromFourToFiveShardsBetweenJobsKeepsTheResultExact() throws IOException {
     // day 1: the first half of the stream by 4 workers; day 2: the second half by 5 workers
     String[] lines = new String(data.input, StandardCharsets.UTF_8).split("\n");
-    Path day1 = Files.writeString(dir.resolve("day1.jsonl"),
-        String.join("\n", java.util.Arrays.copyOfRange(lines, 0, lines.length / 2)) + "\n");
-    Path day2 = Files.writeString(dir.resolve("day2.jsonl"), String.join("\n",
-        java.util.Arrays.copyOfRange(lines, lines.length / 2, lines.length)) + "\n");
+    Path day1 =
+        Files.writeString(
+            dir.resolve("day1.jsonl"),
+            String.join("\n", java.util.Arrays.copyOfRange(lines, 0, lines.length / 2)) + "\n");
+    Path day2 =
+        Files.writeString(
+            dir.resolve("day2.jsonl"),
+            String.join("\n", java.util.Arrays.copyOfRange(lines, lines.length / 2, lines.length))
+                + "\n");
     StringBuilder union = new StringBuilder();
     List<String> states = new ArrayList<>();
     for (int i = 0; i < 4; i++) {
       Path state = dir.resolve("day1-state-" + i);
       Path out = dir.resolve("day1-out-" + i + ".jsonl");
-      Cli.Result r = Cli.run("dedup", "--key", "id", "--shard", i + "/4", "--state",
-          state.toString(), "-o", out.toString(), day1.toString());
+      Cli.Result r =
+          Cli.run(
+              "dedup",
+              "--key",
+              "id",
+              "--shard",
+              i + "/4",
+              "--state",
+              state.toString(),
+              "-o",
+              out.toString(),
+              day1.toString());
       assertThat(r.status()).as(r.err()).isZero();
       union.append(Files.readString(out));
       states.add(state.toString());
     }
     String day1Kept = union.toString();
     Path seen = dir.resolve("reshard");
-    List<String> reshard = new ArrayList<>(List.of("reshard", "--shards", "5", "-o",
-        seen.toString()));
+    List<String> reshard =
+        new ArrayList<>(List.of("reshard", "--shards", "5", "-o", seen.toString()));
     reshard.addAll(states);
     Cli.Result moved = Cli.run(reshard.toArray(String[]::new));
     assertThat(moved.status()).as(moved.err()).isZero();
     // about 1/5 of the keys change owner (the new node's share)
-    java.util.regex.Matcher m = java.util.regex.Pattern.compile("\\((\\d+\\.\\d) %\\) changed")
-        .matcher(moved.err());
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("\\((\\d+\\.\\d) %\\) changed").matcher(moved.err());
     assertThat(m.find()).as(moved.err()).isTrue();
     assertThat(Double.parseDouble(m.group(1))).isBetween(15.0, 25.0);
     for (int j = 0; j < 5; j++) {
-      Cli.Result r = Cli.run("dedup", "--key", "id", "--shard", j + "/5", "--seen-before",
-          seen.resolve(String.format("seen-%05d.idx", j)).toString(), day2.toString());
+      Cli.Result r =
+          Cli.run(
+              "dedup",
+              "--key",
+              "id",
+              "--shard",
+              j + "/5",
+              "--seen-before",
+              seen.resolve(String.format("seen-%05d.idx", j)).toString(),
+              day2.toString());
       assertThat(r.status()).as(r.err()).isZero();
       union.append(r.out());
     }
@@ -142,44 +194,115 @@ class ShardingTest {
     // a Bloom filter is not an exact set: it could take new keys for seen
     Path keys = Files.writeString(dir.resolve("keys.txt"), "1\n");
     Path bloom = dir.resolve("bloom.idx");
-    assertThat(Cli.run("filter", "build", "--type", "blocked", "-n", "10", "-o",
-        bloom.toString(), keys.toString()).status()).isZero();
-    Cli.Result notExact = Cli.run("dedup", "--key", "id", "--seen-before", bloom.toString(),
-        small.toString());
+    assertThat(
+            Cli.run(
+                    "filter",
+                    "build",
+                    "--type",
+                    "blocked",
+                    "-n",
+                    "10",
+                    "-o",
+                    bloom.toString(),
+                    keys.toString())
+                .status())
+        .isZero();
+    Cli.Result notExact =
+        Cli.run("dedup", "--key", "id", "--seen-before", bloom.toString(), small.toString());
     assertThat(notExact.status()).isEqualTo(2);
-    assertThat(notExact.err()).contains("bloom.idx: a blocked filter; --seen-before takes an "
-        + "exact set");
+    assertThat(notExact.err())
+        .contains("bloom.idx: a blocked filter; --seen-before takes an " + "exact set");
     // an exact set hashed otherwise (another normalizer) would match nothing: refused
     Path exact = dir.resolve("exact.idx");
-    assertThat(Cli.run("filter", "build", "--type", "exact", "-n", "10", "--normalize",
-        "lowercase", "-o", exact.toString(), keys.toString()).status()).isZero();
-    Cli.Result otherHash = Cli.run("dedup", "--key", "id", "--seen-before", exact.toString(),
-        small.toString());
+    assertThat(
+            Cli.run(
+                    "filter",
+                    "build",
+                    "--type",
+                    "exact",
+                    "-n",
+                    "10",
+                    "--normalize",
+                    "lowercase",
+                    "-o",
+                    exact.toString(),
+                    keys.toString())
+                .status())
+        .isZero();
+    Cli.Result otherHash =
+        Cli.run("dedup", "--key", "id", "--seen-before", exact.toString(), small.toString());
     assertThat(otherHash.status()).isEqualTo(2);
     assertThat(otherHash.err()).contains("its keys were hashed as");
-    assertThat(Cli.run("dedup", "--key", "id", "--seen-before",
-        dir.resolve("nope.idx").toString(), small.toString()).err()).contains("no such file");
+    assertThat(
+            Cli.run(
+                    "dedup",
+                    "--key",
+                    "id",
+                    "--seen-before",
+                    dir.resolve("nope.idx").toString(),
+                    small.toString())
+                .err())
+        .contains("no such file");
     // a job stopped by a bad record has not finished: its state cannot be resharded yet
     Path state = dir.resolve("stopped-state");
-    assertThat(Cli.run("dedup", "--key", "id", "--state", state.toString(), "-o",
-        dir.resolve("stopped.jsonl").toString(), small.toString()).status()).isEqualTo(1);
-    Cli.Result unfinished = Cli.run("reshard", "--shards", "2", "-o",
-        dir.resolve("re").toString(), state.toString());
+    assertThat(
+            Cli.run(
+                    "dedup",
+                    "--key",
+                    "id",
+                    "--state",
+                    state.toString(),
+                    "-o",
+                    dir.resolve("stopped.jsonl").toString(),
+                    small.toString())
+                .status())
+        .isEqualTo(1);
+    Cli.Result unfinished =
+        Cli.run("reshard", "--shards", "2", "-o", dir.resolve("re").toString(), state.toString());
     assertThat(unfinished.status()).isEqualTo(2);
     assertThat(unfinished.err()).contains("the job is not finished");
-    Cli.Result notState = Cli.run("reshard", "--shards", "2", "-o",
-        dir.resolve("re2").toString(), Files.createDirectories(dir.resolve("empty")).toString());
+    Cli.Result notState =
+        Cli.run(
+            "reshard",
+            "--shards",
+            "2",
+            "-o",
+            dir.resolve("re2").toString(),
+            Files.createDirectories(dir.resolve("empty")).toString());
     assertThat(notState.status()).isEqualTo(2);
     assertThat(notState.err()).contains("not an idem state directory");
     // a split whose checkpoint was damaged says so instead of guessing
     Path split = dir.resolve("damaged-split");
-    assertThat(Cli.run("split", "--key", "id", "--shards", "2", "--on-bad-record", "skip",
-        "-o", split.toString(), small.toString()).status()).isZero();
+    assertThat(
+            Cli.run(
+                    "split",
+                    "--key",
+                    "id",
+                    "--shards",
+                    "2",
+                    "--on-bad-record",
+                    "skip",
+                    "-o",
+                    split.toString(),
+                    small.toString())
+                .status())
+        .isZero();
     Files.writeString(split.resolve(".idem-split/checkpoint.json"), "{\"job\":");
-    Cli.Result damaged = Cli.run("split", "--key", "id", "--shards", "2", "--on-bad-record",
-        "skip", "-o", split.toString(), small.toString());
+    Cli.Result damaged =
+        Cli.run(
+            "split",
+            "--key",
+            "id",
+            "--shards",
+            "2",
+            "--on-bad-record",
+            "skip",
+            "-o",
+            split.toString(),
+            small.toString());
     assertThat(damaged.status()).isEqualTo(2);
-    assertThat(damaged.err()).contains("checkpoint.json: unreadable")
+    assertThat(damaged.err())
+        .contains("checkpoint.json: unreadable")
         .contains("remove the directory to start the split over");
   }
 
@@ -187,8 +310,8 @@ class ShardingTest {
   void csvShardsEachStartWithTheHeader() throws IOException {
     Path csv = Files.writeString(dir.resolve("in.csv"), "url,n\na,1\nb,2\nc,3\na,4\n");
     Path out = dir.resolve("csv-split");
-    Cli.Result r = Cli.run("split", "--column", "url", "--shards", "2", "-o", out.toString(),
-        csv.toString());
+    Cli.Result r =
+        Cli.run("split", "--column", "url", "--shards", "2", "-o", out.toString(), csv.toString());
     assertThat(r.status()).as(r.err()).isZero();
     String a = Files.readString(out.resolve("shard-00000.csv"));
     String b = Files.readString(out.resolve("shard-00001.csv"));
@@ -215,8 +338,10 @@ class ShardingTest {
     boolean finished = false;
     while (!finished) {
       Process run = ChildProcessTest.start(args.toArray(String[]::new));
-      long delay = kills >= 8 ? TimeUnit.MINUTES.toMillis(2)
-          : 30 + (long) (random.nextDouble() * full * 0.8);
+      long delay =
+          kills >= 8
+              ? TimeUnit.MINUTES.toMillis(2)
+              : 30 + (long) (random.nextDouble() * full * 0.8);
       if (run.waitFor(delay, TimeUnit.MILLISECONDS)) {
         assertThat(run.exitValue()).isZero();
         finished = true;
@@ -226,18 +351,31 @@ class ShardingTest {
       }
     }
     System.err.printf("split: %d kills (uninterrupted run %d ms)%n", kills, full);
-    assertThat(Files.list(killed).filter(f -> f.getFileName().toString().endsWith(".gz"))
-        .count()).isEqualTo(3);
+    assertThat(Files.list(killed).filter(f -> f.getFileName().toString().endsWith(".gz")).count())
+        .isEqualTo(3);
     for (int i = 0; i < 3; i++) {
       String name = String.format("shard-%05d.jsonl.gz", i);
-      assertThat(gunzip(killed.resolve(name))).as("%s after %d kills", name, kills)
+      assertThat(gunzip(killed.resolve(name)))
+          .as("%s after %d kills", name, kills)
           .isEqualTo(gunzip(reference.resolve(name)));
     }
   }
 
   private static List<String> splitCommand(Path out) {
-    return new ArrayList<>(List.of("split", "--key", "id", "--shards", "3", "--gzip",
-        "--checkpoint-every", "1000", "-q", "-o", out.toString(), input.toString()));
+    return new ArrayList<>(
+        List.of(
+            "split",
+            "--key",
+            "id",
+            "--shards",
+            "3",
+            "--gzip",
+            "--checkpoint-every",
+            "1000",
+            "-q",
+            "-o",
+            out.toString(),
+            input.toString()));
   }
 
   private static String gunzip(Path file) throws IOException {

@@ -25,10 +25,10 @@ import org.junit.jupiter.api.io.TempDir;
 import redis.clients.jedis.Jedis;
 
 /**
- * Four worker processes dedup overlapping inputs against one real Redis: together they keep
- * every distinct key exactly once, also when one of them is killed with SIGKILL and resumed.
- * And a Redis that forgets (restarted without persistence) stops a job before it repeats a key,
- * a server that would forget is warned about, and one with AOF is restarted harmlessly.
+ * Four worker processes dedup overlapping inputs against one real Redis: together they keep every
+ * distinct key exactly once, also when one of them is killed with SIGKILL and resumed. And a Redis
+ * that forgets (restarted without persistence) stops a job before it repeats a key, a server that
+ * would forget is warned about, and one with AOF is restarted harmlessly.
  */
 class SharedRedisTest {
 
@@ -59,9 +59,20 @@ class SharedRedisTest {
   }
 
   private List<String> command(String redis, int w, Path input) {
-    return List.of("dedup", "--key", "id", "--exact-store", redis, "--state",
-        dir.resolve("state-" + w).toString(), "-o", dir.resolve("out-" + w + ".jsonl").toString(),
-        "--checkpoint-every", "500", "--quiet", input.toString());
+    return List.of(
+        "dedup",
+        "--key",
+        "id",
+        "--exact-store",
+        redis,
+        "--state",
+        dir.resolve("state-" + w).toString(),
+        "-o",
+        dir.resolve("out-" + w + ".jsonl").toString(),
+        "--checkpoint-every",
+        "500",
+        "--quiet",
+        input.toString());
   }
 
   @Test
@@ -74,20 +85,21 @@ class SharedRedisTest {
     try (RedisServer redis = RedisServer.start(dir)) {
       List<Process> steady = new ArrayList<>();
       for (int w = 0; w < 3; w++) {
-        steady.add(ChildProcessTest.start(command(redis.address(), w, in.get(w))
-            .toArray(String[]::new)));
+        steady.add(
+            ChildProcessTest.start(command(redis.address(), w, in.get(w)).toArray(String[]::new)));
       }
       // worker 3 runs alongside, killed at random moments and resumed until it finishes
       Random random = new Random(8);
       int kills = 0;
       boolean finished = false;
       while (!finished) {
-        Process p = ChildProcessTest.start(command(redis.address(), 3, in.get(3))
-            .toArray(String[]::new));
+        Process p =
+            ChildProcessTest.start(command(redis.address(), 3, in.get(3)).toArray(String[]::new));
         long delay = kills >= 6 ? TimeUnit.MINUTES.toMillis(3) : 200 + random.nextInt(1500);
         if (p.waitFor(delay, TimeUnit.MILLISECONDS)) {
-          assertThat(p.exitValue()).as(new String(p.getErrorStream().readAllBytes(),
-              StandardCharsets.UTF_8)).isZero();
+          assertThat(p.exitValue())
+              .as(new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8))
+              .isZero();
           finished = true;
         } else {
           p.destroyForcibly().waitFor();
@@ -96,8 +108,9 @@ class SharedRedisTest {
       }
       for (Process p : steady) {
         assertThat(p.waitFor(3, TimeUnit.MINUTES)).isTrue();
-        assertThat(p.exitValue()).as(new String(p.getErrorStream().readAllBytes(),
-            StandardCharsets.UTF_8)).isZero();
+        assertThat(p.exitValue())
+            .as(new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8))
+            .isZero();
       }
       System.err.printf("shared redis: worker 3 killed %d times%n", kills);
     }
@@ -113,8 +126,8 @@ class SharedRedisTest {
 
   /**
    * Worker B marks and emits 10,000 keys; worker A reads 4,096 new keys from a pipe, then Redis
-   * restarts empty, then A reads B's keys. A must stop before it emits any of them: its next
-   * batch would be decided against the emptied set.
+   * restarts empty, then A reads B's keys. A must stop before it emits any of them: its next batch
+   * would be decided against the emptied set.
    */
   @Test
   void aRedisRestartedEmptyMidJobStopsTheJobBeforeItRepeatsAKey() throws Exception {
@@ -132,41 +145,63 @@ class SharedRedisTest {
     String address;
     try (RedisServer redis = RedisServer.start(dir);
         Jedis admin = new Jedis("127.0.0.1", redis.port())) {
-      Cli.Result first = Cli.run("dedup", "--key", "id", "--exact-store", redis.address(), "-o",
-          dir.resolve("out-b.jsonl").toString(), "--quiet", b.toString());
+      Cli.Result first =
+          Cli.run(
+              "dedup",
+              "--key",
+              "id",
+              "--exact-store",
+              redis.address(),
+              "-o",
+              dir.resolve("out-b.jsonl").toString(),
+              "--quiet",
+              b.toString());
       assertThat(first.status()).as(first.err()).isZero();
       long before = admin.dbSize();
-      InputStream stdin = new SequenceInputStream(
-          new ByteArrayInputStream(mine.toString().getBytes(StandardCharsets.UTF_8)),
-          new InputStream() {
-            private InputStream rest;
+      InputStream stdin =
+          new SequenceInputStream(
+              new ByteArrayInputStream(mine.toString().getBytes(StandardCharsets.UTF_8)),
+              new InputStream() {
+                private InputStream rest;
 
-            @Override
-            public int read() throws IOException {
-              byte[] one = new byte[1];
-              return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
-            }
-
-            @Override
-            public int read(byte[] buf, int off, int len) throws IOException {
-              if (rest == null) {
-                awaitMarks(admin, before + 4096);
-                try {
-                  redis.restart();
-                } catch (InterruptedException e) {
-                  throw new IOException(e);
+                @Override
+                public int read() throws IOException {
+                  byte[] one = new byte[1];
+                  return read(one, 0, 1) < 0 ? -1 : one[0] & 0xFF;
                 }
-                rest = new ByteArrayInputStream(theirs.toString()
-                    .getBytes(StandardCharsets.UTF_8));
-              }
-              return rest.read(buf, off, len);
-            }
-          });
+
+                @Override
+                public int read(byte[] buf, int off, int len) throws IOException {
+                  if (rest == null) {
+                    awaitMarks(admin, before + 4096);
+                    try {
+                      redis.restart();
+                    } catch (InterruptedException e) {
+                      throw new IOException(e);
+                    }
+                    rest =
+                        new ByteArrayInputStream(
+                            theirs.toString().getBytes(StandardCharsets.UTF_8));
+                  }
+                  return rest.read(buf, off, len);
+                }
+              });
       ByteArrayOutputStream err = new ByteArrayOutputStream();
-      status = IdemCommand.execute(new Io(stdin, new PrintStream(new ByteArrayOutputStream()),
-          new PrintStream(err, true, StandardCharsets.UTF_8)), "dedup", "--key", "id",
-          "--exact-store", redis.address(), "-o", dir.resolve("out-a.jsonl").toString(),
-          "--quiet", "-");
+      status =
+          IdemCommand.execute(
+              new Io(
+                  stdin,
+                  new PrintStream(new ByteArrayOutputStream()),
+                  new PrintStream(err, true, StandardCharsets.UTF_8)),
+              "dedup",
+              "--key",
+              "id",
+              "--exact-store",
+              redis.address(),
+              "-o",
+              dir.resolve("out-a.jsonl").toString(),
+              "--quiet",
+              "-");
       message = err.toString(StandardCharsets.UTF_8);
       address = redis.address().substring("redis://".length());
     }
@@ -179,14 +214,20 @@ class SharedRedisTest {
     assertThat(kept).containsKey("{\"id\":\"b0\"}");
     assertThat(repeated(kept)).as("keys in both outputs").isEmpty();
     assertThat(status).as(message).isEqualTo(1);
-    assertThat(message).contains(address).contains("marker")
-        .contains("restarted without persistence").contains("appendonly yes")
+    assertThat(message)
+        .contains(address)
+        .contains("marker")
+        .contains("restarted without persistence")
+        .contains("appendonly yes")
         .contains("without --state");
   }
 
   private static List<String> repeated(Map<String, Integer> kept) {
-    return kept.entrySet().stream().filter(e -> e.getValue() > 1).map(Map.Entry::getKey)
-        .limit(5).toList();
+    return kept.entrySet().stream()
+        .filter(e -> e.getValue() > 1)
+        .map(Map.Entry::getKey)
+        .limit(5)
+        .toList();
   }
 
   /** Waits until Redis holds {@code keys} keys: the job has marked what it was given. */
@@ -224,15 +265,18 @@ class SharedRedisTest {
     assertThat(kept).isNotEmpty();
     assertThat(repeated(kept)).as("keys emitted twice").isEmpty();
     assertThat(resumed.status()).as(resumed.err()).isEqualTo(1);
-    assertThat(resumed.err()).contains("marker").contains("restarted without persistence")
-        .contains("appendonly yes").contains("last checkpoint in " + dir.resolve("state-0"))
+    assertThat(resumed.err())
+        .contains("marker")
+        .contains("restarted without persistence")
+        .contains("appendonly yes")
+        .contains("last checkpoint in " + dir.resolve("state-0"))
         .contains("is intact");
   }
 
   /** The records of {@code data} with a line that is not JSON after the first half. */
   private Path withABadRecordHalfway(DedupInput data) throws IOException {
-    List<String> lines = new ArrayList<>(new String(data.input, StandardCharsets.UTF_8).lines()
-        .toList());
+    List<String> lines =
+        new ArrayList<>(new String(data.input, StandardCharsets.UTF_8).lines().toList());
     lines.add(lines.size() / 2, "not json");
     return Files.write(dir.resolve("in.jsonl"), lines);
   }
@@ -262,14 +306,34 @@ class SharedRedisTest {
     Path in = Files.writeString(dir.resolve("in.jsonl"), "{\"id\":1}\n{\"id\":1}\n");
     try (RedisServer bare = RedisServer.start(dir);
         RedisServer aof = RedisServer.start(dir, RedisServer.AOF)) {
-      Cli.Result warned = Cli.run("dedup", "--key", "id", "--exact-store", bare.address(),
-          "-o", dir.resolve("bare.jsonl").toString(), "--quiet", in.toString());
+      Cli.Result warned =
+          Cli.run(
+              "dedup",
+              "--key",
+              "id",
+              "--exact-store",
+              bare.address(),
+              "-o",
+              dir.resolve("bare.jsonl").toString(),
+              "--quiet",
+              in.toString());
       assertThat(warned.status()).as(warned.err()).isZero();
-      assertThat(warned.err()).contains("idem dedup: warning: ")
-          .contains("127.0.0.1:" + bare.port()).contains("appendonly no")
+      assertThat(warned.err())
+          .contains("idem dedup: warning: ")
+          .contains("127.0.0.1:" + bare.port())
+          .contains("appendonly no")
           .contains("a restart empties it");
-      Cli.Result quiet = Cli.run("dedup", "--key", "id", "--exact-store", aof.address(),
-          "-o", dir.resolve("aof.jsonl").toString(), "--quiet", in.toString());
+      Cli.Result quiet =
+          Cli.run(
+              "dedup",
+              "--key",
+              "id",
+              "--exact-store",
+              aof.address(),
+              "-o",
+              dir.resolve("aof.jsonl").toString(),
+              "--quiet",
+              in.toString());
       assertThat(quiet.status()).as(quiet.err()).isZero();
       assertThat(quiet.err()).doesNotContain("warning");
     }
@@ -287,8 +351,7 @@ class SharedRedisTest {
       stopAtTheBadRecord(redis, in);
       redis.restart();
       try (Jedis admin = new Jedis("127.0.0.1", redis.port())) {
-        assertThat(admin.keys("idem:marker:*")).as("the marker came back with the AOF")
-            .hasSize(1);
+        assertThat(admin.keys("idem:marker:*")).as("the marker came back with the AOF").hasSize(1);
       }
       Cli.Result resumed = Cli.run(resume(redis, in));
       assertThat(resumed.status()).as(resumed.err()).isZero();
@@ -299,12 +362,19 @@ class SharedRedisTest {
 
   @Test
   void aSharedStoreIsRefusedWithOptionsThatNeedLocalTiers() {
-    Cli.Result r = Cli.run("dedup", "--key", "id", "--exact-store", "redis://127.0.0.1:1",
-        "--window", "10m", "x.jsonl");
+    Cli.Result r =
+        Cli.run(
+            "dedup",
+            "--key",
+            "id",
+            "--exact-store",
+            "redis://127.0.0.1:1",
+            "--window",
+            "10m",
+            "x.jsonl");
     assertThat(r.status()).isEqualTo(2);
     assertThat(r.err()).contains("shared exact store works alone");
-    Cli.Result bad = Cli.run("dedup", "--key", "id", "--exact-store", "redis://h:1/x",
-        "x.jsonl");
+    Cli.Result bad = Cli.run("dedup", "--key", "id", "--exact-store", "redis://h:1/x", "x.jsonl");
     assertThat(bad.status()).isEqualTo(2);
     assertThat(bad.err()).contains("must be a number");
   }

@@ -45,8 +45,15 @@ class SortDedupProcessTest {
         OutputStream out = new BufferedOutputStream(Files.newOutputStream(expected), 1 << 16)) {
       for (int i = 0; i < RECORDS; i++) {
         int key = next == 0 || random.nextDouble() >= 0.3 ? next++ : random.nextInt(next);
-        byte[] line = ("{\"id\":\"k" + key + "\",\"n\":" + i + ",\"text\":\""
-            + "lorem ipsum ".repeat(1 + i % 6) + "\"}\n").getBytes(StandardCharsets.US_ASCII);
+        byte[] line =
+            ("{\"id\":\"k"
+                    + key
+                    + "\",\"n\":"
+                    + i
+                    + ",\"text\":\""
+                    + "lorem ipsum ".repeat(1 + i % 6)
+                    + "\"}\n")
+                .getBytes(StandardCharsets.US_ASCII);
         in.write(line);
         if (!seen.get(key)) {
           seen.set(key);
@@ -74,9 +81,21 @@ class SortDedupProcessTest {
     Path stats = dir.resolve("stats.json");
     assertThat(Files.size(input)).isGreaterThan(30L << 20);
     // 8 MiB of heap: twice the 1 MiB budget plus the JVM's own few MiB
-    Process p = ChildProcessTest.startWithHeap("8m", "sort-dedup", "--key", "id", "--memory",
-        "1m", "--tmp", tmp.toString(), "-o", out.toString(), "--stats-json", stats.toString(),
-        input.toString());
+    Process p =
+        ChildProcessTest.startWithHeap(
+            "8m",
+            "sort-dedup",
+            "--key",
+            "id",
+            "--memory",
+            "1m",
+            "--tmp",
+            tmp.toString(),
+            "-o",
+            out.toString(),
+            "--stats-json",
+            stats.toString(),
+            input.toString());
     String err = finish(p);
     assertThat(p.exitValue()).as(err).isZero();
     assertThat(Files.mismatch(out, expected)).as("first byte that differs").isEqualTo(-1);
@@ -91,8 +110,18 @@ class SortDedupProcessTest {
 
   /** Starts a job on the big input and waits until it has written a run. */
   private static Process startAndWaitForRuns(Path tmp, Path out) throws Exception {
-    Process p = ChildProcessTest.start("sort-dedup", "--key", "id", "--memory", "1m", "--tmp",
-        tmp.toString(), "-o", out.toString(), input.toString());
+    Process p =
+        ChildProcessTest.start(
+            "sort-dedup",
+            "--key",
+            "id",
+            "--memory",
+            "1m",
+            "--tmp",
+            tmp.toString(),
+            "-o",
+            out.toString(),
+            input.toString());
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
     while (System.nanoTime() < deadline && p.isAlive()) {
       try (Stream<Path> files = Files.walk(tmp)) {
@@ -127,12 +156,14 @@ class SortDedupProcessTest {
     assertThat(left).singleElement().asString().contains("idem-sort-dedup-");
 
     Path small = Files.writeString(dir.resolve("small.txt"), "a\nb\na\n");
-    Cli.Result next = Cli.run("sort-dedup", "--whole-line", "--tmp", tmp.toString(),
-        small.toString());
+    Cli.Result next =
+        Cli.run("sort-dedup", "--whole-line", "--tmp", tmp.toString(), small.toString());
     assertThat(next.status()).as(next.err()).isZero();
     assertThat(next.out()).isEqualTo("a\nb\n");
-    assertThat(next.err()).contains("idem sort-dedup: warning: removed ")
-        .contains(left.get(0).toString()).contains("did not finish");
+    assertThat(next.err())
+        .contains("idem sort-dedup: warning: removed ")
+        .contains(left.get(0).toString())
+        .contains("did not finish");
     assertThat(leftovers(tmp)).isEmpty();
   }
 }

@@ -19,13 +19,13 @@ import org.junit.jupiter.params.provider.ValueSource;
  * States written by an earlier idem resume: checked-in state directories (under {@code
  * src/test/resources/states/v1}), each of a job stopped by a bad record after its checkpoints,
  * resume with this build and finish with the output an uninterrupted run writes. Like hash4j's
- * state-compatibility tests, this fails when the state's layout changes incompatibly, which a
- * round trip through one version cannot show.
+ * state-compatibility tests, this fails when the state's layout changes incompatibly, which a round
+ * trip through one version cannot show.
  *
  * <p>The states were made by {@code idem dedup --key id --checkpoint-every 100 --state st-TIER
  * --exact-store TIER [--expected 2000 --dropped dropped-memory.tsv] -o out-TIER.jsonl in.jsonl}
- * (memory: with the extra options) at the commit that added this test. The only edits after
- * copying are the paths the manifest records, which name the machine that made them.
+ * (memory: with the extra options) at the commit that added this test. The only edits after copying
+ * are the paths the manifest records, which name the machine that made them.
  */
 class StateCompatibilityTest {
 
@@ -43,9 +43,11 @@ class StateCompatibilityTest {
     Path dropped = dir.resolve("dropped-" + tier + ".tsv");
     boolean memory = tier.equals("memory");
     repointManifest(state.resolve("MANIFEST.json"), in, out, memory ? dropped : null);
-    List<String> options = memory
-        ? List.of("--exact-store", "memory", "--expected", "2000", "--dropped", dropped.toString())
-        : List.of("--exact-store", "rocksdb");
+    List<String> options =
+        memory
+            ? List.of(
+                "--exact-store", "memory", "--expected", "2000", "--dropped", dropped.toString())
+            : List.of("--exact-store", "rocksdb");
 
     Cli.Result resumed = Cli.run(command(state, options, out, in));
 
@@ -53,24 +55,42 @@ class StateCompatibilityTest {
     assertThat(resumed.err()).doesNotContain("warning");
     Path fresh = dir.resolve("fresh");
     Files.createDirectories(fresh);
-    List<String> freshOptions = memory ? List.of("--exact-store", "memory", "--expected", "2000",
-        "--dropped", fresh.resolve("dropped.tsv").toString()) : options;
-    Cli.Result uninterrupted = Cli.run(command(fresh.resolve("st"), freshOptions,
-        fresh.resolve("out.jsonl"), in));
+    List<String> freshOptions =
+        memory
+            ? List.of(
+                "--exact-store",
+                "memory",
+                "--expected",
+                "2000",
+                "--dropped",
+                fresh.resolve("dropped.tsv").toString())
+            : options;
+    Cli.Result uninterrupted =
+        Cli.run(command(fresh.resolve("st"), freshOptions, fresh.resolve("out.jsonl"), in));
     assertThat(uninterrupted.status()).as(uninterrupted.err()).isZero();
     assertThat(Files.readAllBytes(out)).isEqualTo(Files.readAllBytes(fresh.resolve("out.jsonl")));
     if (memory) {
       // the old run named its input as given (in.jsonl), the new ones by its copy's path
       assertThat(Files.readString(dropped).replace(in.toString(), "in.jsonl"))
-          .isEqualTo(Files.readString(fresh.resolve("dropped.tsv")).replace(in.toString(),
-              "in.jsonl"));
+          .isEqualTo(
+              Files.readString(fresh.resolve("dropped.tsv")).replace(in.toString(), "in.jsonl"));
     }
   }
 
   private static String[] command(Path state, List<String> options, Path out, Path in) {
-    Stream<String> args = Stream.of(Stream.of("dedup", "--key", "id", "--checkpoint-every", "100",
-        "--state", state.toString()), options.stream(), Stream.of("-o", out.toString(),
-        "--on-bad-record", "skip", in.toString())).flatMap(s -> s);
+    Stream<String> args =
+        Stream.of(
+                Stream.of(
+                    "dedup",
+                    "--key",
+                    "id",
+                    "--checkpoint-every",
+                    "100",
+                    "--state",
+                    state.toString()),
+                options.stream(),
+                Stream.of("-o", out.toString(), "--on-bad-record", "skip", in.toString()))
+            .flatMap(s -> s);
     return args.toArray(String[]::new);
   }
 

@@ -37,9 +37,22 @@ class StateDamageTest {
     Files.writeString(input, in);
     state = dir.resolve("st");
     out = dir.resolve("out.jsonl");
-    job = new String[] {"dedup", "--key", "id", "--exact-store", "rocksdb", "--checkpoint-every",
-        "10", "--state", state.toString(), "-o", out.toString(), input.toString(),
-        "--on-bad-record"};
+    job =
+        new String[] {
+          "dedup",
+          "--key",
+          "id",
+          "--exact-store",
+          "rocksdb",
+          "--checkpoint-every",
+          "10",
+          "--state",
+          state.toString(),
+          "-o",
+          out.toString(),
+          input.toString(),
+          "--on-bad-record"
+        };
     assertThat(run("fail").status()).isEqualTo(1);
     assertThat(Files.size(out)).isPositive();
   }
@@ -53,8 +66,10 @@ class StateDamageTest {
       Cli.Result r = run("skip");
 
       assertThat(r.status()).isEqualTo(1);
-      assertThat(r.err()).contains(state.resolve("store") + " is damaged (its CURRENT file is "
-          + "missing)").contains("new --state directory").doesNotContain("\tat ");
+      assertThat(r.err())
+          .contains(state.resolve("store") + " is damaged (its CURRENT file is " + "missing)")
+          .contains("new --state directory")
+          .doesNotContain("\tat ");
       assertThat(Files.readAllBytes(out)).isEqualTo(output);
     }
   }
@@ -81,8 +96,12 @@ class StateDamageTest {
     Cli.Result r = run("skip");
 
     assertThat(r.status()).isEqualTo(2);
-    assertThat(r.err()).contains(state.resolve("MANIFEST.json") + " is missing, but "
-        + state.resolve("store") + " holds checkpoints");
+    assertThat(r.err())
+        .contains(
+            state.resolve("MANIFEST.json")
+                + " is missing, but "
+                + state.resolve("store")
+                + " holds checkpoints");
   }
 
   @Test
@@ -91,15 +110,23 @@ class StateDamageTest {
     Files.createDirectories(foreign);
     Files.writeString(foreign.resolve("cat.jpg"), "meow");
 
-    Cli.Result r = Cli.run("dedup", "--key", "id", "--state", foreign.toString(), "-o",
-        dir.resolve("o.jsonl").toString(), input.toString());
+    Cli.Result r =
+        Cli.run(
+            "dedup",
+            "--key",
+            "id",
+            "--state",
+            foreign.toString(),
+            "-o",
+            dir.resolve("o.jsonl").toString(),
+            input.toString());
 
     assertThat(r.status()).isEqualTo(2);
-    assertThat(r.err()).contains(foreign + " is not empty and has no MANIFEST.json")
+    assertThat(r.err())
+        .contains(foreign + " is not empty and has no MANIFEST.json")
         .contains("cat.jpg");
     try (Stream<Path> files = Files.list(foreign)) {
-      assertThat(files.map(f -> f.getFileName().toString()).toList())
-          .containsExactly("cat.jpg");
+      assertThat(files.map(f -> f.getFileName().toString()).toList()).containsExactly("cat.jpg");
     }
   }
 

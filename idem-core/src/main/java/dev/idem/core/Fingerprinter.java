@@ -74,8 +74,8 @@ public final class Fingerprinter {
   /**
    * The fingerprint of {@code key[offset, offset + length)}.
    *
-   * @throws IllegalArgumentException when the normaliser works on text and the bytes are not
-   *     valid UTF-8 (the message says where)
+   * @throws IllegalArgumentException when the normaliser works on text and the bytes are not valid
+   *     UTF-8 (the message says where)
    */
   public Fingerprint fingerprint(byte[] key, int offset, int length) {
     HashValue128 h = hash(key, offset, length);
@@ -90,8 +90,8 @@ public final class Fingerprinter {
   }
 
   /**
-   * Hashes {@code key[offset, offset + length)} into {@code dst[2·slot]} (hi) and {@code
-   * dst[2·slot + 1]} (lo): the layout the batch operations of {@code MembershipFilter} read.
+   * Hashes {@code key[offset, offset + length)} into {@code dst[2·slot]} (hi) and {@code dst[2·slot
+   * + 1]} (lo): the layout the batch operations of {@code MembershipFilter} read.
    */
   public void fingerprintInto(byte[] key, int offset, int length, long[] dst, int slot) {
     HashValue128 h = hash(key, offset, length);

@@ -4,8 +4,8 @@ import com.dynatrace.hash4j.hashing.Hasher128;
 import com.dynatrace.hash4j.hashing.Hashing;
 
 /**
- * The hash functions a {@link Fingerprinter} can use. The id is stored in every snapshot, so a
- * file is never read with a different function than the one that wrote it.
+ * The hash functions a {@link Fingerprinter} can use. The id is stored in every snapshot, so a file
+ * is never read with a different function than the one that wrote it.
  */
 public enum HashAlgorithm {
   /**

@@ -15,9 +15,9 @@ import java.util.Locale;
  * Rewrites a key before it is hashed, so that keys a user considers equal get one fingerprint.
  * Immutable; steps run in the order they were added.
  *
- * <p>Steps: {@code trim} (white space, including no-break spaces, at both ends), {@code lowercase} (locale-independent),
- * {@code nfc} (Unicode canonical composition, so "é" typed two ways is one key), {@code
- * collapse-whitespace} (every run of white space becomes one space), and {@code
+ * <p>Steps: {@code trim} (white space, including no-break spaces, at both ends), {@code lowercase}
+ * (locale-independent), {@code nfc} (Unicode canonical composition, so "é" typed two ways is one
+ * key), {@code collapse-whitespace} (every run of white space becomes one space), and {@code
  * strip-prefix=P} (removes {@code P} once from the start when present). The identity normaliser
  * leaves bytes untouched and costs nothing; every other one reads the key as UTF-8 and refuses
  * bytes that are not.
@@ -61,7 +61,9 @@ public final class KeyNormalizer {
       Simple simple = Simple.byName(name);
       if (simple == null) {
         throw new IllegalArgumentException(
-            "unknown normalizer step '" + name + "'; known steps: trim, lowercase, nfc, "
+            "unknown normalizer step '"
+                + name
+                + "'; known steps: trim, lowercase, nfc, "
                 + "collapse-whitespace, strip-prefix=PREFIX (comma-separated, applied in order)");
       }
       steps.add(simple);

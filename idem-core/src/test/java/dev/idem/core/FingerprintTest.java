@@ -47,7 +47,8 @@ class FingerprintTest {
     assertThat(Fingerprinter.xxh3().fingerprint("").toString())
         .as("XXH3_128 of the empty input, the reference implementation's value")
         .isEqualTo("99aa06d3014798d86001c324468d497f");
-    assertThat(a.toString()).as("as computed by hash4j 0.31.0 when this test was written")
+    assertThat(a.toString())
+        .as("as computed by hash4j 0.31.0 when this test was written")
         .isEqualTo("a4bdf4e564564cf8bbea0d63a05165e3");
   }
 }

@@ -76,11 +76,15 @@ class KeyNormalizerTest {
 
   @Provide
   Arbitrary<KeyNormalizer> normalizers() {
-    Arbitrary<String> step = Arbitraries.oneOf(
-        Arbitraries.of("trim", "lowercase", "nfc", "collapse-whitespace"),
-        Arbitraries.strings().withChars("abc./:é ").ofMinLength(1).ofMaxLength(6)
-            .filter(s -> !s.isBlank() && s.strip().equals(s))
-            .map(p -> "strip-prefix=" + p));
+    Arbitrary<String> step =
+        Arbitraries.oneOf(
+            Arbitraries.of("trim", "lowercase", "nfc", "collapse-whitespace"),
+            Arbitraries.strings()
+                .withChars("abc./:é ")
+                .ofMinLength(1)
+                .ofMaxLength(6)
+                .filter(s -> !s.isBlank() && s.strip().equals(s))
+                .map(p -> "strip-prefix=" + p));
     return step.list().ofMaxSize(5).map(steps -> KeyNormalizer.parse(String.join(",", steps)));
   }
 

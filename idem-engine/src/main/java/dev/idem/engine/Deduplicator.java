@@ -18,15 +18,15 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Answers "is this the first time I see this key?" for a stream of keys, exactly (by default)
- * and cheaply: {@link #firstSeen} is true exactly once per distinct key. Opened on a directory
- * ({@link Builder#state}) it is durable: {@link #commit} makes the keys marked so far survive a
- * crash, and a reopen answers for them at once.
+ * Answers "is this the first time I see this key?" for a stream of keys, exactly (by default) and
+ * cheaply: {@link #firstSeen} is true exactly once per distinct key. Opened on a directory ({@link
+ * Builder#state}) it is durable: {@link #commit} makes the keys marked so far survive a crash, and
+ * a reopen answers for them at once.
  *
  * <p>Tiers, cheapest first: (1) a filter, which answers "certainly new" for almost every new key
- * without touching anything else; (2) optionally a small cache of recently seen fingerprints,
- * which settles hot duplicates; (3) the exact tier, consulted only on the filter's "maybe" — so
- * per new key it is read with probability about the filter's false-positive rate.
+ * without touching anything else; (2) optionally a small cache of recently seen fingerprints, which
+ * settles hot duplicates; (3) the exact tier, consulted only on the filter's "maybe" — so per new
+ * key it is read with probability about the filter's false-positive rate.
  *
  * <pre>{@code
  * try (Deduplicator d = Idem.deduplicator().expectedKeys(10_000_000).build()) {
@@ -36,8 +36,8 @@ import java.util.Objects;
  * }
  * }</pre>
  *
- * <p>A pipeline worker that must not redo, nor skip, work after a crash checks before it works
- * and marks after its result is durable, committing its own output position as the token:
+ * <p>A pipeline worker that must not redo, nor skip, work after a crash checks before it works and
+ * marks after its result is durable, committing its own output position as the token:
  *
  * <pre>{@code
  * try (Deduplicator done = Idem.deduplicator().expectedKeys(100_000_000).state(dir).open()) {
@@ -72,8 +72,14 @@ public final class Deduplicator implements AutoCloseable {
   private long rescued;
   private long recentHits;
 
-  private Deduplicator(MembershipFilter filter, ExactStore exact, Fingerprinter fingerprinter,
-      DedupMode mode, KeyMode keyMode, Cache<Fingerprint, Boolean> recent, DurableState durable) {
+  private Deduplicator(
+      MembershipFilter filter,
+      ExactStore exact,
+      Fingerprinter fingerprinter,
+      DedupMode mode,
+      KeyMode keyMode,
+      Cache<Fingerprint, Boolean> recent,
+      DurableState durable) {
     this.durable = durable;
     this.filter = filter;
     this.exact = exact;
@@ -164,8 +170,8 @@ public final class Deduplicator implements AutoCloseable {
 
   /**
    * Marks {@code key} as done: from now on {@link #contains} is true for it, and after the next
-   * {@link #commit} it stays so across a crash. Returns whether it was new (as {@link
-   * #firstSeen}, which is the same call).
+   * {@link #commit} it stays so across a crash. Returns whether it was new (as {@link #firstSeen},
+   * which is the same call).
    */
   public boolean markDone(CharSequence key) {
     return firstSeen(key);
@@ -200,8 +206,10 @@ public final class Deduplicator implements AutoCloseable {
       }
       prefetch(fps, 0, n);
       for (int i = 0; i < n; i++) {
-        answers[from + i] = mark ? firstSeen(fps[2 * i], fps[2 * i + 1], full[i])
-            : contains(fps[2 * i], fps[2 * i + 1], full[i]);
+        answers[from + i] =
+            mark
+                ? firstSeen(fps[2 * i], fps[2 * i + 1], full[i])
+                : contains(fps[2 * i], fps[2 * i + 1], full[i]);
       }
     }
     return answers;
@@ -220,8 +228,8 @@ public final class Deduplicator implements AutoCloseable {
   /**
    * Makes every mark so far durable together with {@code token}, an opaque value of the caller's
    * (an output offset, a file name, a transaction id), in one synced write: after a crash, {@link
-   * #lastCommittedToken} returns the token of the last commit, and exactly the keys marked up to
-   * it are marked. Cut your own output back to the token and the two stay in step.
+   * #lastCommittedToken} returns the token of the last commit, and exactly the keys marked up to it
+   * are marked. Cut your own output back to the token and the two stay in step.
    *
    * @param token up to a few kilobytes, or {@code null}
    * @throws IllegalStateException for a deduplicator not opened on a directory
@@ -255,8 +263,8 @@ public final class Deduplicator implements AutoCloseable {
   }
 
   /**
-   * What the user should know about the reopen (a damaged filter snapshot that was rebuilt from
-   * the exact tier); empty when there was nothing.
+   * What the user should know about the reopen (a damaged filter snapshot that was rebuilt from the
+   * exact tier); empty when there was nothing.
    */
   public List<String> warnings() {
     return durable == null ? List.of() : durable.warnings();
@@ -269,8 +277,9 @@ public final class Deduplicator implements AutoCloseable {
 
   private DurableState durable() {
     if (durable == null) {
-      throw new IllegalStateException("this deduplicator keeps its keys in memory only: open it "
-          + "on a directory (Idem.deduplicator().state(dir).open()) to commit");
+      throw new IllegalStateException(
+          "this deduplicator keeps its keys in memory only: open it "
+              + "on a directory (Idem.deduplicator().state(dir).open()) to commit");
     }
     return durable;
   }
@@ -354,8 +363,8 @@ public final class Deduplicator implements AutoCloseable {
     Builder() {}
 
     /**
-     * Distinct keys expected. Sizes the filter (and the in-memory exact tier). Unknown: leave
-     * it out, and a scalable filter grows from 1 M keys.
+     * Distinct keys expected. Sizes the filter (and the in-memory exact tier). Unknown: leave it
+     * out, and a scalable filter grows from 1 M keys.
      */
     public Builder expectedKeys(long n) {
       if (n <= 0) {
@@ -419,11 +428,10 @@ public final class Deduplicator implements AutoCloseable {
     }
 
     /**
-     * Keep the keys in {@code directory}, durably: created on the first open, reopened on the
-     * next ones with the keys of the last {@link Deduplicator#commit}. The exact tier is a RocksDB
-     * database there, whose resident part is {@link #maxMemory}; the filter is snapshotted
-     * beside it. A reopen needs the same settings (hashing, filter, key mode); one process at a
-     * time.
+     * Keep the keys in {@code directory}, durably: created on the first open, reopened on the next
+     * ones with the keys of the last {@link Deduplicator#commit}. The exact tier is a RocksDB
+     * database there, whose resident part is {@link #maxMemory}; the filter is snapshotted beside
+     * it. A reopen needs the same settings (hashing, filter, key mode); one process at a time.
      */
     public Builder state(Path directory) {
       this.stateDirectory = Objects.requireNonNull(directory);
@@ -432,8 +440,8 @@ public final class Deduplicator implements AutoCloseable {
     }
 
     /**
-     * The memory the exact tier may keep resident (RocksDB's block cache), at least 8 MiB
-     * (default 64 MiB); the filter comes on top.
+     * The memory the exact tier may keep resident (RocksDB's block cache), at least 8 MiB (default
+     * 64 MiB); the filter comes on top.
      */
     public Builder maxMemory(long bytes) {
       if (bytes < (8 << 20)) {
@@ -444,9 +452,9 @@ public final class Deduplicator implements AutoCloseable {
     }
 
     /**
-     * Keep the exact tier in a RocksDB database in {@code directory}, with a block cache: the
-     * same as {@link #state}{@code (directory).}{@link #maxMemory}{@code (cacheBytes)}, so the
-     * keys survive a restart.
+     * Keep the exact tier in a RocksDB database in {@code directory}, with a block cache: the same
+     * as {@link #state}{@code (directory).}{@link #maxMemory}{@code (cacheBytes)}, so the keys
+     * survive a restart.
      */
     public Builder rocksDb(Path directory, long cacheBytes) {
       return state(directory).maxMemory(Math.max(cacheBytes, 8 << 20));
@@ -490,13 +498,13 @@ public final class Deduplicator implements AutoCloseable {
         }
       }
       if (mode == DedupMode.APPROXIMATE && exactStore != null) {
-        throw new IllegalStateException("approximate mode keeps no exact tier: drop "
-            + "exactStore(...), or use mode(EXACT)");
+        throw new IllegalStateException(
+            "approximate mode keeps no exact tier: drop " + "exactStore(...), or use mode(EXACT)");
       }
-      MembershipFilter f = filter != null ? filter
-          : Filters.forKeys(filterType, expectedKeys, 0, fpp);
-      ExactStore exact = mode == DedupMode.APPROXIMATE ? null
-          : exactStore != null ? exactStore : newExactStore();
+      MembershipFilter f =
+          filter != null ? filter : Filters.forKeys(filterType, expectedKeys, 0, fpp);
+      ExactStore exact =
+          mode == DedupMode.APPROXIMATE ? null : exactStore != null ? exactStore : newExactStore();
       return new Deduplicator(f, exact, fingerprinter, mode, keyMode, recentCache(), null);
     }
 
@@ -504,8 +512,8 @@ public final class Deduplicator implements AutoCloseable {
      * Opens the durable deduplicator of {@link #state} (or, without a state directory, builds an
      * in-memory one).
      *
-     * @throws IOException naming the directory when it is in use, was written with other
-     *     settings (each named), or is damaged
+     * @throws IOException naming the directory when it is in use, was written with other settings
+     *     (each named), or is damaged
      * @throws IllegalStateException when the settings do not fit a durable state
      */
     public Deduplicator open() throws IOException {
@@ -513,13 +521,21 @@ public final class Deduplicator implements AutoCloseable {
         return build();
       }
       if (mode != DedupMode.EXACT || filter != null || exactStore != null) {
-        throw new IllegalStateException("a durable state keeps its own filter and exact tier, "
-            + "exactly: drop mode(APPROXIMATE), filter(...) and exactStore(...), or state(dir)");
+        throw new IllegalStateException(
+            "a durable state keeps its own filter and exact tier, "
+                + "exactly: drop mode(APPROXIMATE), filter(...) and exactStore(...), or state(dir)");
       }
-      DurableState state = DurableState.open(stateDirectory, fingerprinter, filterType,
-          expectedKeys, fpp, keyMode, rocksDbCacheBytes);
-      return new Deduplicator(state.filter(), state.exact(), fingerprinter, mode, keyMode,
-          recentCache(), state);
+      DurableState state =
+          DurableState.open(
+              stateDirectory,
+              fingerprinter,
+              filterType,
+              expectedKeys,
+              fpp,
+              keyMode,
+              rocksDbCacheBytes);
+      return new Deduplicator(
+          state.filter(), state.exact(), fingerprinter, mode, keyMode, recentCache(), state);
     }
 
     private Cache<Fingerprint, Boolean> recentCache() {

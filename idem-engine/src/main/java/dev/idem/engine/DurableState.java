@@ -24,23 +24,22 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The durable state of a {@link Deduplicator} opened on a directory: the keys marked up to the
- * last commit, and the filter that covers them, reopened in time that does not grow with their
- * number.
+ * The durable state of a {@link Deduplicator} opened on a directory: the keys marked up to the last
+ * commit, and the filter that covers them, reopened in time that does not grow with their number.
  *
  * <p>Layout of the directory: {@code LOCK} (one process at a time); {@code store/}, a RocksDB
- * database whose {@code seen} column family holds every committed key, whose {@code journal}
- * holds the fingerprints of each commit since the last filter snapshot, and whose {@code meta}
- * holds the settings ({@code "settings"}) and the last commit ({@code "commit"}); {@code
+ * database whose {@code seen} column family holds every committed key, whose {@code journal} holds
+ * the fingerprints of each commit since the last filter snapshot, and whose {@code meta} holds the
+ * settings ({@code "settings"}) and the last commit ({@code "commit"}); {@code
  * filter-<sequence>.snap}, the filter as it was at that commit.
  *
  * <p>A commit writes the marks since the last one to {@code seen} and the journal, with the commit
- * record, in one synced RocksDB batch: after a crash, a commit is there entirely or not at all,
- * and the marks after the last commit are gone. Now and then ({@link SnapshotPolicy}) a commit
- * first writes a filter snapshot (atomically, before the batch that names it) and drops the
- * journal before it. Reopening maps the newest snapshot and replays the journal after it, or,
- * if the snapshot is damaged, rebuilds the filter from {@code seen} and says so: the filter
- * always covers every committed key, so its "certainly new" is never wrong.
+ * record, in one synced RocksDB batch: after a crash, a commit is there entirely or not at all, and
+ * the marks after the last commit are gone. Now and then ({@link SnapshotPolicy}) a commit first
+ * writes a filter snapshot (atomically, before the batch that names it) and drops the journal
+ * before it. Reopening maps the newest snapshot and replays the journal after it, or, if the
+ * snapshot is damaged, rebuilds the filter from {@code seen} and says so: the filter always covers
+ * every committed key, so its "certainly new" is never wrong.
  */
 final class DurableState implements AutoCloseable {
 
@@ -49,16 +48,21 @@ final class DurableState implements AutoCloseable {
   private static final int COMMIT_VERSION = 1;
 
   /** The last commit: its number, the snapshot that covers the filter, and the user's token. */
-  private record CommitRecord(long sequence, long snapshotSequence, long journaledSinceSnapshot,
-      long keys, byte[] token) {
+  private record CommitRecord(
+      long sequence, long snapshotSequence, long journaledSinceSnapshot, long keys, byte[] token) {
 
     static final CommitRecord NONE = new CommitRecord(0, 0, 0, 0, null);
 
     byte[] encode() {
       int tokenLength = token == null ? -1 : token.length;
-      ByteBuffer b = ByteBuffer.allocate(4 + 8 * 4 + 4 + Math.max(0, tokenLength))
-          .putInt(COMMIT_VERSION).putLong(sequence).putLong(snapshotSequence)
-          .putLong(journaledSinceSnapshot).putLong(keys).putInt(tokenLength);
+      ByteBuffer b =
+          ByteBuffer.allocate(4 + 8 * 4 + 4 + Math.max(0, tokenLength))
+              .putInt(COMMIT_VERSION)
+              .putLong(sequence)
+              .putLong(snapshotSequence)
+              .putLong(journaledSinceSnapshot)
+              .putLong(keys)
+              .putInt(tokenLength);
       if (token != null) {
         b.put(token);
       }
@@ -94,8 +98,15 @@ final class DurableState implements AutoCloseable {
   private CommitRecord last;
   private long commits;
 
-  private DurableState(Path dir, DirectoryLock lock, StateStore store, MembershipFilter filter,
-      RocksDbStore exact, Fingerprinter fingerprinter, CommitRecord last, List<String> warnings) {
+  private DurableState(
+      Path dir,
+      DirectoryLock lock,
+      StateStore store,
+      MembershipFilter filter,
+      RocksDbStore exact,
+      Fingerprinter fingerprinter,
+      CommitRecord last,
+      List<String> warnings) {
     this.dir = dir;
     this.lock = lock;
     this.store = store;
@@ -115,23 +126,35 @@ final class DurableState implements AutoCloseable {
    * @throws IOException naming the directory when it is in use, belongs to something else, was
    *     written with other settings (each difference named), or is damaged
    */
-  static DurableState open(Path dir, Fingerprinter fingerprinter, FilterType filterType,
-      long expectedKeys, double fpp, KeyMode keyMode, long cacheBytes) throws IOException {
+  static DurableState open(
+      Path dir,
+      Fingerprinter fingerprinter,
+      FilterType filterType,
+      long expectedKeys,
+      double fpp,
+      KeyMode keyMode,
+      long cacheBytes)
+      throws IOException {
     Files.createDirectories(dir);
     DirectoryLock lock = DirectoryLock.tryAcquire(dir);
     if (lock == null) {
       String holder = DirectoryLock.holder(dir);
-      throw new IOException(dir + " is in use by another process"
-          + (holder.isEmpty() ? "" : " (" + holder + ")") + ": one deduplicator per state "
-          + "directory; close the other, or open another directory");
+      throw new IOException(
+          dir
+              + " is in use by another process"
+              + (holder.isEmpty() ? "" : " (" + holder + ")")
+              + ": one deduplicator per state "
+              + "directory; close the other, or open another directory");
     }
     StateStore store = null;
     try {
       boolean full = keyMode == KeyMode.FULL_KEY;
       Path storeDir = dir.resolve("store");
       boolean exists = Files.exists(storeDir);
-      store = exists ? StateStore.openExisting(storeDir, cacheBytes, full)
-          : StateStore.open(storeDir, cacheBytes, full);
+      store =
+          exists
+              ? StateStore.openExisting(storeDir, cacheBytes, full)
+              : StateStore.open(storeDir, cacheBytes, full);
       FilterType type = filterType != null ? filterType : Filters.defaultType(expectedKeys);
       Map<String, String> settings = settings(fingerprinter, type, expectedKeys, fpp, keyMode);
       byte[] saved = store.meta(SETTINGS);
@@ -143,11 +166,11 @@ final class DurableState implements AutoCloseable {
         requireSame(dir, decode(saved), settings);
       }
       byte[] commit = store.meta(COMMIT);
-      CommitRecord last = commit == null ? CommitRecord.NONE
-          : CommitRecord.decode(commit, storeDir);
+      CommitRecord last =
+          commit == null ? CommitRecord.NONE : CommitRecord.decode(commit, storeDir);
       List<String> warnings = new ArrayList<>();
-      MembershipFilter filter = restoreFilter(dir, store, last, fingerprinter, type,
-          expectedKeys, fpp, warnings);
+      MembershipFilter filter =
+          restoreFilter(dir, store, last, fingerprinter, type, expectedKeys, fpp, warnings);
       RocksDbStore exact = RocksDbStore.forCheckpoints(store, full, last.keys());
       return new DurableState(dir, lock, store, filter, exact, fingerprinter, last, warnings);
     } catch (IOException | RuntimeException e) {
@@ -162,24 +185,39 @@ final class DurableState implements AutoCloseable {
   }
 
   /** The filter as of the last commit: its snapshot plus the journal after it. */
-  private static MembershipFilter restoreFilter(Path dir, StateStore store, CommitRecord last,
-      Fingerprinter fingerprinter, FilterType type, long expectedKeys, double fpp,
+  private static MembershipFilter restoreFilter(
+      Path dir,
+      StateStore store,
+      CommitRecord last,
+      Fingerprinter fingerprinter,
+      FilterType type,
+      long expectedKeys,
+      double fpp,
       List<String> warnings) {
     if (last.snapshotSequence() > 0) {
       Path file = snapshot(dir, last.snapshotSequence());
       try {
         FilterSnapshot s = FilterSnapshot.map(file);
         if (!s.fingerprinter().equals(fingerprinter) || s.filter().type() != type) {
-          throw new IOException(file + ": a " + s.filter().type().displayName() + " filter of "
-              + s.fingerprinter() + ", not the state's " + type.displayName() + " of "
-              + fingerprinter);
+          throw new IOException(
+              file
+                  + ": a "
+                  + s.filter().type().displayName()
+                  + " filter of "
+                  + s.fingerprinter()
+                  + ", not the state's "
+                  + type.displayName()
+                  + " of "
+                  + fingerprinter);
         }
-        JournalReplay.replay(store, last.snapshotSequence() + 1, last.sequence(), s.filter(),
-            null);
+        JournalReplay.replay(store, last.snapshotSequence() + 1, last.sequence(), s.filter(), null);
         return s.filter();
       } catch (IOException e) {
-        warnings.add("filter snapshot unusable (" + e.getMessage() + "); rebuilt the filter from "
-            + "the exact tier");
+        warnings.add(
+            "filter snapshot unusable ("
+                + e.getMessage()
+                + "); rebuilt the filter from "
+                + "the exact tier");
       }
     }
     MembershipFilter filter = Filters.forKeys(type, expectedKeys, last.keys(), fpp);
@@ -232,8 +270,13 @@ final class DurableState implements AutoCloseable {
       snapshotSequence = sequence;
       journaled = 0;
     }
-    CommitRecord next = new CommitRecord(sequence, snapshotSequence, journaled,
-        last.keys() + batch.size(), token == null ? null : token.clone());
+    CommitRecord next =
+        new CommitRecord(
+            sequence,
+            snapshotSequence,
+            journaled,
+            last.keys() + batch.size(),
+            token == null ? null : token.clone());
     try (StateStore.Commit c = store.commit()) {
       c.seen(batch);
       if (snapshot) {
@@ -266,8 +309,8 @@ final class DurableState implements AutoCloseable {
   }
 
   /**
-   * Releases the directory as a kill would leave it: nothing committed, nothing flushed (test
-   * seam for the crash properties; a real process just dies).
+   * Releases the directory as a kill would leave it: nothing committed, nothing flushed (test seam
+   * for the crash properties; a real process just dies).
    */
   void abandon() throws IOException {
     try (Closer closer = new Closer()) {
@@ -295,8 +338,12 @@ final class DurableState implements AutoCloseable {
   }
 
   /** What a reopen must match: how keys are hashed and what the filter is. */
-  private static Map<String, String> settings(Fingerprinter fingerprinter, FilterType type,
-      long expectedKeys, double fpp, KeyMode keyMode) {
+  private static Map<String, String> settings(
+      Fingerprinter fingerprinter,
+      FilterType type,
+      long expectedKeys,
+      double fpp,
+      KeyMode keyMode) {
     Map<String, String> s = new LinkedHashMap<>();
     s.put("fingerprinter", fingerprinter.toString());
     s.put("filter type", type.displayName());
@@ -312,14 +359,17 @@ final class DurableState implements AutoCloseable {
     for (Map.Entry<String, String> e : now.entrySet()) {
       String was = saved.get(e.getKey());
       if (!Objects.equals(was, e.getValue())) {
-        differences.add(e.getKey() + ": the state has " + was + ", this deduplicator "
-            + e.getValue());
+        differences.add(
+            e.getKey() + ": the state has " + was + ", this deduplicator " + e.getValue());
       }
     }
     if (!differences.isEmpty()) {
-      throw new IOException(dir + " was written with other settings:\n  "
-          + String.join("\n  ", differences) + "\nopen it with the settings it was created "
-          + "with, or use another directory");
+      throw new IOException(
+          dir
+              + " was written with other settings:\n  "
+              + String.join("\n  ", differences)
+              + "\nopen it with the settings it was created "
+              + "with, or use another directory");
     }
   }
 

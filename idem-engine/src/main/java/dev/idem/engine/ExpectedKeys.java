@@ -11,6 +11,7 @@ public final class ExpectedKeys {
 
   /** Not given: the filter is sized from a guess and grows. */
   public static final ExpectedKeys UNKNOWN = new ExpectedKeys(-1);
+
   /** To be estimated by reading the inputs once before the job ({@code --expected auto}). */
   public static final ExpectedKeys ESTIMATE = new ExpectedKeys(-2);
 
@@ -27,8 +28,7 @@ public final class ExpectedKeys {
    */
   public static ExpectedKeys of(long count) {
     if (count < 1) {
-      throw new IllegalArgumentException("the expected key count must be at least 1, got "
-          + count);
+      throw new IllegalArgumentException("the expected key count must be at least 1, got " + count);
     }
     return new ExpectedKeys(count);
   }

@@ -11,8 +11,8 @@ import java.util.function.LongSupplier;
 
 /**
  * An HTTP endpoint that serves a long job's counters in the Prometheus/OpenMetrics text format
- * ({@code GET /metrics}), each read when it is scraped. Counters are read from another thread
- * than the one that counts, so a scrape may see a value a moment old; none is ever ahead.
+ * ({@code GET /metrics}), each read when it is scraped. Counters are read from another thread than
+ * the one that counts, so a scrape may see a value a moment old; none is ever ahead.
  *
  * <pre>{@code
  * try (Deduplicator d = ...; MetricsEndpoint m = MetricsEndpoint.of(d).start(9400)) { ... }
@@ -36,9 +36,12 @@ public final class MetricsEndpoint implements AutoCloseable {
         .counter("idem_checked", "Keys checked", () -> deduplicator.stats().checked())
         .counter("idem_kept", "Keys that were new", () -> deduplicator.stats().kept())
         .counter("idem_duplicates", "Keys seen before", () -> deduplicator.stats().duplicates())
-        .counter("idem_exact_lookups", "Reads of the exact tier",
+        .counter(
+            "idem_exact_lookups",
+            "Reads of the exact tier",
             () -> deduplicator.stats().exactLookups())
-        .counter("idem_false_positives_rescued",
+        .counter(
+            "idem_false_positives_rescued",
             "Keys the filter called maybe that the exact tier found new",
             () -> deduplicator.stats().falsePositivesRescued())
         .counter("idem_commits", "Commits of a durable deduplicator", deduplicator::commits);
@@ -75,8 +78,11 @@ public final class MetricsEndpoint implements AutoCloseable {
      */
     public Builder counter(String name, String help, LongSupplier value) {
       if (!name.matches("[a-zA-Z_:][a-zA-Z0-9_:]*")) {
-        throw new IllegalArgumentException("'" + name + "' is not a Prometheus metric name: "
-            + "use letters, digits and underscores, starting with a letter");
+        throw new IllegalArgumentException(
+            "'"
+                + name
+                + "' is not a Prometheus metric name: "
+                + "use letters, digits and underscores, starting with a letter");
       }
       if (counters.putIfAbsent(name, new Counter(help, value)) != null) {
         throw new IllegalArgumentException("counter '" + name + "' is added already");
@@ -91,14 +97,18 @@ public final class MetricsEndpoint implements AutoCloseable {
      */
     public MetricsEndpoint start(int port) throws IOException {
       PrometheusRegistry registry = new PrometheusRegistry();
-      counters.forEach((name, c) -> CounterWithCallback.builder().name(name).help(c.help())
-          .callback(cb -> cb.call(c.value().getAsLong())).register(registry));
+      counters.forEach(
+          (name, c) ->
+              CounterWithCallback.builder()
+                  .name(name)
+                  .help(c.help())
+                  .callback(cb -> cb.call(c.value().getAsLong()))
+                  .register(registry));
       try {
-        return new MetricsEndpoint(HTTPServer.builder().port(port).registry(registry)
-            .buildAndStart());
+        return new MetricsEndpoint(
+            HTTPServer.builder().port(port).registry(registry).buildAndStart());
       } catch (IOException e) {
-        throw new IOException("metrics: cannot listen on port " + port + ": " + e.getMessage(),
-            e);
+        throw new IOException("metrics: cannot listen on port " + port + ": " + e.getMessage(), e);
       }
     }
   }

@@ -7,8 +7,8 @@ public enum Verdict {
   /** Its key was kept recently enough: drop it. */
   DUPLICATE,
   /**
-   * Older than the watermark allows (its window's state is gone): no exact answer is possible;
-   * the caller's late-data policy decides (drop, emit, or side output).
+   * Older than the watermark allows (its window's state is gone): no exact answer is possible; the
+   * caller's late-data policy decides (drop, emit, or side output).
    */
   LATE
 }

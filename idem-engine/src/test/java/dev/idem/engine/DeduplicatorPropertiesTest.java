@@ -29,8 +29,8 @@ class DeduplicatorPropertiesTest {
   }
 
   private Deduplicator build(boolean rocks, KeyMode keyMode, boolean recent) throws Exception {
-    Deduplicator.Builder b = Idem.deduplicator().expectedKeys(8).falsePositiveRate(0.3)
-        .keyMode(keyMode);
+    Deduplicator.Builder b =
+        Idem.deduplicator().expectedKeys(8).falsePositiveRate(0.3).keyMode(keyMode);
     if (rocks) {
       tmp = Files.createTempDirectory("idem-dedup-test");
       b.rocksDb(tmp, 8 << 20);
@@ -42,8 +42,12 @@ class DeduplicatorPropertiesTest {
   }
 
   @Property(tries = 60)
-  void firstSeenIsTrueExactlyOncePerDistinctKey(@ForAll("keys") List<String> keys,
-      @ForAll boolean rocks, @ForAll KeyMode keyMode, @ForAll boolean recent) throws Exception {
+  void firstSeenIsTrueExactlyOncePerDistinctKey(
+      @ForAll("keys") List<String> keys,
+      @ForAll boolean rocks,
+      @ForAll KeyMode keyMode,
+      @ForAll boolean recent)
+      throws Exception {
     Set<String> model = new HashSet<>();
     try (Deduplicator d = build(rocks, keyMode, recent)) {
       for (String k : keys) {
@@ -60,9 +64,12 @@ class DeduplicatorPropertiesTest {
   void normalizedKeysAreOneKey(@ForAll("keys") List<String> keys) {
     KeyNormalizer lower = KeyNormalizer.parse("lowercase");
     Set<String> model = new HashSet<>();
-    try (Deduplicator d = Idem.deduplicator().expectedKeys(100)
-        .fingerprinter(Fingerprinter.xxh3().withNormalizer(lower)).keyMode(KeyMode.FULL_KEY)
-        .build()) {
+    try (Deduplicator d =
+        Idem.deduplicator()
+            .expectedKeys(100)
+            .fingerprinter(Fingerprinter.xxh3().withNormalizer(lower))
+            .keyMode(KeyMode.FULL_KEY)
+            .build()) {
       for (String k : keys) {
         String upper = k.toUpperCase(java.util.Locale.ROOT);
         assertThat(d.firstSeen(upper)).isEqualTo(model.add(lower.normalize(upper)));

@@ -28,30 +28,40 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A durable deduplicator answers, after any history of marks, commits, crashes and reopens,
- * exactly for the keys committed or marked since the last reopen; reopens with other settings,
- * over a damaged snapshot or a held lock say so.
+ * A durable deduplicator answers, after any history of marks, commits, crashes and reopens, exactly
+ * for the keys committed or marked since the last reopen; reopens with other settings, over a
+ * damaged snapshot or a held lock say so.
  */
 class DurableDeduplicatorTest {
 
   @TempDir Path dir;
 
   /** One step of a worker's life. */
-  enum Op { MARK, COMMIT, CRASH, CLOSE }
+  enum Op {
+    MARK,
+    COMMIT,
+    CRASH,
+    CLOSE
+  }
 
   @Provide
   Arbitrary<List<Tuple.Tuple2<Op, Integer>>> histories() {
-    Arbitrary<Op> op = Arbitraries.frequencyOf(
-        Tuple.of(20, Arbitraries.just(Op.MARK)), Tuple.of(3, Arbitraries.just(Op.COMMIT)),
-        Tuple.of(2, Arbitraries.just(Op.CRASH)), Tuple.of(1, Arbitraries.just(Op.CLOSE)));
+    Arbitrary<Op> op =
+        Arbitraries.frequencyOf(
+            Tuple.of(20, Arbitraries.just(Op.MARK)), Tuple.of(3, Arbitraries.just(Op.COMMIT)),
+            Tuple.of(2, Arbitraries.just(Op.CRASH)), Tuple.of(1, Arbitraries.just(Op.CLOSE)));
     return op.flatMap(o -> Arbitraries.integers().between(0, 300).map(k -> Tuple.of(o, k)))
-        .list().ofMinSize(1).ofMaxSize(400);
+        .list()
+        .ofMinSize(1)
+        .ofMaxSize(400);
   }
 
   @Property(tries = 60)
   void containsIsCommittedOrMarkedSinceTheLastReopen(
       @ForAll("histories") List<Tuple.Tuple2<Op, Integer>> history,
-      @ForAll KeyMode keyMode, @ForAll boolean expectedGiven) throws IOException {
+      @ForAll KeyMode keyMode,
+      @ForAll boolean expectedGiven)
+      throws IOException {
     Path state = Files.createTempDirectory("idem-durable-"); // jqwik has no @TempDir
     Set<String> committed = new HashSet<>();
     Set<String> marked = new HashSet<>();
@@ -84,7 +94,8 @@ class DurableDeduplicatorTest {
       }
       for (int probe : new int[] {step.get2(), step.get2() + 1, 299 - step.get2()}) {
         String k = "k-" + probe + (probe % 7 == 0 ? "-é" : "");
-        assertThat(d.contains(k)).as("contains %s after %s", k, step)
+        assertThat(d.contains(k))
+            .as("contains %s after %s", k, step)
             .isEqualTo(committed.contains(k) || marked.contains(k));
       }
     }
@@ -94,7 +105,8 @@ class DurableDeduplicatorTest {
     }
     boolean[] answers = d.contains(all);
     for (int i = 0; i < all.size(); i++) {
-      assertThat(answers[i]).as(all.get(i))
+      assertThat(answers[i])
+          .as(all.get(i))
           .isEqualTo(committed.contains(all.get(i)) || marked.contains(all.get(i)));
     }
     d.abandon();
@@ -115,8 +127,7 @@ class DurableDeduplicatorTest {
     // the library example a new user writes: it used to answer true for all 100 keys again
     for (int run = 0; run < 2; run++) {
       int firstSeen = 0;
-      try (Deduplicator d = Idem.deduplicator().expectedKeys(1000).rocksDb(dir, 8 << 20)
-          .build()) {
+      try (Deduplicator d = Idem.deduplicator().expectedKeys(1000).rocksDb(dir, 8 << 20).build()) {
         for (int i = 0; i < 100; i++) {
           firstSeen += d.firstSeen("key-" + i) ? 1 : 0;
         }
@@ -151,19 +162,38 @@ class DurableDeduplicatorTest {
   void aReopenWithOtherSettingsIsRefusedNamingEach() throws IOException {
     Idem.deduplicator().expectedKeys(1000).state(dir).open().close();
 
-    assertThatThrownBy(() -> Idem.deduplicator().expectedKeys(1000)
-        .fingerprinter(Fingerprinter.xxh3().withSeed(7)).state(dir).open())
-        .isInstanceOf(IOException.class).hasMessageContaining("fingerprinter: the state has");
+    assertThatThrownBy(
+            () ->
+                Idem.deduplicator()
+                    .expectedKeys(1000)
+                    .fingerprinter(Fingerprinter.xxh3().withSeed(7))
+                    .state(dir)
+                    .open())
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("fingerprinter: the state has");
     assertThatThrownBy(() -> Idem.deduplicator().expectedKeys(2000).state(dir).open())
         .hasMessageContaining("expected keys: the state has 1000, this deduplicator 2000");
-    assertThatThrownBy(() -> Idem.deduplicator().expectedKeys(1000)
-        .filterType(FilterType.PARTITIONED).state(dir).open())
+    assertThatThrownBy(
+            () ->
+                Idem.deduplicator()
+                    .expectedKeys(1000)
+                    .filterType(FilterType.PARTITIONED)
+                    .state(dir)
+                    .open())
         .hasMessageContaining("filter type: the state has blocked");
-    assertThatThrownBy(() -> Idem.deduplicator().expectedKeys(1000).keyMode(KeyMode.FULL_KEY)
-        .state(dir).open()).hasMessageContaining("key mode");
-    assertThatThrownBy(() -> Idem.deduplicator().expectedKeys(1000)
-        .fingerprinter(Fingerprinter.xxh3().withNormalizer(KeyNormalizer.parse("lowercase")))
-        .state(dir).open()).hasMessageContaining("fingerprinter");
+    assertThatThrownBy(
+            () ->
+                Idem.deduplicator().expectedKeys(1000).keyMode(KeyMode.FULL_KEY).state(dir).open())
+        .hasMessageContaining("key mode");
+    assertThatThrownBy(
+            () ->
+                Idem.deduplicator()
+                    .expectedKeys(1000)
+                    .fingerprinter(
+                        Fingerprinter.xxh3().withNormalizer(KeyNormalizer.parse("lowercase")))
+                    .state(dir)
+                    .open())
+        .hasMessageContaining("fingerprinter");
     try (Deduplicator same = Idem.deduplicator().expectedKeys(1000).state(dir).open()) {
       assertThat(same.isDurable()).isTrue();
     }
@@ -175,7 +205,8 @@ class DurableDeduplicatorTest {
       assertThatThrownBy(() -> Idem.deduplicator().state(dir).open())
           .hasMessageContaining(dir + " is in use");
       assertThatThrownBy(() -> Idem.deduplicator().rocksDb(dir, 8 << 20).build())
-          .isInstanceOf(UncheckedIOException.class).hasMessageContaining("in use");
+          .isInstanceOf(UncheckedIOException.class)
+          .hasMessageContaining("in use");
     }
   }
 
@@ -197,8 +228,11 @@ class DurableDeduplicatorTest {
     Files.write(snapshot, bytes);
 
     try (Deduplicator d = Idem.deduplicator().expectedKeys(1000).state(dir).open()) {
-      assertThat(d.warnings()).singleElement().asString()
-          .contains("filter snapshot unusable").contains("rebuilt the filter from the exact tier");
+      assertThat(d.warnings())
+          .singleElement()
+          .asString()
+          .contains("filter snapshot unusable")
+          .contains("rebuilt the filter from the exact tier");
       boolean[] seen = d.contains(keys);
       for (int i = 0; i < seen.length; i++) {
         assertThat(seen[i]).as(keys.get(i)).isTrue();
@@ -211,7 +245,8 @@ class DurableDeduplicatorTest {
   void anInMemoryDeduplicatorCannotCommit() {
     try (Deduplicator d = Idem.deduplicator().build()) {
       assertThat(d.isDurable()).isFalse();
-      assertThatThrownBy(d::commit).isInstanceOf(IllegalStateException.class)
+      assertThatThrownBy(d::commit)
+          .isInstanceOf(IllegalStateException.class)
           .hasMessageContaining("state(dir)");
     }
   }

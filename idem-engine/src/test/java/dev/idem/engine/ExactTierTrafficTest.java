@@ -7,8 +7,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The point of two tiers (docs/DESIGN.md, invariant 3): the exact tier is read for duplicates and for about a share p of
- * new keys (the filter's false positives), never for every key.
+ * The point of two tiers (docs/DESIGN.md, invariant 3): the exact tier is read for duplicates and
+ * for about a share p of new keys (the filter's false positives), never for every key.
  */
 class ExactTierTrafficTest {
 
@@ -16,8 +16,7 @@ class ExactTierTrafficTest {
   @ValueSource(doubles = {0.01, 0.001})
   void newKeysReachTheExactTierAtAboutTheFilterRate(double p) {
     int distinct = 300_000;
-    try (Deduplicator d = Idem.deduplicator().expectedKeys(distinct).falsePositiveRate(p)
-        .build()) {
+    try (Deduplicator d = Idem.deduplicator().expectedKeys(distinct).falsePositiveRate(p).build()) {
       SplittableRandom random = new SplittableRandom(3);
       int next = 0;
       long duplicates = 0;

@@ -20,8 +20,11 @@ class MetricsEndpointTest {
         MetricsEndpoint m = MetricsEndpoint.of(d).start(0)) {
       d.firstSeen(List.of("a", "b", "a", "c", "a"));
       String text = scrape(m.port());
-      assertThat(text).contains("idem_checked_total 5.0").contains("idem_kept_total 3.0")
-          .contains("idem_duplicates_total 2.0").contains("idem_commits_total 0.0")
+      assertThat(text)
+          .contains("idem_checked_total 5.0")
+          .contains("idem_kept_total 3.0")
+          .contains("idem_duplicates_total 2.0")
+          .contains("idem_commits_total 0.0")
           .contains("# TYPE idem_kept_total counter");
       d.firstSeen("d");
       assertThat(scrape(m.port())).contains("idem_kept_total 4.0");
@@ -33,15 +36,18 @@ class MetricsEndpointTest {
     assertThatThrownBy(() -> MetricsEndpoint.builder().counter("bad name", "x", () -> 0))
         .hasMessageContaining("not a Prometheus metric name");
     try (MetricsEndpoint first = MetricsEndpoint.builder().counter("a", "a", () -> 1).start(0)) {
-      assertThatThrownBy(() -> MetricsEndpoint.builder().counter("a", "a", () -> 1)
-          .start(first.port())).isInstanceOf(IOException.class)
+      assertThatThrownBy(
+              () -> MetricsEndpoint.builder().counter("a", "a", () -> 1).start(first.port()))
+          .isInstanceOf(IOException.class)
           .hasMessageContaining("cannot listen on port " + first.port());
     }
   }
 
   private static String scrape(int port) throws Exception {
-    return HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-            URI.create("http://localhost:" + port + "/metrics")).build(),
-        HttpResponse.BodyHandlers.ofString()).body();
+    return HttpClient.newHttpClient()
+        .send(
+            HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/metrics")).build(),
+            HttpResponse.BodyHandlers.ofString())
+        .body();
   }
 }

@@ -6,8 +6,8 @@ import org.apache.flink.metrics.SimpleCounter;
 
 /**
  * The operator's counters, in the metric group {@code idem} of the operator. Each mode registers
- * the counters that mean something for it; the others are plain unregistered counters, so the
- * hot path never checks which mode it is in.
+ * the counters that mean something for it; the others are plain unregistered counters, so the hot
+ * path never checks which mode it is in.
  */
 final class DedupMetrics {
 
@@ -15,16 +15,22 @@ final class DedupMetrics {
 
   /** Every record seen. */
   final Counter records;
+
   /** Records emitted as the first of their key (or window). */
   final Counter kept;
+
   /** Records dropped as repeats. */
   final Counter duplicates;
+
   /** Keyed-state reads: records the filter could not call new (exact mode). */
   final Counter tier2Reads;
+
   /** New keys the filter called "maybe seen" and keyed state proved new (exact mode). */
   final Counter falsePositivesRescued;
+
   /** Records too late for their window's state (windowed mode). */
   final Counter late;
+
   /** The {@code idem} group itself, for gauges a mode adds. */
   final MetricGroup group;
 
@@ -50,5 +56,4 @@ final class DedupMetrics {
   static DedupMetrics windowed(MetricGroup operatorGroup) {
     return new DedupMetrics(operatorGroup.addGroup(GROUP), false, true);
   }
-
 }

@@ -7,10 +7,10 @@ import org.apache.flink.api.common.typeinfo.Types;
 
 /**
  * Exact mode: tier 1 is the subtask's filter, tier 2 a {@code ValueState<Boolean>} per key (in
- * whatever state backend the job uses, RocksDB included). A key the filter proves new is written
- * to keyed state without reading it first; only a "maybe seen" costs a read, and a key keyed
- * state has not seen is kept (a false positive rescued). So nothing new is ever dropped, and
- * reads per new key are about the filter's false-positive rate.
+ * whatever state backend the job uses, RocksDB included). A key the filter proves new is written to
+ * keyed state without reading it first; only a "maybe seen" costs a read, and a key keyed state has
+ * not seen is kept (a false positive rescued). So nothing new is ever dropped, and reads per new
+ * key are about the filter's false-positive rate.
  */
 final class ExactDedupFunction<K, T> extends FilteredDedupFunction<K, T> {
 

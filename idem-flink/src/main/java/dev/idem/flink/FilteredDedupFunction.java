@@ -11,8 +11,8 @@ import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 
 /**
- * What the exact and the approximate mode share: the subtask's filter in operator state, the
- * key's fingerprint and the counters. Subclasses decide whether a record is the first of its key.
+ * What the exact and the approximate mode share: the subtask's filter in operator state, the key's
+ * fingerprint and the counters. Subclasses decide whether a record is the first of its key.
  */
 abstract class FilteredDedupFunction<K, T> extends KeyedProcessFunction<K, T, T>
     implements CheckpointedFunction {
@@ -33,8 +33,9 @@ abstract class FilteredDedupFunction<K, T> extends KeyedProcessFunction<K, T, T>
 
   @Override
   public void initializeState(FunctionInitializationContext context) throws Exception {
-    tier1 = SubtaskFilter.restoreOrCreate(context.getOperatorStateStore(),
-        getRuntimeContext().getTaskInfo(), expectedKeys, fpp);
+    tier1 =
+        SubtaskFilter.restoreOrCreate(
+            context.getOperatorStateStore(), getRuntimeContext().getTaskInfo(), expectedKeys, fpp);
   }
 
   @Override

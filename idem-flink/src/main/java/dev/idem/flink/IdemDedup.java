@@ -28,15 +28,15 @@ import org.apache.flink.util.OutputTag;
  * <p>Modes:
  *
  * <ul>
- *   <li>{@link #exact()}: a blocked Bloom filter per subtask (operator state) in front of a
- *       {@code ValueState<Boolean>} per key (keyed state, RocksDB included). Keyed state is read
- *       only for keys the filter cannot prove new: about {@link #falsePositiveRate} of new keys
- *       plus the duplicates.
+ *   <li>{@link #exact()}: a blocked Bloom filter per subtask (operator state) in front of a {@code
+ *       ValueState<Boolean>} per key (keyed state, RocksDB included). Keyed state is read only for
+ *       keys the filter cannot prove new: about {@link #falsePositiveRate} of new keys plus the
+ *       duplicates.
  *   <li>{@link #approximate(double)}: the filter alone. State is the filter whatever the number of
  *       keys; a new key is dropped with probability at most {@code p} while at most {@code
  *       expectedKeys} keys have been seen. Never emits a key twice.
- *   <li>{@link #withinWindow(Duration)} / {@link #inTumblingWindows(Duration)}: a key repeats
- *       only within a window of event time, with state dropped by event-time timers (see {@code
+ *   <li>{@link #withinWindow(Duration)} / {@link #inTumblingWindows(Duration)}: a key repeats only
+ *       within a window of event time, with state dropped by event-time timers (see {@code
  *       docs/WINDOWS.md} for the definitions); late records go to {@link
  *       #sideOutputLateData(OutputTag)} or are counted and dropped.
  * </ul>
@@ -52,7 +52,10 @@ public final class IdemDedup<T> {
   /** The filter rate of exact mode unless {@link #falsePositiveRate} says otherwise. */
   public static final double DEFAULT_EXACT_FPP = 0.01;
 
-  private enum Mode { EXACT, APPROXIMATE }
+  private enum Mode {
+    EXACT,
+    APPROXIMATE
+  }
 
   private final DataStream<T> stream;
   private KeySelector<T, ?> keySelector;
@@ -74,8 +77,8 @@ public final class IdemDedup<T> {
   }
 
   /**
-   * What makes two records the same (required). String and {@code byte[]} keys are hashed as
-   * their bytes (UTF-8 for strings), other keys as the bytes of their Flink serializer.
+   * What makes two records the same (required). String and {@code byte[]} keys are hashed as their
+   * bytes (UTF-8 for strings), other keys as the bytes of their Flink serializer.
    */
   public IdemDedup<T> key(KeySelector<T, ?> selector) {
     this.keySelector = Objects.requireNonNull(selector, "selector");
@@ -105,7 +108,8 @@ public final class IdemDedup<T> {
   public IdemDedup<T> falsePositiveRate(double p) {
     if (!(p > 0 && p < 1)) {
       throw new IllegalArgumentException(
-          "the false-positive rate must be between 0 and 1 (exclusive), got " + p
+          "the false-positive rate must be between 0 and 1 (exclusive), got "
+              + p
               + "; 0.01 (1 %) is a common choice");
     }
     this.fpp = p;
@@ -114,14 +118,16 @@ public final class IdemDedup<T> {
 
   /**
    * How many distinct keys the whole job will see (required in exact and approximate mode). Each
-   * subtask's filter is sized for its share, {@code n / parallelism}, when the job starts
-   * without state. Too low a guess costs more keyed-state reads (exact) or more drops
-   * (approximate); never a repeated record.
+   * subtask's filter is sized for its share, {@code n / parallelism}, when the job starts without
+   * state. Too low a guess costs more keyed-state reads (exact) or more drops (approximate); never
+   * a repeated record.
    */
   public IdemDedup<T> expectedKeys(long n) {
     if (n < 1) {
-      throw new IllegalArgumentException("expectedKeys must be at least 1, got " + n
-          + "; give the number of distinct keys the job will see, a rough guess is fine");
+      throw new IllegalArgumentException(
+          "expectedKeys must be at least 1, got "
+              + n
+              + "; give the number of distinct keys the job will see, a rough guess is fine");
     }
     this.expectedKeys = n;
     return this;
@@ -162,8 +168,8 @@ public final class IdemDedup<T> {
   }
 
   /**
-   * Sends records too late to be judged to {@code tag} (read them with {@code
-   * getSideOutput(tag)} on the result) instead of counting and dropping them.
+   * Sends records too late to be judged to {@code tag} (read them with {@code getSideOutput(tag)}
+   * on the result) instead of counting and dropping them.
    */
   public IdemDedup<T> sideOutputLateData(OutputTag<T> tag) {
     this.lateTag = Objects.requireNonNull(tag, "tag");
@@ -171,15 +177,15 @@ public final class IdemDedup<T> {
   }
 
   /**
-   * The deduplicated stream. Give it a {@code uid} so that savepoints can be restored after the
-   * job changes.
+   * The deduplicated stream. Give it a {@code uid} so that savepoints can be restored after the job
+   * changes.
    *
    * @throws IllegalStateException when the settings do not fit together, saying what to change
    */
   public SingleOutputStreamOperator<T> build() {
     if (keySelector == null) {
-      throw new IllegalStateException("call key(selector) first: IdemDedup needs to know what "
-          + "makes two records the same");
+      throw new IllegalStateException(
+          "call key(selector) first: IdemDedup needs to know what " + "makes two records the same");
     }
     return build(keySelector);
   }
@@ -190,32 +196,41 @@ public final class IdemDedup<T> {
     String name;
     if (window != null) {
       if (mode == Mode.APPROXIMATE) {
-        throw new IllegalStateException("windows are exact (keyed state with timers); drop "
-            + "approximate(p), or drop the window for approximate dedup over all time");
+        throw new IllegalStateException(
+            "windows are exact (keyed state with timers); drop "
+                + "approximate(p), or drop the window for approximate dedup over all time");
       }
       if (expectedKeys != 0) {
-        throw new IllegalStateException("expectedKeys sizes a filter, which windowed mode does "
-            + "not use (state follows the open windows); drop expectedKeys(n)");
+        throw new IllegalStateException(
+            "expectedKeys sizes a filter, which windowed mode does "
+                + "not use (state follows the open windows); drop expectedKeys(n)");
       }
-      function = new WindowedDedupFunction<>(
-          new WindowRule(tumbling ? WindowKind.TUMBLING : WindowKind.SLIDING, window.toMillis(),
-              allowedLateness.toMillis()), lateTag);
+      function =
+          new WindowedDedupFunction<>(
+              new WindowRule(
+                  tumbling ? WindowKind.TUMBLING : WindowKind.SLIDING,
+                  window.toMillis(),
+                  allowedLateness.toMillis()),
+              lateTag);
       name = "IdemDedup(" + (tumbling ? "tumbling " : "within ") + window + ")";
     } else {
       if (lateTag != null || !allowedLateness.isZero()) {
-        throw new IllegalStateException("allowedLateness and sideOutputLateData apply to "
-            + "windows; add withinWindow(size) or inTumblingWindows(size), or drop them");
+        throw new IllegalStateException(
+            "allowedLateness and sideOutputLateData apply to "
+                + "windows; add withinWindow(size) or inTumblingWindows(size), or drop them");
       }
       if (expectedKeys == 0) {
-        throw new IllegalStateException("call expectedKeys(n) with the number of distinct keys "
-            + "the job will see: it sizes the filter (a rough guess is fine)");
+        throw new IllegalStateException(
+            "call expectedKeys(n) with the number of distinct keys "
+                + "the job will see: it sizes the filter (a rough guess is fine)");
       }
-      TypeSerializer<K> serializer = keyed.getKeyType()
-          .createSerializer(stream.getExecutionConfig().getSerializerConfig());
+      TypeSerializer<K> serializer =
+          keyed.getKeyType().createSerializer(stream.getExecutionConfig().getSerializerConfig());
       KeyFingerprinter<K> keys = new KeyFingerprinter<>(serializer);
-      function = mode == Mode.EXACT
-          ? new ExactDedupFunction<>(expectedKeys, fpp, keys)
-          : new ApproximateDedupFunction<>(expectedKeys, fpp, keys);
+      function =
+          mode == Mode.EXACT
+              ? new ExactDedupFunction<>(expectedKeys, fpp, keys)
+              : new ApproximateDedupFunction<>(expectedKeys, fpp, keys);
       name = "IdemDedup(" + mode.name().toLowerCase(java.util.Locale.ROOT) + ")";
     }
     return keyed.process(function, stream.getType()).name(name);

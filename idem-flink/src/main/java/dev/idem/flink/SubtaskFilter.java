@@ -18,15 +18,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Tier 1 of one subtask: a blocked Bloom filter over the keys of the key groups this subtask
- * owns, kept in Flink <em>union</em> list state so that it is part of every checkpoint.
+ * Tier 1 of one subtask: a blocked Bloom filter over the keys of the key groups this subtask owns,
+ * kept in Flink <em>union</em> list state so that it is part of every checkpoint.
  *
  * <p>Why union state: after a rescale, the key groups a subtask owns were owned by one or more
  * different subtasks before. Union state hands every subtask every old filter; each ORs together
  * the filters of the old subtasks whose key-group ranges overlap its own. The result holds every
  * key of its key groups (and some others), so the filter is a superset and never calls a seen key
- * new. At unchanged parallelism the ranges are the same, so each subtask takes back exactly its
- * own filter and its false-positive rate does not rise across restarts.
+ * new. At unchanged parallelism the ranges are the same, so each subtask takes back exactly its own
+ * filter and its false-positive rate does not rise across restarts.
  *
  * <p>Each state entry is the owner's subtask index, parallelism and maximum parallelism (three
  * ints) followed by the filter's snapshot ({@link FilterSnapshot#toBytes}, the format of idem's
@@ -52,13 +52,17 @@ final class SubtaskFilter {
    * The filter restored from the checkpoint (merged after a rescale), or a new one sized for this
    * subtask's share of {@code expectedKeys} when there is nothing to restore.
    */
-  static SubtaskFilter restoreOrCreate(OperatorStateStore store, TaskInfo task,
-      long expectedKeys, double fpp) throws Exception {
-    ListState<byte[]> state = store.getUnionListState(
-        new ListStateDescriptor<>(STATE_NAME, PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
-    KeyGroupRange mine = KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(
-        task.getMaxNumberOfParallelSubtasks(), task.getNumberOfParallelSubtasks(),
-        task.getIndexOfThisSubtask());
+  static SubtaskFilter restoreOrCreate(
+      OperatorStateStore store, TaskInfo task, long expectedKeys, double fpp) throws Exception {
+    ListState<byte[]> state =
+        store.getUnionListState(
+            new ListStateDescriptor<>(
+                STATE_NAME, PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO));
+    KeyGroupRange mine =
+        KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(
+            task.getMaxNumberOfParallelSubtasks(),
+            task.getNumberOfParallelSubtasks(),
+            task.getIndexOfThisSubtask());
     List<Integer> merged = new ArrayList<>();
     BlockedBloomFilter filter = null;
     for (byte[] entry : state.get()) {
@@ -66,8 +70,9 @@ final class SubtaskFilter {
       int index = prefix.getInt();
       int parallelism = prefix.getInt();
       int maxParallelism = prefix.getInt();
-      KeyGroupRange theirs = KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(
-          maxParallelism, parallelism, index);
+      KeyGroupRange theirs =
+          KeyGroupRangeAssignment.computeKeyGroupRangeForOperatorIndex(
+              maxParallelism, parallelism, index);
       if (mine.getIntersection(theirs).getNumberOfKeyGroups() == 0) {
         continue;
       }
@@ -75,27 +80,40 @@ final class SubtaskFilter {
       if (filter == null) {
         filter = old;
       } else if (!filter.hasSameLayout(old)) {
-        throw new IllegalStateException("the checkpoint holds idem filters of different "
-            + "layouts (" + filter + " and " + old + "), so they cannot be OR-ed; it was not "
-            + "written by one IdemDedup operator. Restore it with the operator uid that wrote it");
+        throw new IllegalStateException(
+            "the checkpoint holds idem filters of different "
+                + "layouts ("
+                + filter
+                + " and "
+                + old
+                + "), so they cannot be OR-ed; it was not "
+                + "written by one IdemDedup operator. Restore it with the operator uid that wrote it");
       } else {
         filter.unionWith(old);
       }
       merged.add(index);
     }
     if (filter == null) {
-      long share = Math.max(1, (expectedKeys + task.getNumberOfParallelSubtasks() - 1)
-          / task.getNumberOfParallelSubtasks());
+      long share =
+          Math.max(
+              1,
+              (expectedKeys + task.getNumberOfParallelSubtasks() - 1)
+                  / task.getNumberOfParallelSubtasks());
       filter = BlockedBloomFilter.create(share, fpp);
     } else {
       if (merged.size() > 1) {
-        LOG.info("idem subtask {}: OR-ed the filters of former subtasks {} after a rescale; "
-            + "expected false-positive rate now {}", task.getIndexOfThisSubtask(), merged,
+        LOG.info(
+            "idem subtask {}: OR-ed the filters of former subtasks {} after a rescale; "
+                + "expected false-positive rate now {}",
+            task.getIndexOfThisSubtask(),
+            merged,
             filter.expectedFpp());
       }
       if (filter.targetFpp() != fpp) {
-        LOG.warn("idem subtask {}: kept the restored filter ({}); a changed expectedKeys or "
-            + "rate applies only to a job started without state", task.getIndexOfThisSubtask(),
+        LOG.warn(
+            "idem subtask {}: kept the restored filter ({}); a changed expectedKeys or "
+                + "rate applies only to a job started without state",
+            task.getIndexOfThisSubtask(),
             filter);
       }
     }
@@ -107,9 +125,13 @@ final class SubtaskFilter {
     FilterSnapshot s = FilterSnapshot.fromBytes(bytes);
     if (!(s.filter() instanceof BlockedBloomFilter blocked)
         || !s.fingerprinter().equals(KeyFingerprinter.HASHING)) {
-      throw new IllegalStateException("the checkpoint holds an idem filter (" + s.filter()
-          + ", " + s.fingerprinter() + ") that IdemDedup did not write; restore it with the "
-          + "operator uid that wrote it");
+      throw new IllegalStateException(
+          "the checkpoint holds an idem filter ("
+              + s.filter()
+              + ", "
+              + s.fingerprinter()
+              + ") that IdemDedup did not write; restore it with the "
+              + "operator uid that wrote it");
     }
     return blocked;
   }
@@ -122,8 +144,11 @@ final class SubtaskFilter {
   void snapshot() throws Exception {
     byte[] bits = FilterSnapshot.toBytes(filter, KeyFingerprinter.HASHING);
     ByteBuffer entry = ByteBuffer.allocate(PREFIX_BYTES + bits.length);
-    entry.putInt(task.getIndexOfThisSubtask()).putInt(task.getNumberOfParallelSubtasks())
-        .putInt(task.getMaxNumberOfParallelSubtasks()).put(bits);
+    entry
+        .putInt(task.getIndexOfThisSubtask())
+        .putInt(task.getNumberOfParallelSubtasks())
+        .putInt(task.getMaxNumberOfParallelSubtasks())
+        .put(bits);
     state.update(List.of(entry.array()));
   }
 }

@@ -36,8 +36,9 @@ final class WindowedDedupFunction<K, T> extends KeyedProcessFunction<K, T, T> {
 
   @Override
   public void open(OpenContext openContext) {
-    kept = getRuntimeContext().getMapState(
-        new MapStateDescriptor<>(KEPT_STATE, Types.LONG, Types.BOOLEAN));
+    kept =
+        getRuntimeContext()
+            .getMapState(new MapStateDescriptor<>(KEPT_STATE, Types.LONG, Types.BOOLEAN));
     metrics = DedupMetrics.windowed(getRuntimeContext().getMetricGroup());
   }
 
@@ -46,9 +47,10 @@ final class WindowedDedupFunction<K, T> extends KeyedProcessFunction<K, T, T> {
     metrics.records.inc();
     Long time = ctx.timestamp();
     if (time == null) {
-      throw new IllegalStateException("IdemDedup windows need event time, and this record has "
-          + "none: call assignTimestampsAndWatermarks(WatermarkStrategy...) on the stream (or "
-          + "give the source a WatermarkStrategy) before IdemDedup");
+      throw new IllegalStateException(
+          "IdemDedup windows need event time, and this record has "
+              + "none: call assignTimestampsAndWatermarks(WatermarkStrategy...) on the stream (or "
+              + "give the source a WatermarkStrategy) before IdemDedup");
     }
     long t = time;
     if (rule.isLate(t, ctx.timerService().currentWatermark())) {

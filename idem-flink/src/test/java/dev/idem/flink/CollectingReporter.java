@@ -21,7 +21,9 @@ public final class CollectingReporter implements MetricReporter {
   private static final Map<String, Counter> COUNTERS = new ConcurrentHashMap<>();
   private static final Map<String, Gauge<?>> GAUGES = new ConcurrentHashMap<>();
 
-  /** Creates the reporter; named in the configuration {@code metrics.reporter.NAME.factory.class}. */
+  /**
+   * Creates the reporter; named in the configuration {@code metrics.reporter.NAME.factory.class}.
+   */
   public static final class Factory implements MetricReporterFactory {
     @Override
     public MetricReporter createMetricReporter(Properties properties) {
@@ -31,6 +33,7 @@ public final class CollectingReporter implements MetricReporter {
 
   /** The configuration key and value that install this reporter. */
   static final String CONFIG_KEY = "metrics.reporter.collect.factory.class";
+
   static final String CONFIG_VALUE = Factory.class.getName();
 
   /** Forgets the counters of earlier jobs. */
@@ -47,14 +50,19 @@ public final class CollectingReporter implements MetricReporter {
   /** The sum over subtasks of counter {@code name} in a group named {@code group}. */
   static long total(String group, String name) {
     String suffix = "." + group + "." + name;
-    return COUNTERS.entrySet().stream().filter(e -> e.getKey().endsWith(suffix))
-        .mapToLong(e -> e.getValue().getCount()).sum();
+    return COUNTERS.entrySet().stream()
+        .filter(e -> e.getKey().endsWith(suffix))
+        .mapToLong(e -> e.getValue().getCount())
+        .sum();
   }
 
   /** The value of the one gauge whose identifier ends with {@code "." + name}, or null. */
   static Object gauge(String name) {
-    return GAUGES.entrySet().stream().filter(e -> e.getKey().endsWith("." + name))
-        .map(e -> e.getValue().getValue()).findFirst().orElse(null);
+    return GAUGES.entrySet().stream()
+        .filter(e -> e.getKey().endsWith("." + name))
+        .map(e -> e.getValue().getValue())
+        .findFirst()
+        .orElse(null);
   }
 
   @Override

@@ -13,8 +13,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The counters add up, and exact mode reads keyed state only for duplicates and the filter's
- * false positives: reads per new key stay near the filter's rate.
+ * The counters add up, and exact mode reads keyed state only for duplicates and the filter's false
+ * positives: reads per new key stay near the filter's rate.
  */
 class DedupMetricsTest {
 
@@ -35,8 +35,12 @@ class DedupMetricsTest {
     double p = 0.01;
     StreamExecutionEnvironment env = TestJobs.environment(checkpoints);
     IdemDedup.of(TestJobs.replayableRecords(env, RECORDS))
-        .key(DuplicatedKeys::keyOfRecord).exact().falsePositiveRate(p).expectedKeys(RECORDS)
-        .build().setParallelism(2)
+        .key(DuplicatedKeys::keyOfRecord)
+        .exact()
+        .falsePositiveRate(p)
+        .expectedKeys(RECORDS)
+        .build()
+        .setParallelism(2)
         .sinkTo(new DiscardingSink<>());
     env.execute("idem metrics test");
 
@@ -55,8 +59,11 @@ class DedupMetricsTest {
   void approximateModeCountsWithoutKeyedState() throws Exception {
     StreamExecutionEnvironment env = TestJobs.environment(checkpoints);
     IdemDedup.of(TestJobs.replayableRecords(env, RECORDS))
-        .key(DuplicatedKeys::keyOfRecord).approximate(0.001).expectedKeys(RECORDS)
-        .build().setParallelism(2)
+        .key(DuplicatedKeys::keyOfRecord)
+        .approximate(0.001)
+        .expectedKeys(RECORDS)
+        .build()
+        .setParallelism(2)
         .sinkTo(new DiscardingSink<>());
     env.execute("idem metrics test");
 

@@ -4,10 +4,10 @@ import java.util.LinkedHashSet;
 import java.util.Set;
 
 /**
- * A deterministic test stream of keyed records: record {@code i} is {@code "<key>,<i>"}. About
- * 60 % of records bring a fresh key, 30 % repeat an earlier one (or bring a key no earlier record
- * had), and 10 % are one of 20 hot keys repeated hundreds of times; about 30 % are duplicates. Deterministic, so a replay after a
- * failure or a restore produces the same records.
+ * A deterministic test stream of keyed records: record {@code i} is {@code "<key>,<i>"}. About 60 %
+ * of records bring a fresh key, 30 % repeat an earlier one (or bring a key no earlier record had),
+ * and 10 % are one of 20 hot keys repeated hundreds of times; about 30 % are duplicates.
+ * Deterministic, so a replay after a failure or a restore produces the same records.
  */
 final class DuplicatedKeys {
 

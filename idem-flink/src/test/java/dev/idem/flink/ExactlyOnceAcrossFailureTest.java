@@ -19,8 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A job killed mid-stream by an exception restarts from its last checkpoint; what the file sink
- * committed must still hold every distinct key exactly once (exact mode), or never a key twice
- * and few enough keys missing (approximate mode).
+ * committed must still hold every distinct key exactly once (exact mode), or never a key twice and
+ * few enough keys missing (approximate mode).
  */
 class ExactlyOnceAcrossFailureTest {
 
@@ -41,28 +41,38 @@ class ExactlyOnceAcrossFailureTest {
 
   private void run(Function<DataStream<String>, DataStream<String>> dedup) throws Exception {
     StreamExecutionEnvironment env = TestJobs.environment(checkpoints);
-    DataStream<String> records = TestJobs.replayableRecords(env, RECORDS)
-        .map(new FailOnce(RECORDS * 3 / 5)).setParallelism(1);
-    dedup.apply(records)
-        .sinkTo(TestJobs.fileSink(output)).setParallelism(PARALLELISM);
+    DataStream<String> records =
+        TestJobs.replayableRecords(env, RECORDS)
+            .map(new FailOnce(RECORDS * 3 / 5))
+            .setParallelism(1);
+    dedup.apply(records).sinkTo(TestJobs.fileSink(output)).setParallelism(PARALLELISM);
     env.execute("idem exactly-once test");
     assertThat(FailOnce.FAILED).as("the failure was injected").isTrue();
-    assertThat(ReplayableSource.restoredFrom).as("restored from a mid-stream checkpoint")
-        .isGreaterThan(0).isLessThan(RECORDS);
+    assertThat(ReplayableSource.restoredFrom)
+        .as("restored from a mid-stream checkpoint")
+        .isGreaterThan(0)
+        .isLessThan(RECORDS);
   }
 
   private static Map<String, Long> keyCounts(List<String> lines) {
-    return lines.stream().collect(
-        Collectors.groupingBy(DuplicatedKeys::keyOfRecord, Collectors.counting()));
+    return lines.stream()
+        .collect(Collectors.groupingBy(DuplicatedKeys::keyOfRecord, Collectors.counting()));
   }
 
   @Test
   void exactModeCommitsEveryDistinctKeyExactlyOnce() throws Exception {
-    run(s -> IdemDedup.of(s).key(DuplicatedKeys::keyOfRecord).exact().expectedKeys(RECORDS)
-        .build().setParallelism(PARALLELISM));
+    run(
+        s ->
+            IdemDedup.of(s)
+                .key(DuplicatedKeys::keyOfRecord)
+                .exact()
+                .expectedKeys(RECORDS)
+                .build()
+                .setParallelism(PARALLELISM));
 
     Set<String> distinct = DuplicatedKeys.distinctKeys(RECORDS);
-    assertThat(RECORDS - distinct.size()).as("duplicates in the input")
+    assertThat(RECORDS - distinct.size())
+        .as("duplicates in the input")
         .isBetween(RECORDS / 4, RECORDS * 2 / 5);
     assertThat(CollectingReporter.total("duplicates")).as("duplicates counted").isPositive();
     List<String> lines = TestJobs.committedLines(output);
@@ -80,8 +90,14 @@ class ExactlyOnceAcrossFailureTest {
     // a filter sized for half the keys at 1 %: overfull on purpose, so that it does drop keys
     long expectedKeys = 7_000;
     double p = 0.01;
-    run(s -> IdemDedup.of(s).key(DuplicatedKeys::keyOfRecord).approximate(p)
-        .expectedKeys(expectedKeys).build().setParallelism(PARALLELISM));
+    run(
+        s ->
+            IdemDedup.of(s)
+                .key(DuplicatedKeys::keyOfRecord)
+                .approximate(p)
+                .expectedKeys(expectedKeys)
+                .build()
+                .setParallelism(PARALLELISM));
 
     Set<String> distinct = DuplicatedKeys.distinctKeys(RECORDS);
     List<String> lines = TestJobs.committedLines(output);
@@ -93,7 +109,8 @@ class ExactlyOnceAcrossFailureTest {
     // has once it holds its share of all keys; twice that, plus slack, for a random outcome
     BlockedBloomFilter shape = BlockedBloomFilter.create(expectedKeys / PARALLELISM, p);
     double worstRate = shape.falsePositiveRate(distinct.size() / PARALLELISM);
-    assertThat(dropped).as("keys dropped (rate bound %.3f)", worstRate)
+    assertThat(dropped)
+        .as("keys dropped (rate bound %.3f)", worstRate)
         .isLessThanOrEqualTo((long) (2 * worstRate * distinct.size()) + 20);
     assertThat(dropped).as("an overfull filter drops some new keys").isPositive();
   }

@@ -5,8 +5,8 @@ import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.state.CheckpointListener;
 
 /**
- * Passes records through, and throws once, after {@code after} records and after a checkpoint
- * has completed, so that the job restarts from a checkpoint taken mid-stream (with {@link
+ * Passes records through, and throws once, after {@code after} records and after a checkpoint has
+ * completed, so that the job restarts from a checkpoint taken mid-stream (with {@link
  * ReplayableSource}, which waits half-way for a checkpoint, choose {@code after} past the half).
  */
 final class FailOnce implements MapFunction<String, String>, CheckpointListener {

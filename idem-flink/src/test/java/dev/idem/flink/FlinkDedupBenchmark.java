@@ -26,12 +26,12 @@ import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.util.Collector;
 
 /**
- * One run of one dedup strategy on a local MiniCluster with the RocksDB state backend
- * (incremental checkpoints every 2 s): idem's exact mode, the keyed {@code ValueState<Boolean>}
- * pattern of Flink's documentation, or Flink SQL's {@code ROW_NUMBER()} keep-first-row dedup.
- * Prints one tab-separated line: strategy, records, kept, seconds, records/s, state bytes (the
- * last checkpoint's full size), state reads, reads per record, reads per new record. Run by
- * {@code bin/idem-flink-bench}, one JVM per run.
+ * One run of one dedup strategy on a local MiniCluster with the RocksDB state backend (incremental
+ * checkpoints every 2 s): idem's exact mode, the keyed {@code ValueState<Boolean>} pattern of
+ * Flink's documentation, or Flink SQL's {@code ROW_NUMBER()} keep-first-row dedup. Prints one
+ * tab-separated line: strategy, records, kept, seconds, records/s, state bytes (the last
+ * checkpoint's full size), state reads, reads per record, reads per new record. Run by {@code
+ * bin/idem-flink-bench}, one JVM per run.
  *
  * <p>Records are {@code Long} keys: in each block of 10 indices, 7 are fresh keys and 3 repeat a
  * key from a uniformly chosen earlier fresh index, so exactly 30 % are duplicates and the distinct
@@ -110,25 +110,33 @@ public final class FlinkDedupBenchmark {
     conf.set(StateBackendOptions.STATE_BACKEND, "rocksdb");
     conf.set(CheckpointingOptions.INCREMENTAL_CHECKPOINTS, true);
     conf.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
-    conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY,
+    conf.set(
+        CheckpointingOptions.CHECKPOINTS_DIRECTORY,
         java.nio.file.Files.createTempDirectory("idem-flink-bench").toUri().toString());
     conf.set(TaskManagerOptions.MANAGED_MEMORY_SIZE, MemorySize.parse("512m"));
     conf.setString(CollectingReporter.CONFIG_KEY, CollectingReporter.CONFIG_VALUE);
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.createLocalEnvironment(
-        parallelism, conf);
+    StreamExecutionEnvironment env =
+        StreamExecutionEnvironment.createLocalEnvironment(parallelism, conf);
     env.enableCheckpointing(Duration.ofSeconds(2).toMillis());
 
-    DataStream<Long> keys = env.fromSource(
-        new DataGeneratorSource<>(FlinkDedupBenchmark::key, records, Types.LONG),
-        WatermarkStrategy.noWatermarks(), "keys");
-    DataStream<Long> unique = switch (strategy) {
-      case "idem" -> IdemDedup.of(keys).key(k -> k).exact().expectedKeys(distinct).build();
-      case "valuestate" -> keys.keyBy(k -> k).process(new ValueStateDedup(), Types.LONG)
-          .name("ValueState dedup").map(new CountKept<>());
-      case "sql" -> sqlDedup(env, keys);
-      default -> throw new IllegalArgumentException(
-          "strategy must be idem, valuestate or sql, got " + strategy);
-    };
+    DataStream<Long> keys =
+        env.fromSource(
+            new DataGeneratorSource<>(FlinkDedupBenchmark::key, records, Types.LONG),
+            WatermarkStrategy.noWatermarks(),
+            "keys");
+    DataStream<Long> unique =
+        switch (strategy) {
+          case "idem" -> IdemDedup.of(keys).key(k -> k).exact().expectedKeys(distinct).build();
+          case "valuestate" ->
+              keys.keyBy(k -> k)
+                  .process(new ValueStateDedup(), Types.LONG)
+                  .name("ValueState dedup")
+                  .map(new CountKept<>());
+          case "sql" -> sqlDedup(env, keys);
+          default ->
+              throw new IllegalArgumentException(
+                  "strategy must be idem, valuestate or sql, got " + strategy);
+        };
     unique.sinkTo(new DiscardingSink<>());
 
     JobExecutionResult result = env.execute("dedup benchmark: " + strategy);
@@ -156,10 +164,20 @@ public final class FlinkDedupBenchmark {
       }
     }
     Object stateBytes = CollectingReporter.gauge("lastCheckpointFullSize");
-    System.out.println(String.format(Locale.ROOT,
-        "%s\t%d\t%d\t%.1f\t%.0f\t%s\t%d\t%.4f\t%.5f%s", strategy, records, kept, seconds,
-        records / seconds, stateBytes, reads, reads / (double) records,
-        newKeyReads / (double) kept, readsNote));
+    System.out.println(
+        String.format(
+            Locale.ROOT,
+            "%s\t%d\t%d\t%.1f\t%.0f\t%s\t%d\t%.4f\t%.5f%s",
+            strategy,
+            records,
+            kept,
+            seconds,
+            records / seconds,
+            stateBytes,
+            reads,
+            reads / (double) records,
+            newKeyReads / (double) kept,
+            readsNote));
     if (kept != distinct) {
       System.err.println("WRONG RESULT: kept " + kept + " of " + distinct + " distinct keys");
       System.exit(1);
@@ -168,11 +186,14 @@ public final class FlinkDedupBenchmark {
 
   private static DataStream<Long> sqlDedup(StreamExecutionEnvironment env, DataStream<Long> keys) {
     StreamTableEnvironment tables = StreamTableEnvironment.create(env);
-    Table t = tables.fromDataStream(keys,
-        Schema.newBuilder().columnByExpression("pt", "PROCTIME()").build());
+    Table t =
+        tables.fromDataStream(
+            keys, Schema.newBuilder().columnByExpression("pt", "PROCTIME()").build());
     tables.createTemporaryView("records", t);
-    Table firstRows = tables.sqlQuery("SELECT f0 FROM (SELECT f0, ROW_NUMBER() OVER "
-        + "(PARTITION BY f0 ORDER BY pt ASC) AS rn FROM records) WHERE rn = 1");
+    Table firstRows =
+        tables.sqlQuery(
+            "SELECT f0 FROM (SELECT f0, ROW_NUMBER() OVER "
+                + "(PARTITION BY f0 ORDER BY pt ASC) AS rn FROM records) WHERE rn = 1");
     return tables.toDataStream(firstRows, Long.class).map(new CountKept<>());
   }
 }

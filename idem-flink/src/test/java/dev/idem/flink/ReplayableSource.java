@@ -14,8 +14,8 @@ import org.apache.flink.streaming.api.functions.source.legacy.SourceFunction;
  * A bounded, replayable source of {@link DuplicatedKeys} records {@code [0, count)}: its position
  * is checkpointed, so a restore replays from the last checkpoint. It can hold still at {@link
  * #pauseAt} (without blocking checkpoints) so that a test can take a savepoint mid-stream. So that
- * a failure test restarts from a checkpoint taken mid-stream, it waits half-way until a
- * checkpoint has completed, and pauses a millisecond every 50 records.
+ * a failure test restarts from a checkpoint taken mid-stream, it waits half-way until a checkpoint
+ * has completed, and pauses a millisecond every 50 records.
  *
  * <p>The legacy {@code SourceFunction} is used on purpose: it runs in its own thread, so it can
  * wait while the task still takes checkpoints. Parallelism 1 only. The static fields are for the
@@ -29,10 +29,13 @@ final class ReplayableSource
 
   /** Records at or after this position wait until it is raised (or the job is cancelled). */
   static volatile long pauseAt = Long.MAX_VALUE;
+
   /** The position reached, for the test to watch. */
   static volatile long position;
+
   /** Checkpoints completed (all tasks were running), over all jobs since {@link #reset}. */
   static volatile int checkpoints;
+
   /** The position restored from a checkpoint, or -1 when the source started fresh. */
   static volatile long restoredFrom = -1;
 
@@ -89,8 +92,10 @@ final class ReplayableSource
 
   @Override
   public void initializeState(FunctionInitializationContext context) throws Exception {
-    state = context.getOperatorStateStore()
-        .getListState(new ListStateDescriptor<>("position", Types.LONG));
+    state =
+        context
+            .getOperatorStateStore()
+            .getListState(new ListStateDescriptor<>("position", Types.LONG));
     for (Long p : state.get()) {
       next = p;
     }

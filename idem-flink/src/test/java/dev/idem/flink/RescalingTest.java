@@ -19,10 +19,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A savepoint taken at parallelism 2 and restored at 3 (and back down to 1): the restored
- * subtasks OR the old filters that cover their key groups, so no key an earlier run kept is
- * called new again; the output of all runs together holds each distinct key exactly once (exact
- * mode), or never a key twice (approximate mode).
+ * A savepoint taken at parallelism 2 and restored at 3 (and back down to 1): the restored subtasks
+ * OR the old filters that cover their key groups, so no key an earlier run kept is called new
+ * again; the output of all runs together holds each distinct key exactly once (exact mode), or
+ * never a key twice (approximate mode).
  */
 class RescalingTest {
 
@@ -45,11 +45,17 @@ class RescalingTest {
   /** The job: replayable source (parallelism 1) → IdemDedup → exactly-once files. */
   private StreamGraph job(int parallelism, String restoreFrom) {
     StreamExecutionEnvironment env = TestJobs.environment(checkpoints);
-    IdemDedup<String> dedup = IdemDedup.of(TestJobs.replayableRecords(env, RECORDS))
-        .key(DuplicatedKeys::keyOfRecord).expectedKeys(RECORDS);
+    IdemDedup<String> dedup =
+        IdemDedup.of(TestJobs.replayableRecords(env, RECORDS))
+            .key(DuplicatedKeys::keyOfRecord)
+            .expectedKeys(RECORDS);
     (approximate ? dedup.approximate(0.01) : dedup.exact())
-        .build().uid("dedup").setParallelism(parallelism)
-        .sinkTo(TestJobs.fileSink(output)).uid("sink").setParallelism(parallelism);
+        .build()
+        .uid("dedup")
+        .setParallelism(parallelism)
+        .sinkTo(TestJobs.fileSink(output))
+        .uid("sink")
+        .setParallelism(parallelism);
     StreamGraph graph = env.getStreamGraph();
     if (restoreFrom != null) {
       graph.setSavepointRestoreSettings(SavepointRestoreSettings.forPath(restoreFrom, true));
@@ -58,8 +64,8 @@ class RescalingTest {
   }
 
   /**
-   * Runs until the source has emitted {@code upTo} records and a checkpoint has completed (so
-   * every task runs), then stops with a savepoint.
+   * Runs until the source has emitted {@code upTo} records and a checkpoint has completed (so every
+   * task runs), then stops with a savepoint.
    */
   private String runAndStop(int parallelism, String restoreFrom, long upTo) throws Exception {
     ReplayableSource.pauseAt = upTo;
@@ -68,11 +74,13 @@ class RescalingTest {
     JobClient client = env.executeAsync(job(parallelism, restoreFrom));
     while (ReplayableSource.position < upTo || ReplayableSource.checkpoints == checkpointsBefore) {
       assertThat(client.getJobStatus().get().isGloballyTerminalState())
-          .as("job ended before reaching record %d", upTo).isFalse();
+          .as("job ended before reaching record %d", upTo)
+          .isFalse();
       Thread.sleep(20);
     }
-    return client.stopWithSavepoint(false, savepoints.toUri().toString(),
-        SavepointFormatType.CANONICAL).get();
+    return client
+        .stopWithSavepoint(false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
+        .get();
   }
 
   /** Savepoint at 2, restore at 3, savepoint, restore at 1; the committed lines of all runs. */
@@ -87,9 +95,12 @@ class RescalingTest {
     assertThat(ReplayableSource.restoredFrom).isEqualTo(RECORDS * 2 / 3);
 
     List<String> lines = TestJobs.committedLines(output);
-    Map<String, Long> counts = lines.stream().collect(
-        Collectors.groupingBy(DuplicatedKeys::keyOfRecord, Collectors.counting()));
-    assertThat(counts.entrySet()).filteredOn(e -> e.getValue() > 1).as("keys emitted twice")
+    Map<String, Long> counts =
+        lines.stream()
+            .collect(Collectors.groupingBy(DuplicatedKeys::keyOfRecord, Collectors.counting()));
+    assertThat(counts.entrySet())
+        .filteredOn(e -> e.getValue() > 1)
+        .as("keys emitted twice")
         .isEmpty();
     return counts;
   }
@@ -106,7 +117,8 @@ class RescalingTest {
     Map<String, Long> counts = runRescaled();
     assertThat(distinct).containsAll(counts.keySet());
     // sized for all records at 1 %; OR-ed filters after 2 -> 3 -> 1 raise the rate: 5 % bound
-    assertThat(distinct.size() - counts.size()).as("keys dropped")
+    assertThat(distinct.size() - counts.size())
+        .as("keys dropped")
         .isLessThanOrEqualTo(distinct.size() / 20);
   }
 }

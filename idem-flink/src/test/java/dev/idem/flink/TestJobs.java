@@ -29,9 +29,12 @@ final class TestJobs {
   static MiniClusterExtension miniCluster() {
     Configuration conf = new Configuration();
     conf.setString(CollectingReporter.CONFIG_KEY, CollectingReporter.CONFIG_VALUE);
-    return new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-        .setNumberTaskManagers(1).setNumberSlotsPerTaskManager(4).setConfiguration(conf)
-        .build());
+    return new MiniClusterExtension(
+        new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(4)
+            .setConfiguration(conf)
+            .build());
   }
 
   /**
@@ -52,8 +55,8 @@ final class TestJobs {
   }
 
   /**
-   * {@link ReplayableSource} of {@code count} records at parallelism 1, with uid {@code
-   * "records"}. The legacy source API is deprecated in Flink 2, and used here on purpose (see
+   * {@link ReplayableSource} of {@code count} records at parallelism 1, with uid {@code "records"}.
+   * The legacy source API is deprecated in Flink 2, and used here on purpose (see
    * ReplayableSource).
    */
   @SuppressWarnings("deprecation")
@@ -63,8 +66,8 @@ final class TestJobs {
 
   /** Exactly-once text files: a part file is committed when a checkpoint completes. */
   static FileSink<String> fileSink(Path dir) {
-    return FileSink.forRowFormat(new org.apache.flink.core.fs.Path(dir.toUri()),
-            new SimpleStringEncoder<String>())
+    return FileSink.forRowFormat(
+            new org.apache.flink.core.fs.Path(dir.toUri()), new SimpleStringEncoder<String>())
         .withRollingPolicy(OnCheckpointRollingPolicy.build())
         .build();
   }

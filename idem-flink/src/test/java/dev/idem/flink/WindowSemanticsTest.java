@@ -42,50 +42,69 @@ class WindowSemanticsTest {
   }
 
   /**
-   * The watermark idem's windowed dedup uses: after each event, the largest event time so far
-   * minus the allowed out-of-orderness; so event {@code i} is judged under the watermark of
-   * events {@code 0..i-1}, as in {@link WindowedDeduplicator}.
+   * The watermark idem's windowed dedup uses: after each event, the largest event time so far minus
+   * the allowed out-of-orderness; so event {@code i} is judged under the watermark of events {@code
+   * 0..i-1}, as in {@link WindowedDeduplicator}.
    */
   private static WatermarkStrategy<Tuple3<Integer, Integer, Long>> afterEachEvent(long delay) {
-    return WatermarkStrategy.<Tuple3<Integer, Integer, Long>>forGenerator(ctx ->
-            new WatermarkGenerator<>() {
-              private long max = Long.MIN_VALUE;
+    return WatermarkStrategy.<Tuple3<Integer, Integer, Long>>forGenerator(
+            ctx ->
+                new WatermarkGenerator<>() {
+                  private long max = Long.MIN_VALUE;
 
-              @Override
-              public void onEvent(Tuple3<Integer, Integer, Long> e, long ts, WatermarkOutput out) {
-                max = Math.max(max, e.f2);
-                out.emitWatermark(new Watermark(max - delay));
-              }
+                  @Override
+                  public void onEvent(
+                      Tuple3<Integer, Integer, Long> e, long ts, WatermarkOutput out) {
+                    max = Math.max(max, e.f2);
+                    out.emitWatermark(new Watermark(max - delay));
+                  }
 
-              @Override
-              public void onPeriodicEmit(WatermarkOutput out) {}
-            })
+                  @Override
+                  public void onPeriodicEmit(WatermarkOutput out) {}
+                })
         .withTimestampAssigner((e, ts) -> e.f2);
   }
 
   /** Runs the events through IdemDedup on a MiniCluster; the verdict of each, by position. */
   @SuppressWarnings("try") // Flink's CloseableIterator.close() may throw InterruptedException
-  private static List<Verdict> flinkVerdicts(List<Tuple3<Integer, Integer, Long>> events,
-      boolean tumbling, long window, long delay, long lateness) throws Exception {
+  private static List<Verdict> flinkVerdicts(
+      List<Tuple3<Integer, Integer, Long>> events,
+      boolean tumbling,
+      long window,
+      long delay,
+      long lateness)
+      throws Exception {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     OutputTag<Tuple3<Integer, Integer, Long>> late =
         new OutputTag<>("late", Types.TUPLE(Types.INT, Types.INT, Types.LONG));
-    DataStream<Tuple3<Integer, Integer, Long>> stream = env.fromData(events).setParallelism(1)
-        .assignTimestampsAndWatermarks(afterEachEvent(delay)).setParallelism(1);
-    IdemDedup<Tuple3<Integer, Integer, Long>> dedup = IdemDedup.of(stream).key(e -> e.f1)
-        .allowedLateness(Duration.ofMillis(lateness)).sideOutputLateData(late);
-    SingleOutputStreamOperator<Tuple3<Integer, Integer, Long>> kept = (tumbling
-        ? dedup.inTumblingWindows(Duration.ofMillis(window))
-        : dedup.withinWindow(Duration.ofMillis(window))).build().setParallelism(2);
-    DataStream<String> tagged = kept.map(e -> "K" + e.f0).returns(Types.STRING)
-        .union(kept.getSideOutput(late).map(e -> "L" + e.f0).returns(Types.STRING));
+    DataStream<Tuple3<Integer, Integer, Long>> stream =
+        env.fromData(events)
+            .setParallelism(1)
+            .assignTimestampsAndWatermarks(afterEachEvent(delay))
+            .setParallelism(1);
+    IdemDedup<Tuple3<Integer, Integer, Long>> dedup =
+        IdemDedup.of(stream)
+            .key(e -> e.f1)
+            .allowedLateness(Duration.ofMillis(lateness))
+            .sideOutputLateData(late);
+    SingleOutputStreamOperator<Tuple3<Integer, Integer, Long>> kept =
+        (tumbling
+                ? dedup.inTumblingWindows(Duration.ofMillis(window))
+                : dedup.withinWindow(Duration.ofMillis(window)))
+            .build()
+            .setParallelism(2);
+    DataStream<String> tagged =
+        kept.map(e -> "K" + e.f0)
+            .returns(Types.STRING)
+            .union(kept.getSideOutput(late).map(e -> "L" + e.f0).returns(Types.STRING));
     Map<Integer, Verdict> byPosition = new HashMap<>();
     try (CloseableIterator<String> it = tagged.executeAndCollect()) {
       while (it.hasNext()) {
         String s = it.next();
         Verdict v = s.charAt(0) == 'K' ? Verdict.KEPT : Verdict.LATE;
-        assertThat(byPosition.put(Integer.parseInt(s.substring(1)), v)).as("emitted twice: %s",
-            s).isNull();
+        assertThat(byPosition.put(Integer.parseInt(s.substring(1)), v))
+            .as("emitted twice: %s", s)
+            .isNull();
       }
     }
     List<Verdict> out = new ArrayList<>();
@@ -96,23 +115,34 @@ class WindowSemanticsTest {
   }
 
   /** The definitions of docs/WINDOWS.md over the whole history, one event at a time. */
-  static List<Verdict> bruteForce(List<Tuple3<Integer, Integer, Long>> events, boolean tumbling,
-      long w, long delay, long lateness) {
+  static List<Verdict> bruteForce(
+      List<Tuple3<Integer, Integer, Long>> events,
+      boolean tumbling,
+      long w,
+      long delay,
+      long lateness) {
     Map<Integer, List<Long>> keptTimes = new HashMap<>();
     List<Verdict> out = new ArrayList<>();
     long maxT = Long.MIN_VALUE;
     for (Tuple3<Integer, Integer, Long> e : events) {
       long t = e.f2;
       long watermark = maxT - delay;
-      boolean late = maxT != Long.MIN_VALUE && (tumbling
-          ? (Math.floorDiv(t, w) + 1) * w + lateness <= watermark
-          : t + lateness < watermark);
+      boolean late =
+          maxT != Long.MIN_VALUE
+              && (tumbling
+                  ? (Math.floorDiv(t, w) + 1) * w + lateness <= watermark
+                  : t + lateness < watermark);
       if (late) {
         out.add(Verdict.LATE);
       } else {
         List<Long> times = keptTimes.computeIfAbsent(e.f1, k -> new ArrayList<>());
-        boolean dup = times.stream().anyMatch(t0 -> tumbling
-            ? Math.floorDiv(t0, w) == Math.floorDiv(t, w) : Math.abs(t - t0) < w);
+        boolean dup =
+            times.stream()
+                .anyMatch(
+                    t0 ->
+                        tumbling
+                            ? Math.floorDiv(t0, w) == Math.floorDiv(t, w)
+                            : Math.abs(t - t0) < w);
         if (!dup) {
           times.add(t);
         }
@@ -123,12 +153,18 @@ class WindowSemanticsTest {
     return out;
   }
 
-  private static List<Verdict> library(List<Tuple3<Integer, Integer, Long>> events,
-      boolean tumbling, long w, long delay, long lateness) {
-    WindowedDeduplicator.Builder b = WindowedDeduplicator.builder()
-        .maxDelay(Duration.ofMillis(delay)).allowedLateness(Duration.ofMillis(lateness));
-    WindowedDeduplicator d = (tumbling ? b.tumbling(Duration.ofMillis(w))
-        : b.sliding(Duration.ofMillis(w))).build();
+  private static List<Verdict> library(
+      List<Tuple3<Integer, Integer, Long>> events,
+      boolean tumbling,
+      long w,
+      long delay,
+      long lateness) {
+    WindowedDeduplicator.Builder b =
+        WindowedDeduplicator.builder()
+            .maxDelay(Duration.ofMillis(delay))
+            .allowedLateness(Duration.ofMillis(lateness));
+    WindowedDeduplicator d =
+        (tumbling ? b.tumbling(Duration.ofMillis(w)) : b.sliding(Duration.ofMillis(w))).build();
     List<Verdict> out = new ArrayList<>();
     for (Tuple3<Integer, Integer, Long> e : events) {
       out.add(d.check(e.f1 * 0x9E3779B97F4A7C15L, e.f1, e.f2));
@@ -137,8 +173,8 @@ class WindowSemanticsTest {
   }
 
   /**
-   * A clock that moves forward by 0 to 12 ms an event; 2 events in 9 are up to 15 ms behind it
-   * (out of order), 1 in 9 is 16 to 120 ms behind (often late); 7 keys.
+   * A clock that moves forward by 0 to 12 ms an event; 2 events in 9 are up to 15 ms behind it (out
+   * of order), 1 in 9 is 16 to 120 ms behind (often late); 7 keys.
    */
   private static List<Tuple3<Integer, Integer, Long>> randomEvents(SplittableRandom r, int n) {
     List<Tuple3<Integer, Integer, Long>> events = new ArrayList<>();
@@ -163,13 +199,17 @@ class WindowSemanticsTest {
     for (boolean tumbling : new boolean[] {true, false}) {
       List<Verdict> expected = bruteForce(events, tumbling, window, delay, lateness);
       assertThat(library(events, tumbling, window, delay, lateness))
-          .as("the library agrees with the definitions").isEqualTo(expected);
-      assertThat(expected).as("the stream exercises every verdict")
+          .as("the library agrees with the definitions")
+          .isEqualTo(expected);
+      assertThat(expected)
+          .as("the stream exercises every verdict")
           .contains(Verdict.KEPT, Verdict.DUPLICATE, Verdict.LATE);
       List<Verdict> actual = flinkVerdicts(events, tumbling, window, delay, lateness);
       for (int i = 0; i < events.size(); i++) {
-        assertThat(actual.get(i)).as("%s window %d, delay %d, lateness %d: event %s",
-            tumbling ? "tumbling" : "sliding", window, delay, lateness, events.get(i))
+        assertThat(actual.get(i))
+            .as(
+                "%s window %d, delay %d, lateness %d: event %s",
+                tumbling ? "tumbling" : "sliding", window, delay, lateness, events.get(i))
             .isEqualTo(expected.get(i));
       }
     }
@@ -179,10 +219,11 @@ class WindowSemanticsTest {
   void theClickExampleOfTheDocumentation() throws Exception {
     long ten = 1_764_669_600_000L; // 2025-12-02T10:00:00Z
     long min = 60_000;
-    List<Tuple3<Integer, Integer, Long>> clicks = List.of(
-        event(0, 42, ten + 2 * min), event(1, 42, ten + 7 * min + 30_000),
-        event(2, 9, ten + 9 * min), event(3, 9, ten + 11 * min),
-        event(4, 42, ten + 30 * min), event(5, 9, ten + min));
+    List<Tuple3<Integer, Integer, Long>> clicks =
+        List.of(
+            event(0, 42, ten + 2 * min), event(1, 42, ten + 7 * min + 30_000),
+            event(2, 9, ten + 9 * min), event(3, 9, ten + 11 * min),
+            event(4, 42, ten + 30 * min), event(5, 9, ten + min));
     Verdict k = Verdict.KEPT;
     Verdict d = Verdict.DUPLICATE;
     Verdict l = Verdict.LATE;

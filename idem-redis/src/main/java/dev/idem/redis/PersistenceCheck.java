@@ -8,9 +8,9 @@ import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * Tells the user at start when a Redis server would forget marks in a restart, from its own
- * settings ({@code CONFIG GET appendonly save}). The {@link WorkerMarker} stops a job that meets
- * a forgetful server, but cannot bring the marks back, and cannot see a wipe before a job
- * started: only a server that keeps every write (AOF) makes a restart harmless.
+ * settings ({@code CONFIG GET appendonly save}). The {@link WorkerMarker} stops a job that meets a
+ * forgetful server, but cannot bring the marks back, and cannot see a wipe before a job started:
+ * only a server that keeps every write (AOF) makes a restart harmless.
  */
 final class PersistenceCheck {
 
@@ -36,21 +36,29 @@ final class PersistenceCheck {
     } else if (appendonly.equalsIgnoreCase("yes")) {
       return;
     } else if (save.isBlank()) {
-      listener.warning(server + " keeps its data only in memory (appendonly no, no RDB save "
-          + "points): a restart empties it; idem then stops every job running against it, and "
-          + "none can resume unless the data is restored; turn on appendonly yes (CONFIG SET "
-          + "appendonly yes, and in redis.conf)");
+      listener.warning(
+          server
+              + " keeps its data only in memory (appendonly no, no RDB save "
+              + "points): a restart empties it; idem then stops every job running against it, and "
+              + "none can resume unless the data is restored; turn on appendonly yes (CONFIG SET "
+              + "appendonly yes, and in redis.conf)");
     } else {
-      listener.warning(server + " saves only RDB snapshots (save " + save + "; appendonly "
-          + "no): a restart brings back the last snapshot, without the marks made since; idem "
-          + "stops the jobs that marked anything since, but a worker idle since cannot tell and "
-          + "may emit keys again; turn on appendonly yes (CONFIG SET appendonly yes, and in "
-          + "redis.conf)");
+      listener.warning(
+          server
+              + " saves only RDB snapshots (save "
+              + save
+              + "; appendonly "
+              + "no): a restart brings back the last snapshot, without the marks made since; idem "
+              + "stops the jobs that marked anything since, but a worker idle since cannot tell and "
+              + "may emit keys again; turn on appendonly yes (CONFIG SET appendonly yes, and in "
+              + "redis.conf)");
     }
   }
 
   private static String cannotCheck(String server, String why) {
-    return server + ": could not check that it keeps its data across a restart (" + why
+    return server
+        + ": could not check that it keeps its data across a restart ("
+        + why
         + "); make sure it runs with appendonly yes";
   }
 }

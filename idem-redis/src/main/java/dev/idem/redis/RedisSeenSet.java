@@ -14,22 +14,22 @@ import redis.clients.jedis.exceptions.JedisException;
 import redis.clients.jedis.params.SetParams;
 
 /**
- * A {@link SharedSeenSet} in Redis: one Redis key per fingerprint, marked with
- * {@code SET key tag NX GET} (Redis 7.0+), which sets the tag only if the key is absent and
- * returns the tag it had, atomically, in one command; a batch is one pipelined round trip.
+ * A {@link SharedSeenSet} in Redis: one Redis key per fingerprint, marked with {@code SET key tag
+ * NX GET} (Redis 7.0+), which sets the tag only if the key is absent and returns the tag it had,
+ * atomically, in one command; a batch is one pipelined round trip.
  *
- * <p>Key layout: {@code PREFIX{hh}} followed by the 16 fingerprint bytes, where {@code hh} is
- * the fingerprint's first byte in hex: the hash tag spreads keys over 256 slots, so the same
- * layout works on Redis Cluster. Values are the 8-byte tags of {@code SharedTag}.
+ * <p>Key layout: {@code PREFIX{hh}} followed by the 16 fingerprint bytes, where {@code hh} is the
+ * fingerprint's first byte in hex: the hash tag spreads keys over 256 slots, so the same layout
+ * works on Redis Cluster. Values are the 8-byte tags of {@code SharedTag}.
  *
- * <p>A lost connection is retried with exponential backoff (0.1 s to 3.2 s, six attempts):
- * marking again with the same tags is harmless, because a worker's own tag means "mine". After
- * the last attempt the call fails and the job stops; its last checkpoint is intact.
+ * <p>A lost connection is retried with exponential backoff (0.1 s to 3.2 s, six attempts): marking
+ * again with the same tags is harmless, because a worker's own tag means "mine". After the last
+ * attempt the call fails and the job stops; its last checkpoint is intact.
  *
- * <p>A server that forgot (restarted without persistence, flushed, or back at an older snapshot)
- * is caught by the worker's {@link WorkerMarker}: checked after every reconnect and, at no extra
- * round trip, at the end of every batch's pipeline. At start, {@link PersistenceCheck} warns
- * when the server would forget in a restart.
+ * <p>A server that forgot (restarted without persistence, flushed, or back at an older snapshot) is
+ * caught by the worker's {@link WorkerMarker}: checked after every reconnect and, at no extra round
+ * trip, at the end of every batch's pipeline. At start, {@link PersistenceCheck} warns when the
+ * server would forget in a restart.
  *
  * <p>Jedis, not Lettuce: the job's thread waits for each batch's answers anyway, and Jedis's
  * blocking pipeline says exactly that with no event loop to manage. Not thread-safe.
@@ -49,14 +49,20 @@ public final class RedisSeenSet implements SharedSeenSet {
   private final WorkerMarker marker;
   private Jedis jedis;
 
-  private RedisSeenSet(String host, int port, int db, String prefix, long ttlMillis,
-      String description, String worker, SharedSeenSet.Start start) {
+  private RedisSeenSet(
+      String host,
+      int port,
+      int db,
+      String prefix,
+      long ttlMillis,
+      String description,
+      String worker,
+      SharedSeenSet.Start start) {
     this.host = host;
     this.port = port;
     this.db = db;
     this.expiring = ttlMillis > 0;
-    this.nx = ttlMillis > 0 ? SetParams.setParams().nx().px(ttlMillis)
-        : SetParams.setParams().nx();
+    this.nx = ttlMillis > 0 ? SetParams.setParams().nx().px(ttlMillis) : SetParams.setParams().nx();
     this.prefix = prefix.getBytes(java.nio.charset.StandardCharsets.UTF_8);
     this.description = description;
     this.marker = new WorkerMarker(prefix, worker, start, description);
@@ -64,10 +70,10 @@ public final class RedisSeenSet implements SharedSeenSet {
 
   /**
    * An opener for {@code redis://HOST[:PORT][/DB][?prefix=P&ttl=T]} (port 6379, db 0 and prefix
-   * {@code idem:} by default). Workers that dedup together must use the same db and prefix.
-   * With {@code ttl} (e.g. {@code 10m}, {@code 30s}, {@code 500ms}) a mark expires after that
-   * long: a key is a duplicate only if some worker marked it within the last T of wall-clock
-   * time ({@code SET ... NX PX}), a recent tier in front of the full history.
+   * {@code idem:} by default). Workers that dedup together must use the same db and prefix. With
+   * {@code ttl} (e.g. {@code 10m}, {@code 30s}, {@code 500ms}) a mark expires after that long: a
+   * key is a duplicate only if some worker marked it within the last T of wall-clock time ({@code
+   * SET ... NX PX}), a recent tier in front of the full history.
    *
    * @throws IllegalArgumentException for a malformed address, naming what is wrong
    */
@@ -79,8 +85,8 @@ public final class RedisSeenSet implements SharedSeenSet {
       throw new IllegalArgumentException("not a redis:// address: " + address);
     }
     if (!"redis".equals(uri.getScheme()) || uri.getHost() == null) {
-      throw new IllegalArgumentException("expected redis://HOST[:PORT][/DB][?prefix=P], got '"
-          + address + "'");
+      throw new IllegalArgumentException(
+          "expected redis://HOST[:PORT][/DB][?prefix=P], got '" + address + "'");
     }
     int port = uri.getPort() < 0 ? 6379 : uri.getPort();
     String path = uri.getPath() == null ? "" : uri.getPath().replaceFirst("^/", "");
@@ -88,8 +94,8 @@ public final class RedisSeenSet implements SharedSeenSet {
     try {
       db = path.isEmpty() ? 0 : Integer.parseInt(path);
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("the database in " + address + " must be a number, "
-          + "not '" + path + "'");
+      throw new IllegalArgumentException(
+          "the database in " + address + " must be a number, " + "not '" + path + "'");
     }
     String prefix = "idem:";
     long ttl = 0;
@@ -100,21 +106,31 @@ public final class RedisSeenSet implements SharedSeenSet {
         } else if (param.startsWith("ttl=")) {
           ttl = millis(param.substring(4), address);
         } else {
-          throw new IllegalArgumentException(address + ": unknown parameter '" + param
-              + "' (prefix=P or ttl=T)");
+          throw new IllegalArgumentException(
+              address + ": unknown parameter '" + param + "' (prefix=P or ttl=T)");
         }
       }
     }
-    String description = "redis://" + uri.getHost() + ":" + port + "/" + db + "?prefix="
-        + prefix + (ttl > 0 ? "&ttl=" + ttl + "ms" : "");
+    String description =
+        "redis://"
+            + uri.getHost()
+            + ":"
+            + port
+            + "/"
+            + db
+            + "?prefix="
+            + prefix
+            + (ttl > 0 ? "&ttl=" + ttl + "ms" : "");
     String finalPrefix = prefix;
     long finalTtl = ttl;
     return new SharedSeenSet.Opener() {
       @Override
-      public SharedSeenSet open(String worker, SharedSeenSet.Start start,
-          SharedSeenSet.Listener listener) throws IOException {
-        RedisSeenSet set = new RedisSeenSet(uri.getHost(), port, db, finalPrefix, finalTtl,
-            description, worker, start);
+      public SharedSeenSet open(
+          String worker, SharedSeenSet.Start start, SharedSeenSet.Listener listener)
+          throws IOException {
+        RedisSeenSet set =
+            new RedisSeenSet(
+                uri.getHost(), port, db, finalPrefix, finalTtl, description, worker, start);
         set.connectWithRetries();
         PersistenceCheck.report(set.jedis, description, listener);
         return set;
@@ -129,11 +145,14 @@ public final class RedisSeenSet implements SharedSeenSet {
 
   /** {@code 500ms}, {@code 30s}, {@code 10m}, {@code 2h}, {@code 1d} in milliseconds. */
   static long millis(String text, String address) {
-    java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)(ms|s|m|h|d)")
-        .matcher(text);
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)(ms|s|m|h|d)").matcher(text);
     if (!m.matches() || Long.parseLong(m.group(1)) == 0) {
-      throw new IllegalArgumentException(address + ": ttl must be a positive duration like "
-          + "500ms, 30s, 10m, 2h or 1d, not '" + text + "'");
+      throw new IllegalArgumentException(
+          address
+              + ": ttl must be a positive duration like "
+              + "500ms, 30s, 10m, 2h or 1d, not '"
+              + text
+              + "'");
     }
     long n = Long.parseLong(m.group(1));
     return switch (m.group(2)) {
@@ -165,8 +184,7 @@ public final class RedisSeenSet implements SharedSeenSet {
   }
 
   @Override
-  public void markAll(long[] fps, int count, byte[][] tags, byte[][] previous)
-      throws IOException {
+  public void markAll(long[] fps, int count, byte[][] tags, byte[][] previous) throws IOException {
     JedisException last = null;
     for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
       try {
@@ -196,9 +214,14 @@ public final class RedisSeenSet implements SharedSeenSet {
         backoff(attempt);
       }
     }
-    throw new IOException(description + ": unreachable after " + ATTEMPTS + " attempts ("
-        + last.getMessage() + "); the job stopped at its last checkpoint: rerun the same "
-        + "command when Redis is back");
+    throw new IOException(
+        description
+            + ": unreachable after "
+            + ATTEMPTS
+            + " attempts ("
+            + last.getMessage()
+            + "); the job stopped at its last checkpoint: rerun the same "
+            + "command when Redis is back");
   }
 
   private void connectWithRetries() throws IOException {
@@ -228,11 +251,21 @@ public final class RedisSeenSet implements SharedSeenSet {
     if (db != 0) {
       jedis.select(db);
     }
-    String version = jedis.info("server").lines().filter(l -> l.startsWith("redis_version:"))
-        .findFirst().orElse("redis_version:0").substring("redis_version:".length()).strip();
+    String version =
+        jedis
+            .info("server")
+            .lines()
+            .filter(l -> l.startsWith("redis_version:"))
+            .findFirst()
+            .orElse("redis_version:0")
+            .substring("redis_version:".length())
+            .strip();
     if (Integer.parseInt(version.split("\\.")[0]) < 7) {
-      throw new IllegalStateException(description + " runs Redis " + version
-          + "; the shared tier needs 7.0 or later (SET NX GET)");
+      throw new IllegalStateException(
+          description
+              + " runs Redis "
+              + version
+              + "; the shared tier needs 7.0 or later (SET NX GET)");
     }
   }
 

@@ -8,27 +8,26 @@ import redis.clients.jedis.Pipeline;
 import redis.clients.jedis.Response;
 
 /**
- * One worker's evidence that Redis still holds what it marked: a key {@code PREFIX marker:ID}
- * that the worker writes when it starts, before its first mark, and rewrites at the end of every
- * batch's pipeline with a count of batches ({@code SET marker n+1 GET}, no expiry even under
- * {@code ttl=}). Redis runs one connection's commands in order, so a reply of {@code n} means no
- * restart, flush or older snapshot came between the marker's last write and this batch's last
- * mark: every answer of the batch was decided against a set that had forgotten nothing. A
- * missing marker (a server restarted without persistence) or an older count (one restarted from
- * an RDB snapshot) means the batch's answers cannot be trusted, and the job stops before it
- * writes any record of that batch. The check rides on the batch's own round trip: one command
- * per batch, no extra trip.
+ * One worker's evidence that Redis still holds what it marked: a key {@code PREFIX marker:ID} that
+ * the worker writes when it starts, before its first mark, and rewrites at the end of every batch's
+ * pipeline with a count of batches ({@code SET marker n+1 GET}, no expiry even under {@code ttl=}).
+ * Redis runs one connection's commands in order, so a reply of {@code n} means no restart, flush or
+ * older snapshot came between the marker's last write and this batch's last mark: every answer of
+ * the batch was decided against a set that had forgotten nothing. A missing marker (a server
+ * restarted without persistence) or an older count (one restarted from an RDB snapshot) means the
+ * batch's answers cannot be trusted, and the job stops before it writes any record of that batch.
+ * The check rides on the batch's own round trip: one command per batch, no extra trip.
  *
  * <p>One marker per worker, not one per prefix: a shared marker created with {@code NX} would be
- * created again by the first worker that starts after a wipe, and the workers already running
- * would find it and go on; and a count needs a single writer. Each worker checks only its own
- * marker, but a wipe takes every marker with it, so every running worker notices at its next
- * batch. A resumed worker (same {@code --state}, same id) must find the marker it wrote before;
- * a worker without state deletes its marker when it closes, since nothing can resume it.
+ * created again by the first worker that starts after a wipe, and the workers already running would
+ * find it and go on; and a count needs a single writer. Each worker checks only its own marker, but
+ * a wipe takes every marker with it, so every running worker notices at its next batch. A resumed
+ * worker (same {@code --state}, same id) must find the marker it wrote before; a worker without
+ * state deletes its marker when it closes, since nothing can resume it.
  *
  * <p>What it cannot see: a wipe before a job starts (a new job writes a new marker on the empty
- * server), and marks another worker made after this worker's last batch and lost in a restart
- * from a snapshot; {@link PersistenceCheck} warns about servers where these can happen.
+ * server), and marks another worker made after this worker's last batch and lost in a restart from
+ * a snapshot; {@link PersistenceCheck} warns about servers where these can happen.
  */
 final class WorkerMarker {
 
@@ -36,6 +35,7 @@ final class WorkerMarker {
   private final String name;
   private final SharedSeenSet.Start start;
   private final String server;
+
   /** The count the server last acknowledged. */
   private long count;
 
@@ -100,19 +100,32 @@ final class WorkerMarker {
   }
 
   private SharedSetLostException gone(String when) {
-    return new SharedSetLostException(server + " lost its data: the marker this job wrote there "
-        + when + " (key " + name + ") is gone, so the server probably restarted without "
-        + "persistence (or was flushed) and forgot the marks of every worker: going on would "
-        + "emit again keys emitted before. Turn on appendonly yes on the server (RDB snapshots "
-        + "alone lose the marks made since the last one).");
+    return new SharedSetLostException(
+        server
+            + " lost its data: the marker this job wrote there "
+            + when
+            + " (key "
+            + name
+            + ") is gone, so the server probably restarted without "
+            + "persistence (or was flushed) and forgot the marks of every worker: going on would "
+            + "emit again keys emitted before. Turn on appendonly yes on the server (RDB snapshots "
+            + "alone lose the marks made since the last one).");
   }
 
   private SharedSetLostException rolledBack(long found) {
-    return new SharedSetLostException(server + " went back in time: the marker this job "
-        + "rewrites with every batch (key " + name + ") says batch " + found + ", but the job "
-        + "wrote batch " + count + ", so the server probably restarted from an older snapshot "
-        + "(RDB without AOF) and forgot the marks every worker made since: going on would emit "
-        + "again keys emitted before. Turn on appendonly yes on the server.");
+    return new SharedSetLostException(
+        server
+            + " went back in time: the marker this job "
+            + "rewrites with every batch (key "
+            + name
+            + ") says batch "
+            + found
+            + ", but the job "
+            + "wrote batch "
+            + count
+            + ", so the server probably restarted from an older snapshot "
+            + "(RDB without AOF) and forgot the marks every worker made since: going on would emit "
+            + "again keys emitted before. Turn on appendonly yes on the server.");
   }
 
   private static byte[] encode(long count) {
@@ -123,9 +136,13 @@ final class WorkerMarker {
     try {
       return Long.parseLong(new String(value, StandardCharsets.US_ASCII));
     } catch (NumberFormatException e) {
-      throw new SharedSetLostException(server + ": the key " + name + " holds something other "
-          + "than this job's marker; another program writes under this job's prefix: give the "
-          + "job a prefix of its own (?prefix=P)");
+      throw new SharedSetLostException(
+          server
+              + ": the key "
+              + name
+              + " holds something other "
+              + "than this job's marker; another program writes under this job's prefix: give the "
+              + "job a prefix of its own (?prefix=P)");
     }
   }
 }

@@ -49,8 +49,9 @@ class RedisSeenSetTest {
     return open(address, worker, SharedSeenSet.Start.NEW, new Heard());
   }
 
-  private static SharedSeenSet open(String address, String worker, SharedSeenSet.Start start,
-      SharedSeenSet.Listener listener) throws IOException {
+  private static SharedSeenSet open(
+      String address, String worker, SharedSeenSet.Start start, SharedSeenSet.Listener listener)
+      throws IOException {
     return RedisSeenSet.opener(address).open(worker, start, listener);
   }
 
@@ -98,29 +99,33 @@ class RedisSeenSetTest {
       List<Future<?>> done = new ArrayList<>();
       for (int w = 0; w < workers; w++) {
         int worker = w;
-        done.add(pool.submit(() -> {
-          SplittableRandom random = new SplittableRandom(worker);
-          try (SharedSeenSet set = open(redis.address(), "w" + worker)) {
-            for (int batch = 0; batch < 20; batch++) {
-              int n = 1000;
-              long[] fps = new long[2 * n];
-              byte[][] tags = new byte[n][];
-              byte[][] previous = new byte[n][];
-              for (int i = 0; i < n; i++) {
-                fps[2 * i] = random.nextInt(keys);
-                fps[2 * i + 1] = 42;
-                tags[i] = tag(worker + "/" + batch + ":" + i);
-              }
-              set.markAll(fps, n, tags, previous);
-              for (int i = 0; i < n; i++) {
-                if (previous[i] == null) {
-                  newTo.computeIfAbsent(fps[2 * i], k -> new AtomicInteger()).incrementAndGet();
-                }
-              }
-            }
-          }
-          return null;
-        }));
+        done.add(
+            pool.submit(
+                () -> {
+                  SplittableRandom random = new SplittableRandom(worker);
+                  try (SharedSeenSet set = open(redis.address(), "w" + worker)) {
+                    for (int batch = 0; batch < 20; batch++) {
+                      int n = 1000;
+                      long[] fps = new long[2 * n];
+                      byte[][] tags = new byte[n][];
+                      byte[][] previous = new byte[n][];
+                      for (int i = 0; i < n; i++) {
+                        fps[2 * i] = random.nextInt(keys);
+                        fps[2 * i + 1] = 42;
+                        tags[i] = tag(worker + "/" + batch + ":" + i);
+                      }
+                      set.markAll(fps, n, tags, previous);
+                      for (int i = 0; i < n; i++) {
+                        if (previous[i] == null) {
+                          newTo
+                              .computeIfAbsent(fps[2 * i], k -> new AtomicInteger())
+                              .incrementAndGet();
+                        }
+                      }
+                    }
+                  }
+                  return null;
+                }));
       }
       for (Future<?> f : done) {
         f.get();
@@ -159,8 +164,9 @@ class RedisSeenSetTest {
     RedisServer redis = RedisServer.start(dir);
     SharedSeenSet set = open(redis.address(), "w");
     redis.close();
-    assertThatThrownBy(() -> set.markAll(new long[] {1, 1}, 1, new byte[][] {tag("x")},
-        new byte[1][])).hasMessageContaining("unreachable after 6 attempts")
+    assertThatThrownBy(
+            () -> set.markAll(new long[] {1, 1}, 1, new byte[][] {tag("x")}, new byte[1][]))
+        .hasMessageContaining("unreachable after 6 attempts")
         .hasMessageContaining("rerun the same command");
     set.close();
     assertThatThrownBy(() -> RedisSeenSet.opener("redis://127.0.0.1:1/zero"))
@@ -169,16 +175,17 @@ class RedisSeenSetTest {
   }
 
   @Test
-  void aRestartWithoutPersistenceStopsTheWorkerAtTheReconnectBeforeItMarksAgain()
-      throws Exception {
+  void aRestartWithoutPersistenceStopsTheWorkerAtTheReconnectBeforeItMarksAgain() throws Exception {
     try (RedisServer redis = RedisServer.start(dir);
         SharedSeenSet set = open(redis.address(), "w")) {
       assertThat(mark(set, 0, 100)).isEqualTo(100);
       redis.restart();
-      assertThatThrownBy(() -> mark(set, 0, 100)).isInstanceOf(SharedSetLostException.class)
-          .hasMessageContaining("127.0.0.1:" + redis.port()).hasMessageContaining("lost its data")
-          .hasMessageContaining("marker this job wrote there when it started (key "
-              + "idem:marker:w) is gone")
+      assertThatThrownBy(() -> mark(set, 0, 100))
+          .isInstanceOf(SharedSetLostException.class)
+          .hasMessageContaining("127.0.0.1:" + redis.port())
+          .hasMessageContaining("lost its data")
+          .hasMessageContaining(
+              "marker this job wrote there when it started (key " + "idem:marker:w) is gone")
           .hasMessageContaining("restarted without persistence")
           .hasMessageContaining("appendonly yes");
       try (Jedis admin = new Jedis("127.0.0.1", redis.port())) {
@@ -195,7 +202,8 @@ class RedisSeenSetTest {
       assertThat(mark(set, 0, 100)).isEqualTo(100);
       long commands = commandsProcessed(admin);
       admin.flushAll();
-      assertThatThrownBy(() -> mark(set, 0, 100)).isInstanceOf(SharedSetLostException.class)
+      assertThatThrownBy(() -> mark(set, 0, 100))
+          .isInstanceOf(SharedSetLostException.class)
           .hasMessageContaining("is gone");
       // the flush, the batch's 100 marks and its marker, then this INFO: no extra round trip
       assertThat(commandsProcessed(admin) - commands).isEqualTo(1 + 100 + 1 + 1);
@@ -203,8 +211,12 @@ class RedisSeenSetTest {
   }
 
   private static long commandsProcessed(Jedis admin) {
-    return admin.info("stats").lines().filter(l -> l.startsWith("total_commands_processed:"))
-        .mapToLong(l -> Long.parseLong(l.substring(l.indexOf(':') + 1).strip())).findFirst()
+    return admin
+        .info("stats")
+        .lines()
+        .filter(l -> l.startsWith("total_commands_processed:"))
+        .mapToLong(l -> Long.parseLong(l.substring(l.indexOf(':') + 1).strip()))
+        .findFirst()
         .orElseThrow();
   }
 
@@ -218,9 +230,12 @@ class RedisSeenSetTest {
       }
       mark(set, 100, 100);
       redis.restart();
-      assertThatThrownBy(() -> mark(set, 100, 100)).isInstanceOf(SharedSetLostException.class)
-          .hasMessageContaining("went back in time").hasMessageContaining("says batch 1")
-          .hasMessageContaining("wrote batch 2").hasMessageContaining("older snapshot");
+      assertThatThrownBy(() -> mark(set, 100, 100))
+          .isInstanceOf(SharedSetLostException.class)
+          .hasMessageContaining("went back in time")
+          .hasMessageContaining("says batch 1")
+          .hasMessageContaining("wrote batch 2")
+          .hasMessageContaining("older snapshot");
     }
   }
 
@@ -230,13 +245,13 @@ class RedisSeenSetTest {
       try (SharedSeenSet set = open(redis.address(), "w")) {
         mark(set, 0, 100);
       }
-      try (SharedSeenSet set = open(redis.address(), "w", SharedSeenSet.Start.RESUMED,
-          new Heard())) {
+      try (SharedSeenSet set =
+          open(redis.address(), "w", SharedSeenSet.Start.RESUMED, new Heard())) {
         assertThat(mark(set, 50, 100)).as("keys 100..149 are new").isEqualTo(50);
       }
       redis.restart();
-      assertThatThrownBy(() -> open(redis.address(), "w", SharedSeenSet.Start.RESUMED,
-          new Heard())).isInstanceOf(SharedSetLostException.class)
+      assertThatThrownBy(() -> open(redis.address(), "w", SharedSeenSet.Start.RESUMED, new Heard()))
+          .isInstanceOf(SharedSetLostException.class)
           .hasMessageContaining("when it first started (key idem:marker:w) is gone");
       // a new job (a new --state, or none) on the emptied server cannot know, and starts
       try (SharedSeenSet set = open(redis.address(), "v")) {
@@ -264,25 +279,42 @@ class RedisSeenSetTest {
     try (RedisServer a = RedisServer.start(dir);
         RedisServer b = RedisServer.start(dir, RedisServer.AOF);
         RedisServer c = RedisServer.start(dir, List.of("--save", "3600 1", "--appendonly", "no"));
-        RedisServer d = RedisServer.start(dir, List.of("--save", "", "--appendonly", "no",
-            "--rename-command", "CONFIG", ""))) {
-      for (var run : List.of(java.util.Map.entry(a, none), java.util.Map.entry(b, aof),
-          java.util.Map.entry(c, rdb), java.util.Map.entry(d, refused))) {
-        try (SharedSeenSet set = open(run.getKey().address(), "w", SharedSeenSet.Start.NEW,
-            run.getValue())) {
+        RedisServer d =
+            RedisServer.start(
+                dir,
+                List.of("--save", "", "--appendonly", "no", "--rename-command", "CONFIG", ""))) {
+      for (var run :
+          List.of(
+              java.util.Map.entry(a, none),
+              java.util.Map.entry(b, aof),
+              java.util.Map.entry(c, rdb),
+              java.util.Map.entry(d, refused))) {
+        try (SharedSeenSet set =
+            open(run.getKey().address(), "w", SharedSeenSet.Start.NEW, run.getValue())) {
           mark(set, 0, 10);
         }
       }
     }
-    assertThat(none.warnings).singleElement().asString().contains("only in memory")
-        .contains("appendonly no").contains("a restart empties it")
+    assertThat(none.warnings)
+        .singleElement()
+        .asString()
+        .contains("only in memory")
+        .contains("appendonly no")
+        .contains("a restart empties it")
         .contains("CONFIG SET appendonly yes");
     assertThat(aof.warnings).isEmpty();
     assertThat(aof.notes).isEmpty();
-    assertThat(rdb.warnings).singleElement().asString().contains("only RDB snapshots")
-        .contains("save 3600 1").contains("appendonly yes");
+    assertThat(rdb.warnings)
+        .singleElement()
+        .asString()
+        .contains("only RDB snapshots")
+        .contains("save 3600 1")
+        .contains("appendonly yes");
     assertThat(refused.warnings).isEmpty();
-    assertThat(refused.notes).singleElement().asString()
-        .contains("could not check that it keeps its data").contains("refused");
+    assertThat(refused.notes)
+        .singleElement()
+        .asString()
+        .contains("could not check that it keeps its data")
+        .contains("refused");
   }
 }

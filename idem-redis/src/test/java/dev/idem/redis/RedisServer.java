@@ -12,9 +12,9 @@ import redis.clients.jedis.exceptions.JedisException;
 
 /**
  * A real redis-server for a test, on a free loopback port, without persistence unless asked;
- * stopped by {@link #close}. {@link #restart} crashes it and starts it again on the same port
- * and data directory, as a server restarted by its supervisor. Fails with what to install when
- * there is no redis-server.
+ * stopped by {@link #close}. {@link #restart} crashes it and starts it again on the same port and
+ * data directory, as a server restarted by its supervisor. Fails with what to install when there is
+ * no redis-server.
  */
 public final class RedisServer implements AutoCloseable {
 
@@ -22,11 +22,11 @@ public final class RedisServer implements AutoCloseable {
   public static final List<String> NO_PERSISTENCE = List.of("--save", "", "--appendonly", "no");
 
   /**
-   * The settings of a server that keeps every acknowledged write across a crash: the AOF is
-   * written before each reply, and fsynced at once so that the test does not depend on timing.
+   * The settings of a server that keeps every acknowledged write across a crash: the AOF is written
+   * before each reply, and fsynced at once so that the test does not depend on timing.
    */
-  public static final List<String> AOF = List.of("--save", "", "--appendonly", "yes",
-      "--appendfsync", "always");
+  public static final List<String> AOF =
+      List.of("--save", "", "--appendonly", "yes", "--appendfsync", "always");
 
   private final Path dir;
   private final int port;
@@ -52,24 +52,34 @@ public final class RedisServer implements AutoCloseable {
       port = s.getLocalPort();
     }
     // its own data directory, so that two servers of one test do not share files
-    RedisServer server = new RedisServer(Files.createTempDirectory(dir, "redis-"), port,
-        settings);
+    RedisServer server = new RedisServer(Files.createTempDirectory(dir, "redis-"), port, settings);
     server.launch();
     return server;
   }
 
   private void launch() throws IOException, InterruptedException {
-    List<String> command = new ArrayList<>(List.of("redis-server", "--port",
-        Integer.toString(port), "--bind", "127.0.0.1", "--dir", dir.toString()));
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                "redis-server",
+                "--port",
+                Integer.toString(port),
+                "--bind",
+                "127.0.0.1",
+                "--dir",
+                dir.toString()));
     command.addAll(settings);
     Process p;
     try {
-      p = new ProcessBuilder(command).redirectErrorStream(true)
-          .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("redis.log").toFile()))
-          .start();
+      p =
+          new ProcessBuilder(command)
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("redis.log").toFile()))
+              .start();
     } catch (IOException e) {
-      String need = "these tests need redis-server 7+ on the PATH (Debian/Ubuntu: apt-get "
-          + "install redis-server)";
+      String need =
+          "these tests need redis-server 7+ on the PATH (Debian/Ubuntu: apt-get "
+              + "install redis-server)";
       // in CI (.ci/run installs it) a missing server fails the build; elsewhere it skips
       if (!"true".equals(System.getenv("CI"))) {
         org.junit.jupiter.api.Assumptions.abort(need + "; skipped");
@@ -86,8 +96,8 @@ public final class RedisServer implements AutoCloseable {
         }
       } catch (JedisException notYet) {
         if (!p.isAlive()) {
-          throw new IOException("redis-server exited with " + p.exitValue() + "; see "
-              + dir.resolve("redis.log"));
+          throw new IOException(
+              "redis-server exited with " + p.exitValue() + "; see " + dir.resolve("redis.log"));
         }
         Thread.sleep(20);
       }
@@ -97,8 +107,8 @@ public final class RedisServer implements AutoCloseable {
   }
 
   /**
-   * Kills the server (SIGKILL: no goodbye, no final save) and starts it again on the same port
-   * and directory with the same settings: it comes back with whatever its persistence kept.
+   * Kills the server (SIGKILL: no goodbye, no final save) and starts it again on the same port and
+   * directory with the same settings: it comes back with whatever its persistence kept.
    */
   public void restart() throws IOException, InterruptedException {
     process.destroyForcibly().waitFor();

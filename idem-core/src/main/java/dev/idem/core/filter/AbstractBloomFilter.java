@@ -11,9 +11,9 @@ import java.util.concurrent.atomic.LongAdder;
  * What the Bloom filters of idem share: a bit array, {@code k} positions per key derived from the
  * fingerprint, the capacity and target rate they were sized for, and a count of changing puts.
  *
- * <p>Positions come from the fingerprint alone (enhanced double hashing, Dillinger–Manolios:
- * {@code x += y; y += i}) and are mapped to a range by Lemire's multiply-shift, which uses the high
- * bits of each 64-bit value; no key is hashed twice.
+ * <p>Positions come from the fingerprint alone (enhanced double hashing, Dillinger–Manolios: {@code
+ * x += y; y += i}) and are mapped to a range by Lemire's multiply-shift, which uses the high bits
+ * of each 64-bit value; no key is hashed twice.
  */
 public abstract sealed class AbstractBloomFilter implements MembershipFilter, SnapshotSupport
     permits BloomFilter, BlockedBloomFilter, PartitionedBloomFilter {
@@ -24,6 +24,7 @@ public abstract sealed class AbstractBloomFilter implements MembershipFilter, Sn
   private final long capacity;
   private final double targetFpp;
   private final LongAdder changingPuts = new LongAdder();
+
   /** Written by the batch operations so the JIT cannot drop their prefetching loads. */
   @SuppressWarnings("unused")
   private long prefetchSink;
@@ -98,8 +99,8 @@ public abstract sealed class AbstractBloomFilter implements MembershipFilter, Sn
     return List.of(bits);
   }
 
-  static AbstractBloomFilter restore(FilterType type, ByteBuffer params, long count,
-      Payload payload) throws IOException {
+  static AbstractBloomFilter restore(
+      FilterType type, ByteBuffer params, long count, Payload payload) throws IOException {
     long capacity = params.getLong();
     double targetFpp = params.getDouble();
     long bitSize = params.getLong();
@@ -146,8 +147,8 @@ public abstract sealed class AbstractBloomFilter implements MembershipFilter, Sn
   }
 
   /**
-   * Reads the word of a key's first position, so that a batch of keys has its first cache misses
-   * in flight at once. Returns a value derived from the word.
+   * Reads the word of a key's first position, so that a batch of keys has its first cache misses in
+   * flight at once. Returns a value derived from the word.
    */
   abstract long touch(long hi, long lo);
 
@@ -187,6 +188,11 @@ public abstract sealed class AbstractBloomFilter implements MembershipFilter, Sn
     return String.format(
         java.util.Locale.ROOT,
         "%s{capacity=%d, targetFpp=%s, bits=%d, k=%d, count=%d}",
-        type().displayName(), capacity, targetFpp, bitSize, hashCount, approximateCount());
+        type().displayName(),
+        capacity,
+        targetFpp,
+        bitSize,
+        hashCount,
+        approximateCount());
   }
 }

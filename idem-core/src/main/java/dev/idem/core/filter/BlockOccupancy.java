@@ -3,15 +3,15 @@ package dev.idem.core.filter;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The exact chance that a query for a key never inserted finds all its {@code k} positions set in
- * a 512-bit block that holds {@code j} keys: {@code E[(X/512)^k]}, where {@code X} is the number
- * of distinct bits set by {@code j·k} uniform positions.
+ * The exact chance that a query for a key never inserted finds all its {@code k} positions set in a
+ * 512-bit block that holds {@code j} keys: {@code E[(X/512)^k]}, where {@code X} is the number of
+ * distinct bits set by {@code j·k} uniform positions.
  *
  * <p>The textbook shortcut {@code (1 - (1 - 1/512)^(k·j))^k} replaces {@code X} by its mean. In a
- * block that small {@code X} varies enough that the shortcut understates the rate by about 2 % at
- * a 0.1 % target (measured: 0.1022 % against 0.1000 % predicted), and a filter sized by it misses
- * the target. So we track the whole distribution of {@code X} (a Markov chain: each position lands
- * on a set bit with probability {@code x/512}) and take the moment exactly.
+ * block that small {@code X} varies enough that the shortcut understates the rate by about 2 % at a
+ * 0.1 % target (measured: 0.1022 % against 0.1000 % predicted), and a filter sized by it misses the
+ * target. So we track the whole distribution of {@code X} (a Markov chain: each position lands on a
+ * set bit with probability {@code x/512}) and take the moment exactly.
  *
  * <p>The table for one {@code k} depends on nothing else, so it is computed once and cached.
  */
@@ -28,10 +28,12 @@ final class BlockOccupancy {
     if (t != null && t.length >= minLength) {
       return t;
     }
-    return TABLES.compute(k, (key, old) ->
-        old != null && old.length >= minLength
-            ? old
-            : compute(k, Math.max(minLength, old == null ? 256 : 2 * old.length)));
+    return TABLES.compute(
+        k,
+        (key, old) ->
+            old != null && old.length >= minLength
+                ? old
+                : compute(k, Math.max(minLength, old == null ? 256 : 2 * old.length)));
   }
 
   private static double[] compute(int k, int length) {

@@ -30,13 +30,17 @@ public final class BlockedBloomFilter extends AbstractBloomFilter {
 
   private final long blockCount;
 
-  BlockedBloomFilter(long capacity, double targetFpp, long bitSize, int hashCount, BitArray bits,
-      long count) {
+  BlockedBloomFilter(
+      long capacity, double targetFpp, long bitSize, int hashCount, BitArray bits, long count) {
     super(capacity, targetFpp, bitSize, hashCount, bits, count);
     if (bitSize % FilterMath.BLOCK_BITS != 0 || hashCount > SALTS.length) {
       throw new IllegalArgumentException(
-          "a blocked filter needs a multiple of 512 bits and at most " + SALTS.length
-              + " positions per key, got " + bitSize + " bits and k=" + hashCount);
+          "a blocked filter needs a multiple of 512 bits and at most "
+              + SALTS.length
+              + " positions per key, got "
+              + bitSize
+              + " bits and k="
+              + hashCount);
     }
     this.blockCount = bitSize >>> BLOCK_SHIFT;
   }
@@ -44,8 +48,13 @@ public final class BlockedBloomFilter extends AbstractBloomFilter {
   /** A filter for {@code expectedKeys} keys whose rate at capacity is at most {@code fpp}. */
   public static BlockedBloomFilter create(long expectedKeys, double fpp) {
     FilterLayout layout = FilterMath.blockedLayout(expectedKeys, fpp);
-    return new BlockedBloomFilter(expectedKeys, fpp, layout.bitSize(), layout.hashCount(),
-        HeapBitArray.allocate(layout.bitSize()), 0);
+    return new BlockedBloomFilter(
+        expectedKeys,
+        fpp,
+        layout.bitSize(),
+        layout.hashCount(),
+        HeapBitArray.allocate(layout.bitSize()),
+        0);
   }
 
   /**
@@ -58,20 +67,27 @@ public final class BlockedBloomFilter extends AbstractBloomFilter {
   }
 
   /**
-   * ORs {@code other} into this filter: afterwards this filter answers "maybe" for every key
-   * either held, so it keeps the no-false-negative promise for both. The false-positive rate
-   * becomes that of the two key sets together. The count becomes the sum of both counts, an upper
-   * bound of the distinct keys (keys in both are counted twice), so {@link #expectedFpp()} errs
-   * high. Stop writers of {@code other} first.
+   * ORs {@code other} into this filter: afterwards this filter answers "maybe" for every key either
+   * held, so it keeps the no-false-negative promise for both. The false-positive rate becomes that
+   * of the two key sets together. The count becomes the sum of both counts, an upper bound of the
+   * distinct keys (keys in both are counted twice), so {@link #expectedFpp()} errs high. Stop
+   * writers of {@code other} first.
    *
    * @throws IllegalArgumentException when the layouts differ (see {@link #hasSameLayout})
    */
   public void unionWith(BlockedBloomFilter other) {
     if (!hasSameLayout(other)) {
-      throw new IllegalArgumentException("cannot OR a blocked filter of " + other.bitSize
-          + " bits and k=" + other.hashCount + " into one of " + bitSize + " bits and k="
-          + hashCount + ": only filters created with the same expected keys and rate can be "
-          + "combined; create both with the same BlockedBloomFilter.create(n, p)");
+      throw new IllegalArgumentException(
+          "cannot OR a blocked filter of "
+              + other.bitSize
+              + " bits and k="
+              + other.hashCount
+              + " into one of "
+              + bitSize
+              + " bits and k="
+              + hashCount
+              + ": only filters created with the same expected keys and rate can be "
+              + "combined; create both with the same BlockedBloomFilter.create(n, p)");
     }
     for (long i = 0, n = bits.wordCount(); i < n; i++) {
       long w = other.bits.word(i);

@@ -1,18 +1,17 @@
 package dev.idem.core.filter;
 
 /**
- * The classic Bloom filter: {@code k} positions anywhere in {@code m} bits, sized exactly by
- * {@link FilterMath#classicLayout} ({@code m = ceil(-n·ln p / (ln 2)²)}, {@code k = round((m/n)·ln
- * 2)}). The smallest of the family for a given rate; each operation touches up to {@code k} cache
- * lines.
+ * The classic Bloom filter: {@code k} positions anywhere in {@code m} bits, sized exactly by {@link
+ * FilterMath#classicLayout} ({@code m = ceil(-n·ln p / (ln 2)²)}, {@code k = round((m/n)·ln 2)}).
+ * The smallest of the family for a given rate; each operation touches up to {@code k} cache lines.
  *
- * <p>Because {@code k} is rounded to a whole number, the rate at capacity can be a little above
- * the target (0.1006 % for a 0.1 % target); {@link #expectedFpp()} reports the real figure.
+ * <p>Because {@code k} is rounded to a whole number, the rate at capacity can be a little above the
+ * target (0.1006 % for a 0.1 % target); {@link #expectedFpp()} reports the real figure.
  */
 public final class BloomFilter extends AbstractBloomFilter {
 
-  BloomFilter(long capacity, double targetFpp, long bitSize, int hashCount, BitArray bits,
-      long count) {
+  BloomFilter(
+      long capacity, double targetFpp, long bitSize, int hashCount, BitArray bits, long count) {
     super(capacity, targetFpp, bitSize, hashCount, bits, count);
   }
 
@@ -25,8 +24,13 @@ public final class BloomFilter extends AbstractBloomFilter {
    */
   public static BloomFilter create(long expectedKeys, double fpp) {
     FilterLayout layout = FilterMath.classicLayout(expectedKeys, fpp);
-    return new BloomFilter(expectedKeys, fpp, layout.bitSize(), layout.hashCount(),
-        HeapBitArray.allocate(layout.bitSize()), 0);
+    return new BloomFilter(
+        expectedKeys,
+        fpp,
+        layout.bitSize(),
+        layout.hashCount(),
+        HeapBitArray.allocate(layout.bitSize()),
+        0);
   }
 
   @Override

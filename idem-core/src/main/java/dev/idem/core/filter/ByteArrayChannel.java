@@ -6,8 +6,8 @@ import java.nio.channels.NonWritableChannelException;
 import java.nio.channels.SeekableByteChannel;
 
 /**
- * A fixed-size byte array seen as a channel, so that a snapshot held in memory is written and
- * read by the very code that writes and reads snapshot files ({@link SnapshotFormat}).
+ * A fixed-size byte array seen as a channel, so that a snapshot held in memory is written and read
+ * by the very code that writes and reads snapshot files ({@link SnapshotFormat}).
  */
 final class ByteArrayChannel implements SeekableByteChannel {
 
@@ -51,8 +51,8 @@ final class ByteArrayChannel implements SeekableByteChannel {
     }
     int n = src.remaining();
     if (n > bytes.length - position) {
-      throw new IllegalStateException("writing " + n + " bytes at " + position
-          + " overruns an array of " + bytes.length);
+      throw new IllegalStateException(
+          "writing " + n + " bytes at " + position + " overruns an array of " + bytes.length);
     }
     src.get(bytes, position, n);
     position += n;

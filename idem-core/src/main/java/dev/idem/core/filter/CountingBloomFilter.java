@@ -30,8 +30,14 @@ public final class CountingBloomFilter implements DeletableFilter, SnapshotSuppo
   private final double targetFpp;
   private long count;
 
-  private CountingBloomFilter(long capacity, double targetFpp, long counterCount, int hashCount,
-      int counterBits, BitArray counters, long count) {
+  private CountingBloomFilter(
+      long capacity,
+      double targetFpp,
+      long counterCount,
+      int hashCount,
+      int counterBits,
+      BitArray counters,
+      long count) {
     if (counterBits != 4 && counterBits != 8) {
       throw new IllegalArgumentException("counters must be 4 or 8 bits wide, got " + counterBits);
     }
@@ -63,11 +69,21 @@ public final class CountingBloomFilter implements DeletableFilter, SnapshotSuppo
       throw new IllegalArgumentException("counters must be 4 or 8 bits wide, got " + counterBits);
     }
     if (layout.bitSize() > FilterMath.MAX_BITS / counterBits) {
-      throw new IllegalArgumentException("a counting filter for " + expectedKeys + " keys at "
-          + fpp + " needs more than the largest array; accept a higher rate or shard the keys");
+      throw new IllegalArgumentException(
+          "a counting filter for "
+              + expectedKeys
+              + " keys at "
+              + fpp
+              + " needs more than the largest array; accept a higher rate or shard the keys");
     }
-    return new CountingBloomFilter(expectedKeys, fpp, layout.bitSize(), layout.hashCount(),
-        counterBits, HeapBitArray.allocate(layout.bitSize() * counterBits), 0);
+    return new CountingBloomFilter(
+        expectedKeys,
+        fpp,
+        layout.bitSize(),
+        layout.hashCount(),
+        counterBits,
+        HeapBitArray.allocate(layout.bitSize() * counterBits),
+        0);
   }
 
   private long counter(long index) {
@@ -207,7 +223,10 @@ public final class CountingBloomFilter implements DeletableFilter, SnapshotSuppo
    */
   @Override
   public void writeParameters(ByteBuffer out) {
-    out.putLong(capacity).putDouble(targetFpp).putLong(counterCount).putInt(hashCount)
+    out.putLong(capacity)
+        .putDouble(targetFpp)
+        .putLong(counterCount)
+        .putInt(hashCount)
         .putInt(counterBits);
   }
 
@@ -224,13 +243,15 @@ public final class CountingBloomFilter implements DeletableFilter, SnapshotSuppo
     int hashCount = params.getInt();
     int counterBits = params.getInt();
     AbstractBloomFilter.checkParameters(capacity, targetFpp);
-    if (counterCount < 1 || hashCount < 1 || (counterBits != 4 && counterBits != 8)
+    if (counterCount < 1
+        || hashCount < 1
+        || (counterBits != 4 && counterBits != 8)
         || counterCount > FilterMath.MAX_BITS / counterBits) {
-      throw new IllegalArgumentException("counters=" + counterCount + ", k=" + hashCount
-          + ", counter bits=" + counterBits);
+      throw new IllegalArgumentException(
+          "counters=" + counterCount + ", k=" + hashCount + ", counter bits=" + counterBits);
     }
     BitArray counters = payload.next((counterCount * counterBits + 63) >>> 6);
-    return new CountingBloomFilter(capacity, targetFpp, counterCount, hashCount, counterBits,
-        counters, count);
+    return new CountingBloomFilter(
+        capacity, targetFpp, counterCount, hashCount, counterBits, counters, count);
   }
 }

@@ -17,14 +17,13 @@ import java.util.Map;
  *   <li>Fingerprint width {@code f = ceil(log2(2b/p))} for target rate {@code p} and {@code b = 4}
  *       slots per bucket, any width from 4 to 32 bits, packed without padding (13 bits at 0.1 %).
  *   <li>Buckets: {@code ceil(n / (4 · 0.95))}, any count, not only powers of two, so the filter is
- *       never up to twice larger than needed. The first bucket comes from the key's {@code hi};
- *       the alternate one is {@code (h(fp) - i) mod buckets}, its own inverse, so a fingerprint
- *       can move between its two buckets knowing only its current one.
+ *       never up to twice larger than needed. The first bucket comes from the key's {@code hi}; the
+ *       alternate one is {@code (h(fp) - i) mod buckets}, its own inverse, so a fingerprint can
+ *       move between its two buckets knowing only its current one.
  *   <li>Insertion evicts a random resident and moves it to its other bucket, for at most {@code
  *       maxKicks} (500) steps. A victim still homeless at the end goes to a small stash (4
  *       entries). When the stash is full too, every move of that insertion is undone and {@link
- *       FilterFullException} is thrown: <b>a failed insertion never loses a stored
- *       fingerprint</b>.
+ *       FilterFullException} is thrown: <b>a failed insertion never loses a stored fingerprint</b>.
  *   <li>Expected rate at load {@code α}: {@code 2b·α / (2^f - 1)}, from the 2b slots a query
  *       compares. This is exact when no two keys of a bucket pair share a fingerprint, as with
  *       {@link #put}, which skips keys already answered "maybe"; with many {@link #add}ed copies
@@ -39,10 +38,13 @@ public final class CuckooFilter implements DeletableFilter, SnapshotSupport {
 
   /** Slots per bucket. */
   public static final int SLOTS = 4;
+
   /** Kicks before an insertion falls back to the stash. */
   public static final int DEFAULT_MAX_KICKS = 500;
+
   /** Load the default sizing plans for. */
   static final double DESIGN_LOAD = 0.95;
+
   static final int STASH_CAPACITY = 4;
   static final int MIN_BITS = 4;
   static final int MAX_BITS = 32;
@@ -64,8 +66,14 @@ public final class CuckooFilter implements DeletableFilter, SnapshotSupport {
   private final int[] pathSlot;
   private final long[] pathOld;
 
-  private CuckooFilter(long capacity, double targetFpp, long buckets, int bits, int maxKicks,
-      BitArray slots, long count) {
+  private CuckooFilter(
+      long capacity,
+      double targetFpp,
+      long buckets,
+      int bits,
+      int maxKicks,
+      BitArray slots,
+      long count) {
     if (bits < MIN_BITS || bits > MAX_BITS) {
       throw new IllegalArgumentException(
           "fingerprints must be " + MIN_BITS + " to " + MAX_BITS + " bits, got " + bits);
@@ -109,8 +117,7 @@ public final class CuckooFilter implements DeletableFilter, SnapshotSupport {
 
   /** A filter for {@code expectedKeys} keys with {@code fingerprintBits}-bit fingerprints. */
   public static CuckooFilter withFingerprintBits(long expectedKeys, int fingerprintBits) {
-    return create(expectedKeys, fingerprintBits,
-        falsePositiveRate(DESIGN_LOAD, fingerprintBits));
+    return create(expectedKeys, fingerprintBits, falsePositiveRate(DESIGN_LOAD, fingerprintBits));
   }
 
   private static CuckooFilter create(long expectedKeys, int bits, double targetFpp) {
@@ -121,11 +128,19 @@ public final class CuckooFilter implements DeletableFilter, SnapshotSupport {
           "fingerprints must be " + MIN_BITS + " to " + MAX_BITS + " bits, got " + bits);
     }
     if ((double) buckets * SLOTS * bits > FilterMath.MAX_BITS) {
-      throw new IllegalArgumentException("a cuckoo filter for " + expectedKeys
-          + " keys needs more than the largest array; shard the keys");
+      throw new IllegalArgumentException(
+          "a cuckoo filter for "
+              + expectedKeys
+              + " keys needs more than the largest array; shard the keys");
     }
-    return new CuckooFilter(expectedKeys, targetFpp, buckets, bits, DEFAULT_MAX_KICKS,
-        HeapBitArray.allocate(buckets * SLOTS * bits), 0);
+    return new CuckooFilter(
+        expectedKeys,
+        targetFpp,
+        buckets,
+        bits,
+        DEFAULT_MAX_KICKS,
+        HeapBitArray.allocate(buckets * SLOTS * bits),
+        0);
   }
 
   /**
@@ -220,13 +235,14 @@ public final class CuckooFilter implements DeletableFilter, SnapshotSupport {
     long b2 = alternate(b1, fp);
     int copies = copies(b1, fp) + (b2 == b1 ? 0 : copies(b2, fp));
     for (int i = 0; i < stashSize; i++) {
-      copies += stashFingerprint[i] == fp && (stashBucket[i] == b1 || stashBucket[i] == b2)
-          ? 1 : 0;
+      copies += stashFingerprint[i] == fp && (stashBucket[i] == b1 || stashBucket[i] == b2) ? 1 : 0;
     }
     if (copies >= 2 * SLOTS) {
-      throw new IllegalStateException("this key is already stored " + copies
-          + " times, the most a cuckoo filter holds (the 2 x 4 slots of its two buckets); "
-          + "remove copies first or use put(), which stores a key once");
+      throw new IllegalStateException(
+          "this key is already stored "
+              + copies
+              + " times, the most a cuckoo filter holds (the 2 x 4 slots of its two buckets); "
+              + "remove copies first or use put(), which stores a key once");
     }
     boolean absent = copies == 0;
     if (placeInEmptySlot(b1, fp) || placeInEmptySlot(b2, fp)) {
@@ -263,10 +279,14 @@ public final class CuckooFilter implements DeletableFilter, SnapshotSupport {
     for (int step = maxKicks - 1; step >= 0; step--) {
       setSlot(pathBucket[step], pathSlot[step], pathOld[step]);
     }
-    throw new FilterFullException(String.format(Locale.ROOT,
-        "cuckoo filter is full: %,d keys in %,d slots (load %.1f %%) and the stash is full; "
-            + "nothing stored was lost, but this key was not added. Build it for more keys",
-        count, buckets * SLOTS, 100.0 * count / (buckets * SLOTS)));
+    throw new FilterFullException(
+        String.format(
+            Locale.ROOT,
+            "cuckoo filter is full: %,d keys in %,d slots (load %.1f %%) and the stash is full; "
+                + "nothing stored was lost, but this key was not added. Build it for more keys",
+            count,
+            buckets * SLOTS,
+            100.0 * count / (buckets * SLOTS)));
   }
 
   private long nextRandom() {
@@ -382,8 +402,14 @@ public final class CuckooFilter implements DeletableFilter, SnapshotSupport {
    */
   @Override
   public synchronized void writeParameters(ByteBuffer out) {
-    out.putLong(capacity).putDouble(targetFpp).putLong(buckets).putInt(bits).putInt(SLOTS)
-        .putInt(maxKicks).putInt(stashSize).putLong(random);
+    out.putLong(capacity)
+        .putDouble(targetFpp)
+        .putLong(buckets)
+        .putInt(bits)
+        .putInt(SLOTS)
+        .putInt(maxKicks)
+        .putInt(stashSize)
+        .putLong(random);
     for (int i = 0; i < stashSize; i++) {
       out.putLong(stashBucket[i]).putLong(stashFingerprint[i]);
     }
@@ -404,19 +430,39 @@ public final class CuckooFilter implements DeletableFilter, SnapshotSupport {
     int stash = params.getInt();
     long random = params.getLong();
     AbstractBloomFilter.checkParameters(capacity, targetFpp);
-    if (slotsPerBucket != SLOTS || bits < MIN_BITS || bits > MAX_BITS || buckets < 1
-        || (double) buckets * SLOTS * bits > FilterMath.MAX_BITS || maxKicks < 0
-        || maxKicks > 1 << 20 || stash < 0 || stash > STASH_CAPACITY
-        || count > buckets * SLOTS + stash || random == 0) {
-      throw new IllegalArgumentException("buckets=" + buckets + ", f=" + bits + ", slots="
-          + slotsPerBucket + ", kicks=" + maxKicks + ", stash=" + stash + ", count=" + count);
+    if (slotsPerBucket != SLOTS
+        || bits < MIN_BITS
+        || bits > MAX_BITS
+        || buckets < 1
+        || (double) buckets * SLOTS * bits > FilterMath.MAX_BITS
+        || maxKicks < 0
+        || maxKicks > 1 << 20
+        || stash < 0
+        || stash > STASH_CAPACITY
+        || count > buckets * SLOTS + stash
+        || random == 0) {
+      throw new IllegalArgumentException(
+          "buckets="
+              + buckets
+              + ", f="
+              + bits
+              + ", slots="
+              + slotsPerBucket
+              + ", kicks="
+              + maxKicks
+              + ", stash="
+              + stash
+              + ", count="
+              + count);
     }
     long[] stashBuckets = new long[stash];
     long[] stashFps = new long[stash];
     for (int i = 0; i < stash; i++) {
       stashBuckets[i] = params.getLong();
       stashFps[i] = params.getLong();
-      if (stashBuckets[i] < 0 || stashBuckets[i] >= buckets || stashFps[i] < 1
+      if (stashBuckets[i] < 0
+          || stashBuckets[i] >= buckets
+          || stashFps[i] < 1
           || stashFps[i] >= 1L << bits) {
         throw new IllegalArgumentException("stash entry " + i + " is out of range");
       }

@@ -1,8 +1,8 @@
 package dev.idem.core.filter;
 
 /**
- * The shape chosen for a filter: how many bits, how many positions per key, and the
- * false-positive rate that shape gives at the capacity it was chosen for.
+ * The shape chosen for a filter: how many bits, how many positions per key, and the false-positive
+ * rate that shape gives at the capacity it was chosen for.
  *
  * @param bitSize number of addressable bits (for a blocked filter a multiple of 512, for a
  *     partitioned one a multiple of the hash count)

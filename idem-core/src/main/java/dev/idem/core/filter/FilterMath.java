@@ -4,8 +4,8 @@ import dev.idem.core.ByteSize;
 import java.util.Locale;
 
 /**
- * Sizing and error formulas for the Bloom filter family. Every filter, the planner and the
- * verifier take their numbers from here, so there is one copy of the math.
+ * Sizing and error formulas for the Bloom filter family. Every filter, the planner and the verifier
+ * take their numbers from here, so there is one copy of the math.
  *
  * <p>Classic Bloom filter with {@code n} keys, {@code m} bits and {@code k} positions per key:
  *
@@ -17,8 +17,8 @@ import java.util.Locale;
  *
  * <p>A partitioned filter (k slices of {@code s = m/k} bits, one position per slice) has rate
  * {@code (1 - (1 - 1/s)^n)^k}. A blocked filter (all positions of a key inside one 512-bit block)
- * has rate {@code Σ_j P(load = j) · P(hit | j)}: the load of a block is Binomial(n, 1/blocks),
- * and a crowded block answers "maybe" far more often than the average fill suggests, which is why a
+ * has rate {@code Σ_j P(load = j) · P(hit | j)}: the load of a block is Binomial(n, 1/blocks), and
+ * a crowded block answers "maybe" far more often than the average fill suggests, which is why a
  * blocked filter needs more bits than a classic one for the same rate.
  */
 public final class FilterMath {
@@ -126,9 +126,9 @@ public final class FilterMath {
   }
 
   /**
-   * The smallest blocked layout whose own rate is at most {@code p}: for each k, the fewest
-   * blocks that reach {@code p} (binary search; the rate falls as blocks are added), then the k
-   * with the fewest blocks.
+   * The smallest blocked layout whose own rate is at most {@code p}: for each k, the fewest blocks
+   * that reach {@code p} (binary search; the rate falls as blocks are added), then the k with the
+   * fewest blocks.
    */
   public static FilterLayout blockedLayout(long n, double p) {
     long classicBits = optimalBits(n, p);
@@ -200,14 +200,14 @@ public final class FilterMath {
     if (bestK == 0) {
       throw tooLarge(n, p, (double) MAX_BITS + 1);
     }
-    return new FilterLayout(
-        bestBits, bestK, partitionedFalsePositiveRate(n, bestSlice, bestK));
+    return new FilterLayout(bestBits, bestK, partitionedFalsePositiveRate(n, bestSlice, bestK));
   }
 
   static void checkKeys(long n) {
     if (n <= 0) {
       throw new IllegalArgumentException(
-          "the expected number of keys must be positive, got " + n
+          "the expected number of keys must be positive, got "
+              + n
               + "; give the number of distinct keys you plan to insert");
     }
   }
@@ -215,7 +215,8 @@ public final class FilterMath {
   static void checkFpp(double p) {
     if (!(p > 0 && p < 1)) {
       throw new IllegalArgumentException(
-          "the false-positive rate must be between 0 and 1 (exclusive), got " + p
+          "the false-positive rate must be between 0 and 1 (exclusive), got "
+              + p
               + "; for example 0.001 means 0.1 %");
     }
   }
@@ -235,13 +236,17 @@ public final class FilterMath {
 
   private static IllegalArgumentException tooLarge(long n, double p, double bits) {
     String needs =
-        bits > MAX_BITS ? "more than " + ByteSize.format(MAX_BITS / 8)
+        bits > MAX_BITS
+            ? "more than " + ByteSize.format(MAX_BITS / 8)
             : ByteSize.format((long) Math.ceil(bits / 8));
     return new IllegalArgumentException(
         String.format(
             Locale.ROOT,
             "a filter for %,d keys at false-positive rate %s needs %s; one filter holds at most "
                 + "%s. Split the keys into shards or accept a higher rate",
-            n, p, needs, ByteSize.format(MAX_BITS / 8)));
+            n,
+            p,
+            needs,
+            ByteSize.format(MAX_BITS / 8)));
   }
 }

@@ -23,8 +23,8 @@ import java.nio.file.StandardOpenOption;
  * state. The array holds exactly the bytes the file would, so either can be turned into the other.
  *
  * <p>Writing a file is atomic: a temporary file in the same directory is written and fsynced,
- * renamed over the target, and the directory is fsynced, so a crash leaves the old file or the
- * new one, never a mix. Reading refuses, with a {@link SnapshotException} naming the file (or the
+ * renamed over the target, and the directory is fsynced, so a crash leaves the old file or the new
+ * one, never a mix. Reading refuses, with a {@link SnapshotException} naming the file (or the
  * array) and the fault, anything truncated, corrupted, of an unknown type or of a newer format
  * version.
  */
@@ -43,8 +43,8 @@ public final class FilterSnapshot {
     /**
      * Map the file privately (copy-on-write): no heap, pages load on first touch, changes stay in
      * this process. Best for large filters and fast restarts. The checksum is still verified, so
-     * opening reads the whole file once. A file this process may not write is mapped read-only,
-     * and a change to it throws {@link java.nio.ReadOnlyBufferException}.
+     * opening reads the whole file once. A file this process may not write is mapped read-only, and
+     * a change to it throws {@link java.nio.ReadOnlyBufferException}.
      */
     MAP
   }
@@ -115,9 +115,13 @@ public final class FilterSnapshot {
     SnapshotFormat.Encoded snapshot = SnapshotFormat.encode(filter, fingerprinter);
     long size = snapshot.size();
     if (size > MAX_ARRAY_BYTES) {
-      throw new IllegalArgumentException(String.format(java.util.Locale.ROOT,
-          "a snapshot of %,d bytes does not fit one byte array (2 GiB); save %s to a file with "
-              + "FilterSnapshot.write instead", size, filter));
+      throw new IllegalArgumentException(
+          String.format(
+              java.util.Locale.ROOT,
+              "a snapshot of %,d bytes does not fit one byte array (2 GiB); save %s to a file with "
+                  + "FilterSnapshot.write instead",
+              size,
+              filter));
     }
     byte[] bytes = new byte[(int) size];
     try (ByteArrayChannel out = ByteArrayChannel.writing(bytes)) {
@@ -163,8 +167,8 @@ public final class FilterSnapshot {
    */
   public static FilterSnapshot open(Path file, LoadMode mode) throws IOException {
     try (FileChannel in = openForLoading(file, mode)) {
-      return new FilterSnapshot(file,
-          SnapshotFormat.decode(file, in, mode == LoadMode.MAP ? in : null), mode);
+      return new FilterSnapshot(
+          file, SnapshotFormat.decode(file, in, mode == LoadMode.MAP ? in : null), mode);
     }
   }
 
@@ -173,14 +177,14 @@ public final class FilterSnapshot {
     Path dir = target.getParent();
     Path tmp = Files.createTempFile(dir, "." + target.getFileName() + ".", ".tmp");
     try {
-      try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.WRITE,
-          StandardOpenOption.TRUNCATE_EXISTING)) {
+      try (FileChannel out =
+          FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
         snapshot.writeTo(out);
         out.force(true);
       }
       try {
-        Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE,
-            StandardCopyOption.REPLACE_EXISTING);
+        Files.move(
+            tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
       } catch (AtomicMoveNotSupportedException e) {
         throw new IOException(dir + ": cannot rename atomically in this directory", e);
       }

@@ -82,13 +82,19 @@ public enum FilterType {
         return t;
       }
     }
-    throw new IllegalArgumentException("unknown filter type '" + name + "'; known types: "
-        + Arrays.stream(values()).map(FilterType::displayName).collect(Collectors.joining(", ")));
+    throw new IllegalArgumentException(
+        "unknown filter type '"
+            + name
+            + "'; known types: "
+            + Arrays.stream(values())
+                .map(FilterType::displayName)
+                .collect(Collectors.joining(", ")));
   }
 
   /** "bloom (1), blocked (2), …" for messages. */
   static String describeIds() {
-    return Arrays.stream(values()).map(t -> t.displayName + " (" + t.id + ")")
+    return Arrays.stream(values())
+        .map(t -> t.displayName + " (" + t.id + ")")
         .collect(Collectors.joining(", "));
   }
 }

@@ -5,9 +5,9 @@ import java.nio.ByteBuffer;
 
 /**
  * The one place where a {@link FilterType} becomes a filter: a new one for {@code n} keys at rate
- * {@code p} ({@link #create}), the one idem picks when the caller names no type ({@link
- * #forKeys}), and a saved one rebuilt from its snapshot (reached through {@link FilterSnapshot},
- * which reads files and byte arrays alike).
+ * {@code p} ({@link #create}), the one idem picks when the caller names no type ({@link #forKeys}),
+ * and a saved one rebuilt from its snapshot (reached through {@link FilterSnapshot}, which reads
+ * files and byte arrays alike).
  *
  * <p>Types with options beyond {@code n} and {@code p} (counter width, fingerprint width, slices)
  * are built with their own factories; this class gives each type its defaults.
@@ -15,8 +15,8 @@ import java.nio.ByteBuffer;
 public final class Filters {
 
   /**
-   * Keys a filter is sized for when nobody knows how many will come: a scalable filter starts
-   * here and grows, a fixed-size one holds its rate up to here.
+   * Keys a filter is sized for when nobody knows how many will come: a scalable filter starts here
+   * and grows, a fixed-size one holds its rate up to here.
    */
   public static final long UNKNOWN_KEYS_CAPACITY = 1_000_000;
 
@@ -32,8 +32,8 @@ public final class Filters {
       case BLOOM -> BloomFilter.create(n, p);
       case BLOCKED -> BlockedBloomFilter.create(n, p);
       case PARTITIONED -> PartitionedBloomFilter.create(n, p);
-      case SCALABLE -> ScalableBloomFilter.builder().initialCapacity(n).falsePositiveRate(p)
-          .build();
+      case SCALABLE ->
+          ScalableBloomFilter.builder().initialCapacity(n).falsePositiveRate(p).build();
       case COUNTING -> CountingBloomFilter.create(n, p);
       case CUCKOO -> CuckooFilter.create(n, p);
       case EXACT -> FingerprintSet.withExpectedSize(n);
@@ -58,19 +58,20 @@ public final class Filters {
    *     bound estimated from the input's size; {@code <= 0} when there is none, which sizes for
    *     {@link #UNKNOWN_KEYS_CAPACITY}
    */
-  public static MembershipFilter forKeys(FilterType type, long expectedKeys, long capacityGuess,
-      double p) {
-    long n = expectedKeys > 0 ? expectedKeys
-        : capacityGuess > 0 ? capacityGuess : UNKNOWN_KEYS_CAPACITY;
+  public static MembershipFilter forKeys(
+      FilterType type, long expectedKeys, long capacityGuess, double p) {
+    long n =
+        expectedKeys > 0 ? expectedKeys : capacityGuess > 0 ? capacityGuess : UNKNOWN_KEYS_CAPACITY;
     return create(type != null ? type : defaultType(expectedKeys), n, p);
   }
 
   /**
-   * Rebuilds a filter of {@code type} from a snapshot's parameter block and payload; the inverse
-   * of each type's {@link SnapshotSupport}. {@link FilterSnapshot} is the public way in.
+   * Rebuilds a filter of {@code type} from a snapshot's parameter block and payload; the inverse of
+   * each type's {@link SnapshotSupport}. {@link FilterSnapshot} is the public way in.
    */
-  static MembershipFilter restore(FilterType type, ByteBuffer parameters, long count,
-      SnapshotSupport.Payload payload) throws IOException {
+  static MembershipFilter restore(
+      FilterType type, ByteBuffer parameters, long count, SnapshotSupport.Payload payload)
+      throws IOException {
     return switch (type) {
       case BLOOM, BLOCKED, PARTITIONED ->
           AbstractBloomFilter.restore(type, parameters, count, payload);

@@ -11,18 +11,18 @@ import java.util.Map;
 /**
  * An exact set of 128-bit fingerprints: open addressing with linear probing over one primitive
  * {@code long[]} (slot {@code i} holds {@code hi} at {@code 2i} and {@code lo} at {@code 2i + 1}),
- * so a key costs 16 bytes divided by the load factor and no object. At the default load factor
- * of 0.75 that is 21.3 bytes per key; a {@code HashSet<String>} of URLs costs several times more
- * (see docs/BENCHMARKS.md).
+ * so a key costs 16 bytes divided by the load factor and no object. At the default load factor of
+ * 0.75 that is 21.3 bytes per key; a {@code HashSet<String>} of URLs costs several times more (see
+ * docs/BENCHMARKS.md).
  *
- * <p>The table size need not be a power of two (a fingerprint's home slot is its {@code hi}
- * mapped by multiply-shift), so a set pre-sized for {@code n} keys is exactly {@code n / load}
- * slots. It doubles when full. Removal uses backward-shift deletion: no tombstones, so lookups
- * never slow down after many removals.
+ * <p>The table size need not be a power of two (a fingerprint's home slot is its {@code hi} mapped
+ * by multiply-shift), so a set pre-sized for {@code n} keys is exactly {@code n / load} slots. It
+ * doubles when full. Removal uses backward-shift deletion: no tombstones, so lookups never slow
+ * down after many removals.
  *
- * <p>As a {@link MembershipFilter} it never errs, but for the 2<sup>-128</sup> chance that two
- * keys share a fingerprint. Not thread-safe: it is the single-threaded exact tier and pending set
- * of the engine; wrap it for concurrent use.
+ * <p>As a {@link MembershipFilter} it never errs, but for the 2<sup>-128</sup> chance that two keys
+ * share a fingerprint. Not thread-safe: it is the single-threaded exact tier and pending set of the
+ * engine; wrap it for concurrent use.
  */
 public final class FingerprintSet implements MembershipFilter, SnapshotSupport {
 
@@ -38,6 +38,7 @@ public final class FingerprintSet implements MembershipFilter, SnapshotSupport {
   private int slots;
   private int growAt;
   private int size;
+
   /** The fingerprint (0, 0) marks empty slots, so its membership is kept here. */
   private boolean containsZero;
 
@@ -67,9 +68,14 @@ public final class FingerprintSet implements MembershipFilter, SnapshotSupport {
     }
     double slots = slotsFor(expectedKeys, loadFactor);
     if (slots > MAX_SLOTS) {
-      throw new IllegalArgumentException("an in-memory fingerprint set holds at most "
-          + (long) (MAX_SLOTS * loadFactor) + " keys at load " + loadFactor + ", not "
-          + expectedKeys + "; use an on-disk exact store (RocksDB) for more");
+      throw new IllegalArgumentException(
+          "an in-memory fingerprint set holds at most "
+              + (long) (MAX_SLOTS * loadFactor)
+              + " keys at load "
+              + loadFactor
+              + ", not "
+              + expectedKeys
+              + "; use an on-disk exact store (RocksDB) for more");
     }
     return new FingerprintSet((int) slots, loadFactor);
   }
@@ -91,10 +97,13 @@ public final class FingerprintSet implements MembershipFilter, SnapshotSupport {
     try {
       table = new long[2 * slotCount];
     } catch (OutOfMemoryError e) {
-      throw new NotEnoughMemoryException("not enough memory for a fingerprint set of "
-          + ByteSize.format(bytes) + " (JVM heap limit "
-          + ByteSize.format(Runtime.getRuntime().maxMemory()) + "); raise the heap with -Xmx "
-          + "(for bin/idem: IDEM_JAVA_OPTS=-Xmx...) or use an on-disk exact store");
+      throw new NotEnoughMemoryException(
+          "not enough memory for a fingerprint set of "
+              + ByteSize.format(bytes)
+              + " (JVM heap limit "
+              + ByteSize.format(Runtime.getRuntime().maxMemory())
+              + "); raise the heap with -Xmx "
+              + "(for bin/idem: IDEM_JAVA_OPTS=-Xmx...) or use an on-disk exact store");
     }
     slots = slotCount;
     growAt = (int) Math.min(slotCount - 1L, (long) (slotCount * loadFactor));
@@ -240,8 +249,8 @@ public final class FingerprintSet implements MembershipFilter, SnapshotSupport {
   }
 
   /**
-   * Calls {@code action} with every fingerprint in the set, in table order. The set must not
-   * change meanwhile.
+   * Calls {@code action} with every fingerprint in the set, in table order. The set must not change
+   * meanwhile.
    */
   public void forEach(FingerprintConsumer action) {
     if (containsZero) {
@@ -271,8 +280,10 @@ public final class FingerprintSet implements MembershipFilter, SnapshotSupport {
 
   private void grow() {
     if (slots >= MAX_SLOTS) {
-      throw new IllegalStateException("fingerprint set is full at " + size
-          + " keys (the largest Java array); use an on-disk exact store");
+      throw new IllegalStateException(
+          "fingerprint set is full at "
+              + size
+              + " keys (the largest Java array); use an on-disk exact store");
     }
     long[] old = table;
     int oldSlots = slots;
@@ -357,16 +368,19 @@ public final class FingerprintSet implements MembershipFilter, SnapshotSupport {
     return List.of(HeapBitArray.wrap(table));
   }
 
-  static FingerprintSet restore(ByteBuffer params, long count, Payload payload)
-      throws IOException {
+  static FingerprintSet restore(ByteBuffer params, long count, Payload payload) throws IOException {
     long slots = params.getLong();
     double loadFactor = params.getDouble();
     int zero = params.getInt();
     int reserved = params.getInt();
-    if (slots < 2 || slots > MAX_SLOTS || !(loadFactor > 0 && loadFactor <= 0.95)
-        || (zero & ~1) != 0 || reserved != 0 || count > slots) {
-      throw new IllegalArgumentException("slots=" + slots + ", load=" + loadFactor
-          + ", size=" + count);
+    if (slots < 2
+        || slots > MAX_SLOTS
+        || !(loadFactor > 0 && loadFactor <= 0.95)
+        || (zero & ~1) != 0
+        || reserved != 0
+        || count > slots) {
+      throw new IllegalArgumentException(
+          "slots=" + slots + ", load=" + loadFactor + ", size=" + count);
     }
     FingerprintSet set = new FingerprintSet((int) slots, loadFactor);
     BitArray words = payload.next(2 * slots);
@@ -381,8 +395,8 @@ public final class FingerprintSet implements MembershipFilter, SnapshotSupport {
     set.containsZero = zero == 1;
     set.size = (int) count;
     if (stored + zero != count) {
-      throw new IllegalArgumentException("the table holds " + (stored + zero)
-          + " fingerprints, the header says " + count);
+      throw new IllegalArgumentException(
+          "the table holds " + (stored + zero) + " fingerprints, the header says " + count);
     }
     return set;
   }

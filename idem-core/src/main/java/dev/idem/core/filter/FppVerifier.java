@@ -6,17 +6,20 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * Measures a filter type's real false-positive rate and sets it beside the theory: insert {@code
- * n} generated keys, query {@code n} fresh keys that were never inserted, count the "maybe"
- * answers. Keys are URL-like and sequential ({@code https://example.com/item/<trial>/<i>}), the
- * regular input on which a weak hash was seen to err ten times above theory (1 in 1,000 against 1 in 10,000 on 10 M URLs).
+ * Measures a filter type's real false-positive rate and sets it beside the theory: insert {@code n}
+ * generated keys, query {@code n} fresh keys that were never inserted, count the "maybe" answers.
+ * Keys are URL-like and sequential ({@code https://example.com/item/<trial>/<i>}), the regular
+ * input on which a weak hash was seen to err ten times above theory (1 in 1,000 against 1 in 10,000
+ * on 10 M URLs).
  *
  * <p>Every trial uses a fresh filter and a different hash seed; counts are pooled over trials.
  */
 public final class FppVerifier {
 
-  private static final byte[] INSERTED = "https://example.com/item/".getBytes(StandardCharsets.US_ASCII);
-  private static final byte[] FRESH = "https://example.com/fresh/".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] INSERTED =
+      "https://example.com/item/".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] FRESH =
+      "https://example.com/fresh/".getBytes(StandardCharsets.US_ASCII);
 
   /** z for a two-sided 95 % interval. */
   static final double Z95 = 1.959963984540054;
@@ -36,8 +39,16 @@ public final class FppVerifier {
    * @param queries fresh keys queried, over all trials
    * @param layout the last filter's layout parameters
    */
-  public record Report(FilterType type, long capacity, long keys, double targetFpp, long bitSize,
-      double expectedFpp, long falsePositives, long queries, Map<String, Object> layout) {
+  public record Report(
+      FilterType type,
+      long capacity,
+      long keys,
+      double targetFpp,
+      long bitSize,
+      double expectedFpp,
+      long falsePositives,
+      long queries,
+      Map<String, Object> layout) {
 
     /** Measured rate. */
     public double measuredFpp() {
@@ -87,8 +98,12 @@ public final class FppVerifier {
    *
    * @throws FilterFullException when a fixed-size filter cannot take the keys
    */
-  public static Report verify(Supplier<? extends MembershipFilter> newFilter, long keys,
-      double fpp, int trials, long seed) {
+  public static Report verify(
+      Supplier<? extends MembershipFilter> newFilter,
+      long keys,
+      double fpp,
+      int trials,
+      long seed) {
     if (trials < 1) {
       throw new IllegalArgumentException("trials must be at least 1, got " + trials);
     }
@@ -109,8 +124,10 @@ public final class FppVerifier {
         filter.put(fp.fingerprint(key.bytes, 0, key.length));
       }
       // the Bloom types know their exact load; the others count what they store
-      expected += filter instanceof AbstractBloomFilter b
-          ? b.falsePositiveRate(keys) : filter.expectedFpp();
+      expected +=
+          filter instanceof AbstractBloomFilter b
+              ? b.falsePositiveRate(keys)
+              : filter.expectedFpp();
       for (long i = 0; i < keys; i++) {
         key.set(FRESH, t, i);
         if (filter.mightContain(fp.fingerprint(key.bytes, 0, key.length))) {
@@ -119,8 +136,16 @@ public final class FppVerifier {
         queries++;
       }
     }
-    return new Report(filter.type(), filter.capacity(), keys, fpp, filter.bitSize(),
-        expected / trials, falsePositives, queries, filter.layout());
+    return new Report(
+        filter.type(),
+        filter.capacity(),
+        keys,
+        fpp,
+        filter.bitSize(),
+        expected / trials,
+        falsePositives,
+        queries,
+        filter.layout());
   }
 
   /** The end, on the side of {@code sign}, of the Wilson score interval for normal quantile z. */

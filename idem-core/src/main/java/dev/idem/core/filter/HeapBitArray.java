@@ -59,7 +59,9 @@ final class HeapBitArray extends BitArray {
 
   private static NotEnoughMemoryException notEnoughHeap(long bytes) {
     return new NotEnoughMemoryException(
-        "not enough memory for a filter of " + ByteSize.format(bytes) + " (JVM heap limit "
+        "not enough memory for a filter of "
+            + ByteSize.format(bytes)
+            + " (JVM heap limit "
             + ByteSize.format(Runtime.getRuntime().maxMemory())
             + "); raise the heap with -Xmx (for bin/idem: IDEM_JAVA_OPTS=-Xmx...) "
             + "or size the filter for fewer keys or a higher false-positive rate");
@@ -76,8 +78,12 @@ final class HeapBitArray extends BitArray {
       buf.clear().limit(n * Long.BYTES);
       while (buf.hasRemaining()) {
         if (in.read(buf) < 0) {
-          throw new EOFException("payload ends after " + ((long) done * Long.BYTES + buf.position())
-              + " of " + wordCount * Long.BYTES + " bytes");
+          throw new EOFException(
+              "payload ends after "
+                  + ((long) done * Long.BYTES + buf.position())
+                  + " of "
+                  + wordCount * Long.BYTES
+                  + " bytes");
         }
       }
       buf.flip();

@@ -23,6 +23,7 @@ final class MappedBitArray extends BitArray {
 
   private static final VarHandle LONGS =
       MethodHandles.byteBufferViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
   /** log2 of the chunk size: 1 GiB. */
   static final int CHUNK_SHIFT = 30;
 
@@ -48,8 +49,8 @@ final class MappedBitArray extends BitArray {
   static MappedBitArray map(
       FileChannel channel, long offset, long wordCount, CRC32C crc, int chunkShift)
       throws IOException {
-    FileChannel.MapMode mode = isWritable(channel)
-        ? FileChannel.MapMode.PRIVATE : FileChannel.MapMode.READ_ONLY;
+    FileChannel.MapMode mode =
+        isWritable(channel) ? FileChannel.MapMode.PRIVATE : FileChannel.MapMode.READ_ONLY;
     long bytes = wordCount * Long.BYTES;
     int chunkCount = (int) ((bytes + (1L << chunkShift) - 1) >>> chunkShift);
     ByteBuffer[] chunks = new ByteBuffer[chunkCount];
@@ -107,8 +108,7 @@ final class MappedBitArray extends BitArray {
   @Override
   long orWord(long index, long mask) {
     return (long)
-        LONGS.getAndBitwiseOr(
-            chunks[(int) (index >>> wordShift)], byteOffset(index), mask);
+        LONGS.getAndBitwiseOr(chunks[(int) (index >>> wordShift)], byteOffset(index), mask);
   }
 
   @Override

@@ -10,9 +10,9 @@ import java.util.Map;
  * returned, {@code mightContain(f)} is true forever. A key never put may still be reported as
  * present, with probability about {@link #expectedFpp()}.
  *
- * <p>Thread safety is stated by each implementation: the Bloom filters are lock-free for
- * concurrent {@code put} and {@code mightContain}; the counting and cuckoo filters take a lock;
- * {@link FingerprintSet} is for one thread.
+ * <p>Thread safety is stated by each implementation: the Bloom filters are lock-free for concurrent
+ * {@code put} and {@code mightContain}; the counting and cuckoo filters take a lock; {@link
+ * FingerprintSet} is for one thread.
  */
 public interface MembershipFilter {
 
@@ -69,8 +69,8 @@ public interface MembershipFilter {
   }
 
   /**
-   * The probability that a key never put is reported present, given the keys inserted so far,
-   * from this filter type's own formula for its real layout.
+   * The probability that a key never put is reported present, given the keys inserted so far, from
+   * this filter type's own formula for its real layout.
    */
   double expectedFpp();
 
@@ -84,8 +84,8 @@ public interface MembershipFilter {
   long bitSize();
 
   /**
-   * The number of keys this filter was sized for: its {@link #expectedFpp()} holds up to here.
-   * For a growing filter, the capacity of the layers it has now.
+   * The number of keys this filter was sized for: its {@link #expectedFpp()} holds up to here. For
+   * a growing filter, the capacity of the layers it has now.
    */
   long capacity();
 

@@ -2,22 +2,24 @@ package dev.idem.core.filter;
 
 /**
  * A partitioned Bloom filter: the bits are cut into {@code k} equal slices and each key sets
- * exactly one position per slice (the "combinatorial" structure: k steps,
- * one bit array per step). Positions of one key never coincide, and the slices can live in
- * separate memory; the price is a slightly higher rate than classic at equal size, which {@link
- * FilterMath#partitionedLayout} pays for with a few more bits so the target is met.
+ * exactly one position per slice (the "combinatorial" structure: k steps, one bit array per step).
+ * Positions of one key never coincide, and the slices can live in separate memory; the price is a
+ * slightly higher rate than classic at equal size, which {@link FilterMath#partitionedLayout} pays
+ * for with a few more bits so the target is met.
  */
 public final class PartitionedBloomFilter extends AbstractBloomFilter {
 
   private final long sliceBits;
 
-  PartitionedBloomFilter(long capacity, double targetFpp, long bitSize, int hashCount,
-      BitArray bits, long count) {
+  PartitionedBloomFilter(
+      long capacity, double targetFpp, long bitSize, int hashCount, BitArray bits, long count) {
     super(capacity, targetFpp, bitSize, hashCount, bits, count);
     if (bitSize % hashCount != 0) {
       throw new IllegalArgumentException(
           "a partitioned filter's bit count must be a multiple of its hash count, got "
-              + bitSize + " bits and k=" + hashCount);
+              + bitSize
+              + " bits and k="
+              + hashCount);
     }
     this.sliceBits = bitSize / hashCount;
   }
@@ -25,8 +27,13 @@ public final class PartitionedBloomFilter extends AbstractBloomFilter {
   /** A filter for {@code expectedKeys} keys whose rate at capacity is at most {@code fpp}. */
   public static PartitionedBloomFilter create(long expectedKeys, double fpp) {
     FilterLayout layout = FilterMath.partitionedLayout(expectedKeys, fpp);
-    return new PartitionedBloomFilter(expectedKeys, fpp, layout.bitSize(), layout.hashCount(),
-        HeapBitArray.allocate(layout.bitSize()), 0);
+    return new PartitionedBloomFilter(
+        expectedKeys,
+        fpp,
+        layout.bitSize(),
+        layout.hashCount(),
+        HeapBitArray.allocate(layout.bitSize()),
+        0);
   }
 
   /** Bits in each of the {@code k} slices. */

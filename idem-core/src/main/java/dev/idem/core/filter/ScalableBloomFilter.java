@@ -16,16 +16,17 @@ import java.util.function.LongSupplier;
  * into the newest (Almeida, Baquero, Preguiça, Hutchison 2007). Two ways to add layers:
  *
  * <ul>
- *   <li><b>Growth</b> (default): when the newest layer holds its capacity, a new one is added
- *       with capacity × {@code growth} (2) and error × {@code tightening} (0.8). Layer {@code i}
- *       has error {@code p·(1 - r)·r^i}, so the compound rate stays at most {@code p} however
- *       many layers come (the series sums to {@code p}).
- *   <li><b>Slices</b> (for unbounded streams: e.g. a new layer every 24 h or 50 M keys): a new layer every {@code N}
- *       keys or every duration {@code T} (and earlier if it fills). With {@code maxLayers} set,
- *       the oldest layer is dropped when one more would exceed it: an approximate "seen in the
- *       last {@code maxLayers} slices" filter whose layers each get error {@code p / maxLayers}.
- *       Without it, slices tighten like growth layers. Dropping is never silent: it is counted
- *       ({@link #droppedLayers()}) and reported to the {@code onLayerDropped} listener.
+ *   <li><b>Growth</b> (default): when the newest layer holds its capacity, a new one is added with
+ *       capacity × {@code growth} (2) and error × {@code tightening} (0.8). Layer {@code i} has
+ *       error {@code p·(1 - r)·r^i}, so the compound rate stays at most {@code p} however many
+ *       layers come (the series sums to {@code p}).
+ *   <li><b>Slices</b> (for unbounded streams: e.g. a new layer every 24 h or 50 M keys): a new
+ *       layer every {@code N} keys or every duration {@code T} (and earlier if it fills). With
+ *       {@code maxLayers} set, the oldest layer is dropped when one more would exceed it: an
+ *       approximate "seen in the last {@code maxLayers} slices" filter whose layers each get error
+ *       {@code p / maxLayers}. Without it, slices tighten like growth layers. Dropping is never
+ *       silent: it is counted ({@link #droppedLayers()}) and reported to the {@code onLayerDropped}
+ *       listener.
  * </ul>
  *
  * <p>With slices, a key put again goes into the newest layer too, so "seen in the last L slices"
@@ -50,13 +51,14 @@ public final class ScalableBloomFilter implements MembershipFilter, SnapshotSupp
 
   /**
    * A layer and the salt that decorrelates it from the others: every layer sees the key's
-   * fingerprint remixed with its own salt (layer 0: unchanged). Without it all layers would put
-   * a key in the same relative block and the same in-block bits, so their false positives would
+   * fingerprint remixed with its own salt (layer 0: unchanged). Without it all layers would put a
+   * key in the same relative block and the same in-block bits, so their false positives would
    * coincide, and the compound rate {@code 1 - Π(1 - p_i)} would overstate the truth.
    */
   private record Layer(BlockedBloomFilter filter, long createdMillis, long salt) {
     boolean mightContain(long hi, long lo) {
-      return salt == 0 ? filter.mightContain(hi, lo)
+      return salt == 0
+          ? filter.mightContain(hi, lo)
           : filter.mightContain(remix(hi ^ salt), remix(lo ^ salt));
     }
 
@@ -95,13 +97,15 @@ public final class ScalableBloomFilter implements MembershipFilter, SnapshotSupp
   private long prefetchSink; // keeps the JIT from dropping prefetch's reads
   private final Consumer<DroppedLayer> onLayerDropped;
   private volatile Layer[] layers;
+
   /** Layers ever created, dropped ones included: the index that sets a new layer's error. */
   private long layersCreated;
+
   private long droppedLayers;
   private long droppedKeys;
 
-  private ScalableBloomFilter(Builder b, Layer[] layers, long layersCreated, long droppedLayers,
-      long droppedKeys) {
+  private ScalableBloomFilter(
+      Builder b, Layer[] layers, long layersCreated, long droppedLayers, long droppedKeys) {
     this.mode = b.mode;
     this.initialCapacity = b.initialCapacity;
     this.fpp = b.fpp;
@@ -222,8 +226,7 @@ public final class ScalableBloomFilter implements MembershipFilter, SnapshotSupp
       long held = 0;
       for (long i = 0; held < Math.max(1, keys); i++) {
         long capacity = layerCapacity(mode, initialCapacity, growth, i);
-        bits += FilterMath.blockedLayout(capacity, layerFpp(mode, 0, fpp, tightening, i))
-            .bitSize();
+        bits += FilterMath.blockedLayout(capacity, layerFpp(mode, 0, fpp, tightening, i)).bitSize();
         held += capacity;
       }
       return bits;
@@ -232,8 +235,8 @@ public final class ScalableBloomFilter implements MembershipFilter, SnapshotSupp
     /**
      * The filter, with its first layer.
      *
-     * @throws IllegalArgumentException when the initial capacity is missing, or max layers is
-     *     set without slices (growth layers are never dropped)
+     * @throws IllegalArgumentException when the initial capacity is missing, or max layers is set
+     *     without slices (growth layers are never dropped)
      */
     public ScalableBloomFilter build() {
       if (initialCapacity == 0 && mode != Mode.KEY_SLICES) {
@@ -270,8 +273,8 @@ public final class ScalableBloomFilter implements MembershipFilter, SnapshotSupp
     return layerFpp(mode, maxLayers, fpp, tightening, index);
   }
 
-  private static double layerFpp(Mode mode, int maxLayers, double fpp, double tightening,
-      long index) {
+  private static double layerFpp(
+      Mode mode, int maxLayers, double fpp, double tightening, long index) {
     if (mode != Mode.GROWTH && maxLayers > 0) {
       return fpp / maxLayers;
     }
@@ -290,8 +293,12 @@ public final class ScalableBloomFilter implements MembershipFilter, SnapshotSupp
       droppedLayers++;
       droppedKeys += oldest.filter.approximateCount();
       layers = next;
-      onLayerDropped.accept(new DroppedLayer(next.length, oldest.filter.approximateCount(),
-          oldest.createdMillis, clock.getAsLong()));
+      onLayerDropped.accept(
+          new DroppedLayer(
+              next.length,
+              oldest.filter.approximateCount(),
+              oldest.createdMillis,
+              clock.getAsLong()));
     } else {
       layers = next;
     }
@@ -331,10 +338,10 @@ public final class ScalableBloomFilter implements MembershipFilter, SnapshotSupp
 
   /**
    * Adds the key; true when no layer answered "maybe" before. With growth layers a key some layer
-   * already answers for is not added again (it would only use capacity). With slices it is added
-   * to the newest layer unless that one already has it: a key seen again stays remembered for
-   * the slices after its last sighting, and a false positive in an old layer cannot make a new
-   * key expire with that layer.
+   * already answers for is not added again (it would only use capacity). With slices it is added to
+   * the newest layer unless that one already has it: a key seen again stays remembered for the
+   * slices after its last sighting, and a false positive in an old layer cannot make a new key
+   * expire with that layer.
    */
   @Override
   public synchronized boolean put(long hi, long lo) {
@@ -460,14 +467,28 @@ public final class ScalableBloomFilter implements MembershipFilter, SnapshotSupp
   @Override
   public synchronized void writeParameters(ByteBuffer out) {
     Layer[] ls = layers;
-    out.putInt(mode.ordinal()).putInt(maxLayers).putLong(initialCapacity).putDouble(fpp)
-        .putDouble(growth).putDouble(tightening).putLong(sliceKeys).putLong(sliceMillis)
-        .putLong(layersCreated).putLong(droppedLayers).putLong(droppedKeys)
-        .putInt(ls.length).putInt(0);
+    out.putInt(mode.ordinal())
+        .putInt(maxLayers)
+        .putLong(initialCapacity)
+        .putDouble(fpp)
+        .putDouble(growth)
+        .putDouble(tightening)
+        .putLong(sliceKeys)
+        .putLong(sliceMillis)
+        .putLong(layersCreated)
+        .putLong(droppedLayers)
+        .putLong(droppedKeys)
+        .putInt(ls.length)
+        .putInt(0);
     for (Layer l : ls) {
       BlockedBloomFilter f = l.filter;
-      out.putLong(f.capacity()).putDouble(f.targetFpp()).putLong(f.bitSize())
-          .putInt(f.hashCount()).putInt(0).putLong(f.approximateCount()).putLong(l.createdMillis);
+      out.putLong(f.capacity())
+          .putDouble(f.targetFpp())
+          .putLong(f.bitSize())
+          .putInt(f.hashCount())
+          .putInt(0)
+          .putLong(f.approximateCount())
+          .putLong(l.createdMillis);
     }
   }
 
@@ -480,8 +501,7 @@ public final class ScalableBloomFilter implements MembershipFilter, SnapshotSupp
     return arrays;
   }
 
-  static ScalableBloomFilter restore(ByteBuffer p, long count, Payload payload)
-      throws IOException {
+  static ScalableBloomFilter restore(ByteBuffer p, long count, Payload payload) throws IOException {
     int modeOrdinal = p.getInt();
     int maxLayers = p.getInt();
     if (modeOrdinal < 0 || modeOrdinal >= Mode.values().length || maxLayers < 0) {
@@ -502,11 +522,24 @@ public final class ScalableBloomFilter implements MembershipFilter, SnapshotSupp
     int layerCount = p.getInt();
     int reserved = p.getInt();
     AbstractBloomFilter.checkParameters(b.initialCapacity, b.fpp);
-    if (!(b.growth >= 1 && b.growth <= 16) || !(b.tightening > 0 && b.tightening < 1)
-        || b.sliceKeys < 0 || b.sliceMillis < 0 || layerCount < 1 || reserved != 0
-        || layersCreated < layerCount || droppedLayers < 0 || droppedKeys < 0) {
-      throw new IllegalArgumentException("growth=" + b.growth + ", tightening=" + b.tightening
-          + ", layers=" + layerCount + "/" + layersCreated);
+    if (!(b.growth >= 1 && b.growth <= 16)
+        || !(b.tightening > 0 && b.tightening < 1)
+        || b.sliceKeys < 0
+        || b.sliceMillis < 0
+        || layerCount < 1
+        || reserved != 0
+        || layersCreated < layerCount
+        || droppedLayers < 0
+        || droppedKeys < 0) {
+      throw new IllegalArgumentException(
+          "growth="
+              + b.growth
+              + ", tightening="
+              + b.tightening
+              + ", layers="
+              + layerCount
+              + "/"
+              + layersCreated);
     }
     Layer[] layers = new Layer[layerCount];
     long[] counts = new long[layerCount];
@@ -521,7 +554,10 @@ public final class ScalableBloomFilter implements MembershipFilter, SnapshotSupp
       counts[i] = p.getLong();
       created[i] = p.getLong();
       AbstractBloomFilter.checkParameters(capacity, layerFpp);
-      if (bitSize < 512 || bitSize > FilterMath.MAX_BITS || k < 1 || layerReserved != 0
+      if (bitSize < 512
+          || bitSize > FilterMath.MAX_BITS
+          || k < 1
+          || layerReserved != 0
           || counts[i] < 0) {
         throw new IllegalArgumentException("layer " + i + ": bits=" + bitSize + ", k=" + k);
       }
@@ -531,8 +567,12 @@ public final class ScalableBloomFilter implements MembershipFilter, SnapshotSupp
     for (int i = 0; i < layerCount; i++) {
       long[] s = shapes[i];
       BitArray bits = payload.next(s[2] >>> 6);
-      layers[i] = new Layer(new BlockedBloomFilter(s[0], Double.longBitsToDouble(s[1]), s[2],
-          (int) s[3], bits, counts[i]), created[i], salt(layersCreated - layerCount + i));
+      layers[i] =
+          new Layer(
+              new BlockedBloomFilter(
+                  s[0], Double.longBitsToDouble(s[1]), s[2], (int) s[3], bits, counts[i]),
+              created[i],
+              salt(layersCreated - layerCount + i));
       total += counts[i];
     }
     if (total != count) {

@@ -4,8 +4,8 @@ import java.io.IOException;
 import java.nio.file.Path;
 
 /**
- * A snapshot that cannot be used: the message names the file (or says it was a byte array) and
- * the fault.
+ * A snapshot that cannot be used: the message names the file (or says it was a byte array) and the
+ * fault.
  */
 public final class SnapshotException extends IOException {
 

@@ -29,6 +29,7 @@ final class SnapshotFormat {
   static final int FIXED_HEADER_BYTES = 64;
   static final int ALIGNMENT = 64;
   static final int MAX_NORMALIZER_SPEC_BYTES = 4096;
+
   /** The payload's CRC32C after the last array. */
   static final int TRAILER_BYTES = 4;
 
@@ -91,8 +92,7 @@ final class SnapshotFormat {
    * @param mapFrom the channel to map the payload from, or {@code null} to read it into the heap
    * @throws SnapshotException when the bytes are not a valid snapshot this build can read
    */
-  static Decoded decode(Path file, SeekableByteChannel in, FileChannel mapFrom)
-      throws IOException {
+  static Decoded decode(Path file, SeekableByteChannel in, FileChannel mapFrom) throws IOException {
     long size = in.size();
     Header h = readHeader(file, in, size);
     PayloadReader payload =
@@ -102,18 +102,23 @@ final class SnapshotFormat {
       ByteBuffer parameters = h.parameters.duplicate().order(ByteOrder.LITTLE_ENDIAN);
       filter = Filters.restore(h.type, parameters, h.count, payload);
       if (parameters.hasRemaining()) {
-        throw new IllegalArgumentException(parameters.remaining()
-            + " unread bytes in the parameter block");
+        throw new IllegalArgumentException(
+            parameters.remaining() + " unread bytes in the parameter block");
       }
     } catch (IllegalArgumentException e) {
       throw new SnapshotException(file, "inconsistent parameters: " + e.getMessage());
     } catch (BufferUnderflowException e) {
-      throw new SnapshotException(file, "inconsistent parameters: the "
-          + h.type.displayName() + " parameter block is too short");
+      throw new SnapshotException(
+          file,
+          "inconsistent parameters: the " + h.type.displayName() + " parameter block is too short");
     }
     if (payload.position < payload.end) {
-      throw new SnapshotException(file, String.format(Locale.ROOT,
-          "%,d unexpected bytes after the payload", payload.end - payload.position));
+      throw new SnapshotException(
+          file,
+          String.format(
+              Locale.ROOT,
+              "%,d unexpected bytes after the payload",
+              payload.end - payload.position));
     }
     ByteBuffer trailer = ByteBuffer.allocate(TRAILER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
     readFully(in, trailer, payload.end);
@@ -144,9 +149,14 @@ final class SnapshotFormat {
     public BitArray next(long words) throws IOException {
       long bytes = words * Long.BYTES;
       if (words < 0 || bytes > end - position) {
-        throw new SnapshotException(file, String.format(Locale.ROOT,
-            "truncated: the payload needs %,d more bytes at offset %,d, the snapshot has %,d",
-            bytes, position, Math.max(0, end - position)));
+        throw new SnapshotException(
+            file,
+            String.format(
+                Locale.ROOT,
+                "truncated: the payload needs %,d more bytes at offset %,d, the snapshot has %,d",
+                bytes,
+                position,
+                Math.max(0, end - position)));
       }
       BitArray array;
       if (mapFrom != null) {
@@ -161,8 +171,15 @@ final class SnapshotFormat {
   }
 
   /** The decoded, checked header. */
-  private record Header(int version, int headerBytes, FilterType type, HashAlgorithm algorithm,
-      long seed, long count, KeyNormalizer normalizer, ByteBuffer parameters) {}
+  private record Header(
+      int version,
+      int headerBytes,
+      FilterType type,
+      HashAlgorithm algorithm,
+      long seed,
+      long count,
+      KeyNormalizer normalizer,
+      ByteBuffer parameters) {}
 
   /*
    * Header layout, little-endian (docs/FORMAT.md):
@@ -172,19 +189,20 @@ final class SnapshotFormat {
    * 12 2 filter type id       32 4 normalizer bytes L    64+L P parameter block
    * then zeros up to H - 4, then CRC32C of bytes [0, H - 4)
    */
-  private static ByteBuffer encodeHeader(MembershipFilter f, SnapshotSupport support,
-      Fingerprinter fp) {
+  private static ByteBuffer encodeHeader(
+      MembershipFilter f, SnapshotSupport support, Fingerprinter fp) {
     byte[] spec = fp.normalizer().spec().getBytes(StandardCharsets.UTF_8);
     if (spec.length > MAX_NORMALIZER_SPEC_BYTES) {
-      throw new IllegalArgumentException("normalizer spec longer than "
-          + MAX_NORMALIZER_SPEC_BYTES + " bytes cannot be stored in a snapshot");
+      throw new IllegalArgumentException(
+          "normalizer spec longer than "
+              + MAX_NORMALIZER_SPEC_BYTES
+              + " bytes cannot be stored in a snapshot");
     }
-    ByteBuffer params = ByteBuffer.allocate(SnapshotSupport.MAX_PARAMETER_BYTES)
-        .order(ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer params =
+        ByteBuffer.allocate(SnapshotSupport.MAX_PARAMETER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
     support.writeParameters(params);
     params.flip();
-    int headerBytes = roundUp(FIXED_HEADER_BYTES + spec.length + params.remaining() + 4,
-        ALIGNMENT);
+    int headerBytes = roundUp(FIXED_HEADER_BYTES + spec.length + params.remaining() + 4, ALIGNMENT);
     ByteBuffer b = ByteBuffer.allocate(headerBytes).order(ByteOrder.LITTLE_ENDIAN);
     b.put(MAGIC)
         .putShort((short) FilterSnapshot.FORMAT_VERSION)
@@ -206,8 +224,11 @@ final class SnapshotFormat {
   private static Header readHeader(Path file, SeekableByteChannel in, long size)
       throws IOException {
     if (size < FIXED_HEADER_BYTES + 4) {
-      throw new SnapshotException(file, "truncated: " + size
-          + " bytes is shorter than a snapshot header; not an idem filter snapshot?");
+      throw new SnapshotException(
+          file,
+          "truncated: "
+              + size
+              + " bytes is shorter than a snapshot header; not an idem filter snapshot?");
     }
     ByteBuffer fixed = ByteBuffer.allocate(FIXED_HEADER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
     readFully(in, fixed, 0);
@@ -215,10 +236,16 @@ final class SnapshotFormat {
       throw new SnapshotException(file, "not an idem filter snapshot (bad magic bytes)");
     }
     int headerBytes = Short.toUnsignedInt(fixed.getShort(10));
-    if (headerBytes < FIXED_HEADER_BYTES + 4 || headerBytes % ALIGNMENT != 0
+    if (headerBytes < FIXED_HEADER_BYTES + 4
+        || headerBytes % ALIGNMENT != 0
         || headerBytes > size - TRAILER_BYTES) {
-      throw new SnapshotException(file, "corrupt header: header length " + headerBytes
-          + " is impossible for a snapshot of " + size + " bytes");
+      throw new SnapshotException(
+          file,
+          "corrupt header: header length "
+              + headerBytes
+              + " is impossible for a snapshot of "
+              + size
+              + " bytes");
     }
     ByteBuffer b = ByteBuffer.allocate(headerBytes).order(ByteOrder.LITTLE_ENDIAN);
     readFully(in, b, 0);
@@ -229,8 +256,13 @@ final class SnapshotFormat {
     }
     int version = Short.toUnsignedInt(b.getShort(8));
     if (version > FilterSnapshot.FORMAT_VERSION) {
-      throw new SnapshotException(file, "format version " + version + " was written by a newer "
-          + "idem; this build reads up to version " + FilterSnapshot.FORMAT_VERSION);
+      throw new SnapshotException(
+          file,
+          "format version "
+              + version
+              + " was written by a newer "
+              + "idem; this build reads up to version "
+              + FilterSnapshot.FORMAT_VERSION);
     }
     if (version < 1) {
       throw new SnapshotException(file, "corrupt header: format version " + version);
@@ -238,8 +270,9 @@ final class SnapshotFormat {
     int typeId = Short.toUnsignedInt(b.getShort(12));
     FilterType type = FilterType.byId(typeId);
     if (type == null) {
-      throw new SnapshotException(file, "unknown filter type id " + typeId
-          + "; this build reads " + FilterType.describeIds());
+      throw new SnapshotException(
+          file,
+          "unknown filter type id " + typeId + "; this build reads " + FilterType.describeIds());
     }
     int algorithmId = Short.toUnsignedInt(b.getShort(14));
     HashAlgorithm algorithm = HashAlgorithm.byId(algorithmId);
@@ -252,9 +285,15 @@ final class SnapshotFormat {
     int paramBytes = b.getInt(36);
     long used = (long) FIXED_HEADER_BYTES + specBytes + paramBytes;
     if (count < 0 || specBytes < 0 || paramBytes < 0 || used > headerBytes - 4) {
-      throw new SnapshotException(file, String.format(Locale.ROOT,
-          "inconsistent header: count=%d, normalizer %d bytes, parameters %d bytes, header %d",
-          count, specBytes, paramBytes, headerBytes));
+      throw new SnapshotException(
+          file,
+          String.format(
+              Locale.ROOT,
+              "inconsistent header: count=%d, normalizer %d bytes, parameters %d bytes, header %d",
+              count,
+              specBytes,
+              paramBytes,
+              headerBytes));
     }
     for (int i = 40; i < FIXED_HEADER_BYTES; i++) {
       if (b.get(i) != 0) {
@@ -273,10 +312,9 @@ final class SnapshotFormat {
     } catch (IllegalArgumentException e) {
       throw new SnapshotException(file, "unreadable key normalizer: " + e.getMessage());
     }
-    ByteBuffer parameters = ByteBuffer.wrap(b.array(), FIXED_HEADER_BYTES + specBytes,
-        paramBytes).slice();
-    return new Header(version, headerBytes, type, algorithm, seed, count, normalizer,
-        parameters);
+    ByteBuffer parameters =
+        ByteBuffer.wrap(b.array(), FIXED_HEADER_BYTES + specBytes, paramBytes).slice();
+    return new Header(version, headerBytes, type, algorithm, seed, count, normalizer, parameters);
   }
 
   private static void readFully(SeekableByteChannel in, ByteBuffer dst, long position)

@@ -7,10 +7,10 @@ import java.io.IOException;
  * that of all workers that meet a key, exactly one is told it is new.
  *
  * <p>Each mark carries a tag, the marking worker's identity and the record's position. A worker
- * that marked a key, then crashed before its output was committed, meets its own tag when it
- * reads the record again after the resume, and keeps the record: a key is never marked without
- * its record in some committed output, and marking again with the same tag changes nothing, so
- * retrying a call after a lost connection is safe.
+ * that marked a key, then crashed before its output was committed, meets its own tag when it reads
+ * the record again after the resume, and keeps the record: a key is never marked without its record
+ * in some committed output, and marking again with the same tag changes nothing, so retrying a call
+ * after a lost connection is safe.
  *
  * <p>All of that holds only while the set remembers: a set that forgets marks (a server restarted
  * without persistence) would call keys new that workers emitted before. An implementation must
@@ -19,20 +19,20 @@ import java.io.IOException;
 public interface SharedSeenSet extends AutoCloseable {
 
   /**
-   * Marks keys {@code 0 .. count-1} (fingerprint {@code fps[2i], fps[2i+1]}) with
-   * {@code tags[i]} unless they are marked already. Sets {@code previous[i]} to {@code null}
-   * when this call marked the key, else to the tag it was marked with. Keys are marked in order,
-   * so a key twice in one call is new at most once.
+   * Marks keys {@code 0 .. count-1} (fingerprint {@code fps[2i], fps[2i+1]}) with {@code tags[i]}
+   * unless they are marked already. Sets {@code previous[i]} to {@code null} when this call marked
+   * the key, else to the tag it was marked with. Keys are marked in order, so a key twice in one
+   * call is new at most once.
    *
-   * @throws SharedSetLostException when the set forgot marks made before this call: then no
-   *     answer of this call may be acted on
+   * @throws SharedSetLostException when the set forgot marks made before this call: then no answer
+   *     of this call may be acted on
    * @throws IOException when the shared store cannot be reached (after retries)
    */
   void markAll(long[] fps, int count, byte[][] tags, byte[][] previous) throws IOException;
 
   /**
-   * True when marks expire (a "seen in the last T" set): then no local tier may remember a key
-   * as seen, since the shared answer changes with time.
+   * True when marks expire (a "seen in the last T" set): then no local tier may remember a key as
+   * seen, since the shared answer changes with time.
    */
   default boolean marksExpire() {
     return false;

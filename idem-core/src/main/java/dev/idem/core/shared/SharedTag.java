@@ -6,8 +6,8 @@ import com.dynatrace.hash4j.hashing.Hashing;
 /**
  * The marks one worker leaves on keys in a {@link SharedSeenSet}: 8 bytes, a 64-bit hash of the
  * worker's id and the record's position. Only equality matters ("is this mark mine, for this
- * record?"), and 8 bytes keep the shared store small: two different marks collide with
- * probability 2^-64. Written into the caller's arrays: no allocation per record.
+ * record?"), and 8 bytes keep the shared store small: two different marks collide with probability
+ * 2^-64. Written into the caller's arrays: no allocation per record.
  */
 public final class SharedTag {
 

@@ -20,8 +20,8 @@ import java.util.Objects;
  * </ul>
  *
  * <p>An entry's state key is its window (tumbling) or its time (sliding). Times near the ends of
- * the {@code long} range saturate instead of wrapping around, so an event at {@code
- * Long.MAX_VALUE} is never taken for one in the distant past. Immutable.
+ * the {@code long} range saturate instead of wrapping around, so an event at {@code Long.MAX_VALUE}
+ * is never taken for one in the distant past. Immutable.
  */
 public final class WindowRule implements Serializable {
 
@@ -33,18 +33,17 @@ public final class WindowRule implements Serializable {
 
   /**
    * @param sizeMillis W, at least 1
-   * @param latenessMillis how long after the watermark passes an entry it is still kept, at
-   *     least 0
+   * @param latenessMillis how long after the watermark passes an entry it is still kept, at least 0
    */
   public WindowRule(WindowKind kind, long sizeMillis, long latenessMillis) {
     this.kind = Objects.requireNonNull(kind, "kind");
     if (sizeMillis < 1) {
-      throw new IllegalArgumentException("the window must be at least 1 ms, got " + sizeMillis
-          + " ms");
+      throw new IllegalArgumentException(
+          "the window must be at least 1 ms, got " + sizeMillis + " ms");
     }
     if (latenessMillis < 0) {
-      throw new IllegalArgumentException("the allowed lateness cannot be negative, got "
-          + latenessMillis + " ms");
+      throw new IllegalArgumentException(
+          "the allowed lateness cannot be negative, got " + latenessMillis + " ms");
     }
     this.size = sizeMillis;
     this.lateness = latenessMillis;
@@ -82,14 +81,15 @@ public final class WindowRule implements Serializable {
     if (watermark == Long.MIN_VALUE) {
       return false;
     }
-    return kind == WindowKind.TUMBLING ? expiry(windowOf(t)) <= watermark
+    return kind == WindowKind.TUMBLING
+        ? expiry(windowOf(t)) <= watermark
         : saturatedAdd(t, lateness) < watermark;
   }
 
   /** The watermark at which entry {@code key} can go: no event that is not late can need it. */
   public long expiry(long key) {
-    long end = kind == WindowKind.TUMBLING ? windowStart(saturatedAdd(key, 1))
-        : saturatedAdd(key, size);
+    long end =
+        kind == WindowKind.TUMBLING ? windowStart(saturatedAdd(key, 1)) : saturatedAdd(key, size);
     return saturatedAdd(end, lateness);
   }
 
@@ -99,16 +99,18 @@ public final class WindowRule implements Serializable {
    */
   public long windowExpiry(long window) {
     // the latest time of the window is just under its end, so its entries go by end + W
-    return kind == WindowKind.TUMBLING ? expiry(window)
+    return kind == WindowKind.TUMBLING
+        ? expiry(window)
         : saturatedAdd(saturatedAdd(windowStart(saturatedAdd(window, 1)), size), lateness);
   }
 
   /**
-   * The watermark that trails the newest event time by {@code maxDelayMillis} (the events'
-   * allowed out-of-orderness); {@link Long#MIN_VALUE} before the first event.
+   * The watermark that trails the newest event time by {@code maxDelayMillis} (the events' allowed
+   * out-of-orderness); {@link Long#MIN_VALUE} before the first event.
    */
   public static long watermark(long maxEventTime, long maxDelayMillis) {
-    return maxEventTime == Long.MIN_VALUE ? Long.MIN_VALUE
+    return maxEventTime == Long.MIN_VALUE
+        ? Long.MIN_VALUE
         : saturatedAdd(maxEventTime, -maxDelayMillis);
   }
 
@@ -134,7 +136,11 @@ public final class WindowRule implements Serializable {
 
   @Override
   public String toString() {
-    return kind.name().toLowerCase(java.util.Locale.ROOT) + " " + size + " ms, lateness "
-        + lateness + " ms";
+    return kind.name().toLowerCase(java.util.Locale.ROOT)
+        + " "
+        + size
+        + " ms, lateness "
+        + lateness
+        + " ms";
   }
 }

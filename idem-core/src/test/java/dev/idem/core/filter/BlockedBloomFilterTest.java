@@ -21,7 +21,9 @@ class BlockedBloomFilterTest extends MembershipFilterContract {
 
   @Override
   List<RateCase> rateCases() {
-    return List.of(new RateCase(200_000, 0.01, 3), new RateCase(300_000, 0.001, 4),
+    return List.of(
+        new RateCase(200_000, 0.01, 3),
+        new RateCase(300_000, 0.001, 4),
         new RateCase(2000, 0.05, 40));
   }
 
@@ -59,7 +61,8 @@ class BlockedBloomFilterTest extends MembershipFilterContract {
     BlockedBloomFilter a = BlockedBloomFilter.create(10_000, 0.01);
     BlockedBloomFilter b = BlockedBloomFilter.create(20_000, 0.01);
     assertThat(a.hasSameLayout(b)).isFalse();
-    assertThatThrownBy(() -> a.unionWith(b)).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> a.unionWith(b))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("same expected keys and rate");
   }
 }

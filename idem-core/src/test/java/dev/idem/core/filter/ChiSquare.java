@@ -20,8 +20,8 @@ final class ChiSquare {
   }
 
   /**
-   * Upper critical value for {@code df} degrees of freedom at the one-sided normal quantile
-   * {@code z} (Wilson–Hilferty approximation; 3.29 is α = 0.0005).
+   * Upper critical value for {@code df} degrees of freedom at the one-sided normal quantile {@code
+   * z} (Wilson–Hilferty approximation; 3.29 is α = 0.0005).
    */
   static double critical(int df, double z) {
     double a = 2.0 / (9 * df);

@@ -18,7 +18,9 @@ class ConcurrentPutTest {
   private static final int KEYS_PER_THREAD = 200_000;
 
   @ParameterizedTest
-  @EnumSource(value = FilterType.class, names = {"BLOOM", "BLOCKED", "PARTITIONED"})
+  @EnumSource(
+      value = FilterType.class,
+      names = {"BLOOM", "BLOCKED", "PARTITIONED"})
   void concurrentPutsEqualSequentialPuts(FilterType type) throws Exception {
     // a small filter, so that threads keep hitting the same words
     AbstractBloomFilter concurrent = (AbstractBloomFilter) Filters.create(type, 20_000, 0.01);
@@ -36,13 +38,15 @@ class ConcurrentPutTest {
       Future<?>[] done = new Future<?>[THREADS];
       for (int t = 0; t < THREADS; t++) {
         long[] mine = keys[t];
-        done[t] = pool.submit(() -> {
-          start.await();
-          for (int i = 0; i < KEYS_PER_THREAD; i++) {
-            concurrent.put(mine[2 * i], mine[2 * i + 1]);
-          }
-          return null;
-        });
+        done[t] =
+            pool.submit(
+                () -> {
+                  start.await();
+                  for (int i = 0; i < KEYS_PER_THREAD; i++) {
+                    concurrent.put(mine[2 * i], mine[2 * i + 1]);
+                  }
+                  return null;
+                });
       }
       start.countDown();
       for (Future<?> f : done) {

@@ -27,7 +27,9 @@ class CountingBloomFilterTest extends MembershipFilterContract {
   @Provide
   Arbitrary<List<Op>> operations() {
     return Combinators.combine(Arbitraries.of(true, false), Arbitraries.integers().between(0, 40))
-        .as(Op::new).list().ofMaxSize(400);
+        .as(Op::new)
+        .list()
+        .ofMaxSize(400);
   }
 
   private static long hi(int key) {
@@ -39,8 +41,8 @@ class CountingBloomFilterTest extends MembershipFilterContract {
   }
 
   @Property(tries = 300)
-  void keysStillInTheModelMultisetAreNeverReportedNew(@ForAll("operations") List<Op> ops,
-      @ForAll boolean eightBitCounters) {
+  void keysStillInTheModelMultisetAreNeverReportedNew(
+      @ForAll("operations") List<Op> ops, @ForAll boolean eightBitCounters) {
     // a tiny filter, so that keys share counters and 4-bit counters saturate
     CountingBloomFilter f = CountingBloomFilter.create(20, 0.2, eightBitCounters ? 8 : 4);
     Map<Integer, Integer> model = new HashMap<>();
@@ -58,7 +60,8 @@ class CountingBloomFilterTest extends MembershipFilterContract {
       for (Map.Entry<Integer, Integer> e : model.entrySet()) {
         if (e.getValue() > 0) {
           assertThat(f.mightContain(hi(e.getKey()), lo(e.getKey())))
-              .as("key %d held %d times", e.getKey(), e.getValue()).isTrue();
+              .as("key %d held %d times", e.getKey(), e.getValue())
+              .isTrue();
         }
       }
     }

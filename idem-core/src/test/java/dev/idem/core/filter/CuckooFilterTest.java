@@ -73,8 +73,10 @@ class CuckooFilterTest extends MembershipFilterContract {
   }
 
   @Property(tries = 30)
-  void aFailedInsertNeverLosesAStoredFingerprint(@ForAll @LongRange(min = 8, max = 3000) long n,
-      @ForAll @IntRange(min = 4, max = 12) int bits, @ForAll long seed) {
+  void aFailedInsertNeverLosesAStoredFingerprint(
+      @ForAll @LongRange(min = 8, max = 3000) long n,
+      @ForAll @IntRange(min = 4, max = 12) int bits,
+      @ForAll long seed) {
     // adversarial: overfill a small filter with narrow fingerprints, far past its capacity
     CuckooFilter f = CuckooFilter.withFingerprintBits(n, bits);
     SplittableRandom random = new SplittableRandom(seed);
@@ -107,7 +109,9 @@ class CuckooFilterTest extends MembershipFilterContract {
   @Provide
   Arbitrary<List<Op>> operations() {
     return Combinators.combine(Arbitraries.of(true, false), Arbitraries.integers().between(0, 60))
-        .as(Op::new).list().ofMaxSize(500);
+        .as(Op::new)
+        .list()
+        .ofMaxSize(500);
   }
 
   @Property(tries = 300)
@@ -131,14 +135,16 @@ class CuckooFilterTest extends MembershipFilterContract {
           // copies of one key can only live in its two buckets: they fill up; nothing is lost
         }
       } else {
-        assertThatThrownBy(() -> f.add(hi, lo)).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(() -> f.add(hi, lo))
+            .isInstanceOf(IllegalStateException.class)
             .hasMessageContaining("already stored 8 times");
       }
       for (Map.Entry<Integer, Integer> e : model.entrySet()) {
         if (e.getValue() > 0) {
           int k = e.getKey();
           assertThat(f.mightContain(k * 0x9E3779B97F4A7C15L, (k + 1) * 0xC2B2AE3D27D4EB4FL))
-              .as("key %d held %d times", k, e.getValue()).isTrue();
+              .as("key %d held %d times", k, e.getValue())
+              .isTrue();
         }
       }
     }

@@ -9,8 +9,8 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Rates beyond the measurement every type gets from {@link MembershipFilterContract}: the types
- * sized for a target promise at most the target, and the interval that {@code idem filter
- * verify} reports is the Wilson score interval.
+ * sized for a target promise at most the target, and the interval that {@code idem filter verify}
+ * reports is the Wilson score interval.
  */
 class FalsePositiveRateTest {
 

@@ -63,12 +63,14 @@ class FilterMathTest {
     FilterLayout blocked = FilterMath.blockedLayout(n, p);
     assertThat(blocked.bitSize() % FilterMath.BLOCK_BITS).isZero();
     assertThat(blocked.expectedFpp()).isLessThanOrEqualTo(p);
-    assertThat(FilterMath.blockedFalsePositiveRate(n, blocked.bitSize() / 512,
-        blocked.hashCount())).isEqualTo(blocked.expectedFpp());
+    assertThat(FilterMath.blockedFalsePositiveRate(n, blocked.bitSize() / 512, blocked.hashCount()))
+        .isEqualTo(blocked.expectedFpp());
     // minimal: one block fewer misses the target with the chosen k
     if (blocked.bitSize() > 512) {
-      assertThat(FilterMath.blockedFalsePositiveRate(n, blocked.bitSize() / 512 - 1,
-          blocked.hashCount())).isGreaterThan(p);
+      assertThat(
+              FilterMath.blockedFalsePositiveRate(
+                  n, blocked.bitSize() / 512 - 1, blocked.hashCount()))
+          .isGreaterThan(p);
     }
     FilterLayout partitioned = FilterMath.partitionedLayout(n, p);
     assertThat(partitioned.bitSize() % partitioned.hashCount()).isZero();
@@ -101,9 +103,9 @@ class FilterMathTest {
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("must be positive, got 0");
     assertThatThrownBy(() -> FilterMath.optimalBits(10, 1.0))
-        .hasMessageContaining("between 0 and 1").hasMessageContaining("0.001 means 0.1 %");
-    assertThatThrownBy(() -> FilterMath.optimalBits(10, 0))
-        .hasMessageContaining("between 0 and 1");
+        .hasMessageContaining("between 0 and 1")
+        .hasMessageContaining("0.001 means 0.1 %");
+    assertThatThrownBy(() -> FilterMath.optimalBits(10, 0)).hasMessageContaining("between 0 and 1");
     assertThatThrownBy(() -> FilterMath.optimalBits(10, Double.NaN))
         .hasMessageContaining("between 0 and 1");
     assertThatThrownBy(() -> FilterMath.optimalBits(100_000_000_000L, 1e-6))

@@ -23,10 +23,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Filter snapshots refuse damage, in both carriers of the one format (a file and a byte array),
- * and files are written atomically. Every type's round trip is
- * part of {@link MembershipFilterContract}; compatibility with old files is {@link
- * GoldenSnapshotTest}.
+ * Filter snapshots refuse damage, in both carriers of the one format (a file and a byte array), and
+ * files are written atomically. Every type's round trip is part of {@link
+ * MembershipFilterContract}; compatibility with old files is {@link GoldenSnapshotTest}.
  */
 class FilterSnapshotTest {
 
@@ -44,17 +43,18 @@ class FilterSnapshotTest {
   }
 
   /**
-   * A filter of any type with content (scalable with several layers, cuckoo with its stash),
-   * for the damage tests.
+   * A filter of any type with content (scalable with several layers, cuckoo with its stash), for
+   * the damage tests.
    */
   static MembershipFilter filledAnyType(FilterType type) {
     SplittableRandom random = new SplittableRandom(type.id());
-    MembershipFilter f = switch (type) {
-      case SCALABLE -> ScalableBloomFilter.builder().initialCapacity(500).falsePositiveRate(0.01)
-          .build();
-      case CUCKOO -> CuckooFilter.withFingerprintBits(3200, 9);
-      default -> Filters.create(type, 3000, 0.01);
-    };
+    MembershipFilter f =
+        switch (type) {
+          case SCALABLE ->
+              ScalableBloomFilter.builder().initialCapacity(500).falsePositiveRate(0.01).build();
+          case CUCKOO -> CuckooFilter.withFingerprintBits(3200, 9);
+          default -> Filters.create(type, 3000, 0.01);
+        };
     for (int i = 0; i < 3000; i++) {
       f.put(random.nextLong(), random.nextLong());
     }
@@ -75,14 +75,20 @@ class FilterSnapshotTest {
 
   @Test
   void aFilterWithoutASnapshotFormIsRefusedByBothCarriers() {
-    MembershipFilter foreign = (MembershipFilter) java.lang.reflect.Proxy.newProxyInstance(
-        getClass().getClassLoader(), new Class<?>[] {MembershipFilter.class}, (p, m, a) -> {
-          throw new AssertionError("not to be called");
-        });
+    MembershipFilter foreign =
+        (MembershipFilter)
+            java.lang.reflect.Proxy.newProxyInstance(
+                getClass().getClassLoader(),
+                new Class<?>[] {MembershipFilter.class},
+                (p, m, a) -> {
+                  throw new AssertionError("not to be called");
+                });
     assertThatThrownBy(() -> FilterSnapshot.toBytes(foreign, FP))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cannot be saved");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("cannot be saved");
     assertThatThrownBy(() -> FilterSnapshot.write(dir.resolve("f.idx"), foreign, FP))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("cannot be saved");
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("cannot be saved");
   }
 
   @Test
@@ -94,11 +100,13 @@ class FilterSnapshotTest {
     ByteBuffer b = ByteBuffer.wrap(partBlock).order(ByteOrder.LITTLE_ENDIAN);
     b.putLong(params + 16, b.getLong(params + 16) - 64); // no longer whole 512-bit blocks
     assertRefused(resealed(partBlock), "bits not whole blocks")
-        .hasMessageContaining("inconsistent parameters").hasMessageContaining("multiple of 512");
+        .hasMessageContaining("inconsistent parameters")
+        .hasMessageContaining("multiple of 512");
     byte[] noHashes = good.clone();
     ByteBuffer.wrap(noHashes).order(ByteOrder.LITTLE_ENDIAN).putInt(params + 24, 0);
     assertRefused(resealed(noHashes), "k = 0")
-        .hasMessageContaining("inconsistent parameters").hasMessageContaining("k=0");
+        .hasMessageContaining("inconsistent parameters")
+        .hasMessageContaining("k=0");
   }
 
   /** The bytes with the header CRC32C recomputed, so only the change under test is wrong. */
@@ -117,8 +125,8 @@ class FilterSnapshotTest {
     Path file = dir.resolve("f.idx");
     FilterSnapshot.write(file, filledAnyType(type), FP);
     byte[] good = Files.readAllBytes(file);
-    int headerBytes = Short.toUnsignedInt(ByteBuffer.wrap(good).order(ByteOrder.LITTLE_ENDIAN)
-        .getShort(10));
+    int headerBytes =
+        Short.toUnsignedInt(ByteBuffer.wrap(good).order(ByteOrder.LITTLE_ENDIAN).getShort(10));
     for (int i = 0; i < headerBytes; i++) {
       byte[] bad = good.clone();
       bad[i] ^= (byte) 0x10;
@@ -155,10 +163,11 @@ class FilterSnapshotTest {
     Path file = dir.resolve("f.idx");
     FilterSnapshot.write(file, original, FP);
     long payload = original.bits.wordCount() * 8;
-    int headerBytes = Short.toUnsignedInt(
-        ByteBuffer.wrap(Files.readAllBytes(file)).order(ByteOrder.LITTLE_ENDIAN).getShort(10));
-    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ,
-        StandardOpenOption.WRITE)) {
+    int headerBytes =
+        Short.toUnsignedInt(
+            ByteBuffer.wrap(Files.readAllBytes(file)).order(ByteOrder.LITTLE_ENDIAN).getShort(10));
+    try (FileChannel ch =
+        FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
       // 256-byte chunks: a dozen of them, the last one partial
       MappedBitArray bits =
           MappedBitArray.map(ch, headerBytes, original.bits.wordCount(), new CRC32C(), 8);
@@ -176,8 +185,8 @@ class FilterSnapshotTest {
     Path file = dir.resolve("f.idx");
     FilterSnapshot.write(file, filled(FilterType.PARTITIONED, 200), FP);
     byte[] good = Files.readAllBytes(file);
-    int headerBytes = Short.toUnsignedInt(ByteBuffer.wrap(good).order(ByteOrder.LITTLE_ENDIAN)
-        .getShort(10));
+    int headerBytes =
+        Short.toUnsignedInt(ByteBuffer.wrap(good).order(ByteOrder.LITTLE_ENDIAN).getShort(10));
     for (int i = 0; i < headerBytes; i++) {
       for (int bit : new int[] {0, 7}) {
         byte[] bad = good.clone();
@@ -245,8 +254,8 @@ class FilterSnapshotTest {
   }
 
   /**
-   * Asserts that every carrier refuses {@code content} with the same fault, naming the file or
-   * the array; returns the file reader's refusal for more checks.
+   * Asserts that every carrier refuses {@code content} with the same fault, naming the file or the
+   * array; returns the file reader's refusal for more checks.
    */
   private org.assertj.core.api.AbstractThrowableAssert<?, ? extends Throwable> assertRefused(
       byte[] content, String what) throws IOException {
@@ -260,8 +269,7 @@ class FilterSnapshotTest {
       fault = e.getMessage().substring(bad.toString().length());
     }
     SnapshotException e = catchSnapshotException(() -> FilterSnapshot.fromBytes(content), what);
-    assertThat(e.getMessage()).as("%s (bytes)", what)
-        .isEqualTo(SnapshotException.BYTES + fault);
+    assertThat(e.getMessage()).as("%s (bytes)", what).isEqualTo(SnapshotException.BYTES + fault);
     assertThat(e.file()).isNull();
     return assertThatThrownBy(() -> FilterSnapshot.read(bad));
   }

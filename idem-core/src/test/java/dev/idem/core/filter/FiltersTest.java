@@ -30,8 +30,7 @@ class FiltersTest {
     assertThat(Filters.defaultType(-1)).isEqualTo(FilterType.SCALABLE);
     assertThat(Filters.forKeys(null, 5000, 9999, 0.01).type()).isEqualTo(FilterType.BLOCKED);
     assertThat(Filters.forKeys(null, -1, 9999, 0.01).type()).isEqualTo(FilterType.SCALABLE);
-    assertThat(Filters.forKeys(FilterType.BLOOM, -1, 0, 0.01).type())
-        .isEqualTo(FilterType.BLOOM);
+    assertThat(Filters.forKeys(FilterType.BLOOM, -1, 0, 0.01).type()).isEqualTo(FilterType.BLOOM);
   }
 
   @Test

@@ -25,22 +25,26 @@ class FingerprintSetTest extends MembershipFilterContract {
 
   record Key(long hi, long lo) {}
 
-  enum Kind { ADD, REMOVE, CONTAINS }
+  enum Kind {
+    ADD,
+    REMOVE,
+    CONTAINS
+  }
 
   record Op(Kind kind, Key key) {}
 
   /**
-   * Few distinct his, so keys crowd the same home slots and long probe runs wrap around the end
-   * of the table; (0, 0), the empty-slot marker, is among the keys.
+   * Few distinct his, so keys crowd the same home slots and long probe runs wrap around the end of
+   * the table; (0, 0), the empty-slot marker, is among the keys.
    */
   @Provide
   Arbitrary<List<Op>> operations() {
-    Arbitrary<Long> hi = Arbitraries.oneOf(Arbitraries.of(0L, -1L, Long.MIN_VALUE, Long.MAX_VALUE),
-        Arbitraries.longs());
+    Arbitrary<Long> hi =
+        Arbitraries.oneOf(
+            Arbitraries.of(0L, -1L, Long.MIN_VALUE, Long.MAX_VALUE), Arbitraries.longs());
     Arbitrary<Long> lo = Arbitraries.longs().between(0, 5);
     Arbitrary<Key> key = Combinators.combine(hi, lo).as(Key::new);
-    return Combinators.combine(Arbitraries.of(Kind.class), key).as(Op::new).list()
-        .ofMaxSize(600);
+    return Combinators.combine(Arbitraries.of(Kind.class), key).as(Op::new).list().ofMaxSize(600);
   }
 
   @Property(tries = 300)

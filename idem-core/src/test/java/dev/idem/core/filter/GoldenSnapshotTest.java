@@ -33,13 +33,25 @@ class GoldenSnapshotTest {
   @TempDir Path dir;
 
   @ParameterizedTest
-  @ValueSource(strings = {"bloom.idx", "blocked.idx", "partitioned.idx", "scalable.idx",
-      "scalable-time-slices.idx", "counting.idx", "cuckoo.idx", "exact.idx", "exact-set.idx"})
+  @ValueSource(
+      strings = {
+        "bloom.idx",
+        "blocked.idx",
+        "partitioned.idx",
+        "scalable.idx",
+        "scalable-time-slices.idx",
+        "counting.idx",
+        "cuckoo.idx",
+        "exact.idx",
+        "exact-set.idx"
+      })
   void loadsBitForBitAnswersAsRecordedAndWritesTheSameBytes(String name) throws IOException {
     byte[] golden = resource(name);
     assertThat(GoldenSnapshots.sha256(golden))
-        .as("%s is not the file that was checked in; golden files are written once (see "
-            + "golden/README.md)", name)
+        .as(
+            "%s is not the file that was checked in; golden files are written once (see "
+                + "golden/README.md)",
+            name)
         .isEqualTo(expected(name, "sha256"));
     Path file = dir.resolve(name);
     Files.write(file, golden);
@@ -60,35 +72,42 @@ class GoldenSnapshotTest {
       if (Boolean.parseBoolean(expected(name, "zero"))) {
         assertThat(f.mightContain(0, 0)).as("%s: (0, 0)", how).isTrue();
       }
-      assertThat(GoldenSnapshots.maybes(f, fp)).as("%s: non-keys answered maybe", how)
+      assertThat(GoldenSnapshots.maybes(f, fp))
+          .as("%s: non-keys answered maybe", how)
           .isEqualTo(expected(name, "maybe"));
       assertThat(FilterSnapshot.toBytes(f, fp)).as("%s written again", how).isEqualTo(golden);
     }
     FilterSnapshot.write(file, carriers.get(0).filter(), carriers.get(0).fingerprinter());
-    assertThat(GoldenSnapshots.sha256(Files.readAllBytes(file))).as("%s saved to a file", name)
+    assertThat(GoldenSnapshots.sha256(Files.readAllBytes(file)))
+        .as("%s saved to a file", name)
         .isEqualTo(expected(name, "sha256"));
   }
 
   @ParameterizedTest
-  @CsvSource(delimiter = '|', value = {
-    "damaged-payload-byte.idx | payload checksum mismatch: the filter data is corrupt",
-    "damaged-header-byte.idx  | header checksum mismatch: the header is corrupt",
-    "damaged-truncated.idx    | truncated: the payload needs",
-    "damaged-magic.idx        | not an idem filter snapshot (bad magic bytes)",
-    "damaged-version.idx      | format version 2 was written by a newer idem; this build reads "
-        + "up to version 1",
-    "damaged-type.idx         | unknown filter type id 99; this build reads bloom (1), "
-        + "blocked (2),",
-  })
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "damaged-payload-byte.idx | payload checksum mismatch: the filter data is corrupt",
+        "damaged-header-byte.idx  | header checksum mismatch: the header is corrupt",
+        "damaged-truncated.idx    | truncated: the payload needs",
+        "damaged-magic.idx        | not an idem filter snapshot (bad magic bytes)",
+        "damaged-version.idx      | format version 2 was written by a newer idem; this build reads "
+            + "up to version 1",
+        "damaged-type.idx         | unknown filter type id 99; this build reads bloom (1), "
+            + "blocked (2),",
+      })
   void damagedCopiesAreRefusedNamingTheFault(String name, String fault) throws IOException {
     byte[] bytes = resource(name);
     Path file = dir.resolve(name);
     Files.write(file, bytes);
     for (FilterSnapshot.LoadMode mode : FilterSnapshot.LoadMode.values()) {
-      assertThat(catchThrowable(() -> FilterSnapshot.open(file, mode))).as("%s (%s)", name, mode)
-          .isInstanceOf(SnapshotException.class).hasMessageStartingWith(file + ": " + fault);
+      assertThat(catchThrowable(() -> FilterSnapshot.open(file, mode)))
+          .as("%s (%s)", name, mode)
+          .isInstanceOf(SnapshotException.class)
+          .hasMessageStartingWith(file + ": " + fault);
     }
-    assertThat(catchThrowable(() -> FilterSnapshot.fromBytes(bytes))).as("%s (bytes)", name)
+    assertThat(catchThrowable(() -> FilterSnapshot.fromBytes(bytes)))
+        .as("%s (bytes)", name)
         .isInstanceOf(SnapshotException.class)
         .hasMessageStartingWith(SnapshotException.BYTES + ": " + fault);
   }
@@ -111,8 +130,8 @@ class GoldenSnapshotTest {
   }
 
   private static Properties expected() {
-    try (InputStream in = GoldenSnapshotTest.class.getResourceAsStream(
-        DIR + GoldenSnapshots.EXPECTED)) {
+    try (InputStream in =
+        GoldenSnapshotTest.class.getResourceAsStream(DIR + GoldenSnapshots.EXPECTED)) {
       Properties p = new Properties();
       if (in != null) { // a missing file fails every case, naming what is missing
         p.load(in);

@@ -21,22 +21,24 @@ import java.util.zip.CRC32C;
 
 /**
  * Writes the golden snapshots of {@code src/test/resources/golden/} (see the README there): one
- * small snapshot of every filter type, built from fixed keys, and damaged copies. They are
- * written once per format version and then only read, by {@link GoldenSnapshotTest}: a change
- * of the format (or of how a type places keys) must fail that test instead of passing a round
- * trip of the new code with itself.
+ * small snapshot of every filter type, built from fixed keys, and damaged copies. They are written
+ * once per format version and then only read, by {@link GoldenSnapshotTest}: a change of the format
+ * (or of how a type places keys) must fail that test instead of passing a round trip of the new
+ * code with itself.
  *
  * <p>Key {@code i} of a snapshot is the string {@code "key-" + i}, fingerprinted with the
  * snapshot's own fingerprinter; the non-keys are {@code "absent-" + i} for {@code i <} {@link
- * #NON_KEYS}. {@code expected.properties} records, per file, its SHA-256, its type, its key
- * range and which non-keys it answers "maybe".
+ * #NON_KEYS}. {@code expected.properties} records, per file, its SHA-256, its type, its key range
+ * and which non-keys it answers "maybe".
  */
 final class GoldenSnapshots {
 
   static final int NON_KEYS = 2000;
   static final String EXPECTED = "expected.properties";
+
   /** The damaged copies are of this file. */
   static final String DAMAGED_FROM = "blocked.idx";
+
   /** Scalable layers record when they were created: a fixed clock makes the bytes repeatable. */
   private static final long CLOCK_START = 1_700_000_000_000L;
 
@@ -47,17 +49,19 @@ final class GoldenSnapshots {
   private GoldenSnapshots() {}
 
   /** A snapshot to write: keys {@code from} to {@code to} (exclusive), and maybe (0, 0). */
-  private record Golden(String file, MembershipFilter filter, Fingerprinter fp, int from, int to,
-      boolean zero) {}
+  private record Golden(
+      String file, MembershipFilter filter, Fingerprinter fp, int from, int to, boolean zero) {}
 
   /** Writes every golden file into {@code dir}, which must hold none yet. */
   static void write(Path dir) throws IOException {
     Files.createDirectories(dir);
     try (var existing = Files.list(dir)) {
       if (existing.anyMatch(f -> f.getFileName().toString().endsWith(".idx"))) {
-        throw new IllegalStateException(dir + " already holds golden files: they are written once "
-            + "per format version. For a new version, write into a new directory (v2/) and keep "
-            + "the old one");
+        throw new IllegalStateException(
+            dir
+                + " already holds golden files: they are written once "
+                + "per format version. For a new version, write into a new directory (v2/) and keep "
+                + "the old one");
       }
     }
     StringJoiner expected = new StringJoiner("\n", "", "\n");
@@ -80,11 +84,23 @@ final class GoldenSnapshots {
     List<Golden> all = new ArrayList<>();
     all.add(filled("bloom.idx", Filters.create(FilterType.BLOOM, 400, 0.01), PLAIN, 400));
     all.add(filled("blocked.idx", Filters.create(FilterType.BLOCKED, 400, 0.01), SEEDED, 400));
-    all.add(filled("partitioned.idx", Filters.create(FilterType.PARTITIONED, 400, 0.01),
-        PLAIN.withSeed(-1), 400));
+    all.add(
+        filled(
+            "partitioned.idx",
+            Filters.create(FilterType.PARTITIONED, 400, 0.01),
+            PLAIN.withSeed(-1),
+            400));
     // three growth layers of 100, 200 and 400 keys
-    all.add(filled("scalable.idx", ScalableBloomFilter.builder().initialCapacity(100)
-        .falsePositiveRate(0.01).clock(() -> CLOCK_START).build(), PLAIN, 400));
+    all.add(
+        filled(
+            "scalable.idx",
+            ScalableBloomFilter.builder()
+                .initialCapacity(100)
+                .falsePositiveRate(0.01)
+                .clock(() -> CLOCK_START)
+                .build(),
+            PLAIN,
+            400));
     all.add(timeSlices());
     all.add(filled("counting.idx", Filters.create(FilterType.COUNTING, 400, 0.01), PLAIN, 400));
     all.add(fullCuckoo());
@@ -105,14 +121,19 @@ final class GoldenSnapshots {
   }
 
   /**
-   * Slices of one minute, two kept: keys 0-149 in the first, 150-299 in the second, 300-399 in
-   * the third, whose start drops the first. The snapshot holds keys 150 to 399.
+   * Slices of one minute, two kept: keys 0-149 in the first, 150-299 in the second, 300-399 in the
+   * third, whose start drops the first. The snapshot holds keys 150 to 399.
    */
   private static Golden timeSlices() {
     long[] now = {CLOCK_START};
-    ScalableBloomFilter f = ScalableBloomFilter.builder().initialCapacity(250)
-        .falsePositiveRate(0.01).sliceEvery(Duration.ofMinutes(1)).maxLayers(2)
-        .clock(() -> now[0]).build();
+    ScalableBloomFilter f =
+        ScalableBloomFilter.builder()
+            .initialCapacity(250)
+            .falsePositiveRate(0.01)
+            .sliceEvery(Duration.ofMinutes(1))
+            .maxLayers(2)
+            .clock(() -> now[0])
+            .build();
     for (int i = 0; i < 400; i++) {
       if (i == 150 || i == 300) {
         now[0] += 60_000;
@@ -163,7 +184,8 @@ final class GoldenSnapshots {
     byte[] headerByte = good.clone();
     headerByte[24] ^= 0x01; // the count
     Files.write(dir.resolve("damaged-header-byte.idx"), headerByte);
-    Files.write(dir.resolve("damaged-truncated.idx"),
+    Files.write(
+        dir.resolve("damaged-truncated.idx"),
         Arrays.copyOf(good, headerBytes + (good.length - headerBytes) / 2));
     byte[] magic = good.clone();
     magic[0] = 'X';

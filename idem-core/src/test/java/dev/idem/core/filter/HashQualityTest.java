@@ -15,29 +15,39 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The positions filters derive from fingerprints must be uniform even for the regular keys real
- * data is full of. A partitioned filter fed by a simple random-number generator measured a collision rate ten times above theory with a
- * weak hash; a chi-square test over buckets catches that kind of skew long before it shows.
+ * data is full of. A partitioned filter fed by a simple random-number generator measured a
+ * collision rate ten times above theory with a weak hash; a chi-square test over buckets catches
+ * that kind of skew long before it shows.
  */
 class HashQualityTest {
 
   private static final int KEYS = 1 << 20;
   private static final int BUCKETS = 1024;
+
   /** α = 0.0005 one-sided; the inputs are fixed, so a pass is a pass every time. */
   private static final double Z = 3.29;
 
   static Stream<Arguments> regularKeySets() {
     return Stream.of(
-        Arguments.of("url-000001 …", (IntFunction<byte[]>) i ->
-            String.format(Locale.ROOT, "url-%06d", i).getBytes(StandardCharsets.US_ASCII)),
-        Arguments.of("https://example.com/page?id=N", (IntFunction<byte[]>) i ->
-            ("https://example.com/page?id=" + i).getBytes(StandardCharsets.US_ASCII)),
-        Arguments.of("8-byte big-endian counter", (IntFunction<byte[]>) i ->
-            ByteBuffer.allocate(8).putLong(i).array()),
-        Arguments.of("one set bit in 128 KiB-wide keys", (IntFunction<byte[]>) i -> {
-          byte[] key = new byte[KEYS / 8];
-          key[i >>> 3] = (byte) (1 << (i & 7));
-          return key;
-        }));
+        Arguments.of(
+            "url-000001 …",
+            (IntFunction<byte[]>)
+                i -> String.format(Locale.ROOT, "url-%06d", i).getBytes(StandardCharsets.US_ASCII)),
+        Arguments.of(
+            "https://example.com/page?id=N",
+            (IntFunction<byte[]>)
+                i -> ("https://example.com/page?id=" + i).getBytes(StandardCharsets.US_ASCII)),
+        Arguments.of(
+            "8-byte big-endian counter",
+            (IntFunction<byte[]>) i -> ByteBuffer.allocate(8).putLong(i).array()),
+        Arguments.of(
+            "one set bit in 128 KiB-wide keys",
+            (IntFunction<byte[]>)
+                i -> {
+                  byte[] key = new byte[KEYS / 8];
+                  key[i >>> 3] = (byte) (1 << (i & 7));
+                  return key;
+                }));
   }
 
   @ParameterizedTest(name = "{0}")
@@ -85,8 +95,7 @@ class HashQualityTest {
   private static void assertUniform(String what, long[] counts) {
     double chi2 = ChiSquare.statistic(counts);
     double critical = ChiSquare.critical(counts.length - 1, Z);
-    assertThat(chi2).as("chi-square of %s (critical %.1f)", what, critical)
-        .isLessThan(critical);
+    assertThat(chi2).as("chi-square of %s (critical %.1f)", what, critical).isLessThan(critical);
   }
 
   /** Records the last bit set, to read positions through the filter's own code. */

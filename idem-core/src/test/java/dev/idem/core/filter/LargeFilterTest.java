@@ -14,7 +14,9 @@ class LargeFilterTest {
   private static final long TWO_TO_31 = 1L << 31;
 
   @ParameterizedTest
-  @EnumSource(value = FilterType.class, names = {"BLOOM", "BLOCKED", "PARTITIONED"})
+  @EnumSource(
+      value = FilterType.class,
+      names = {"BLOOM", "BLOCKED", "PARTITIONED"})
   void positionsBeyond2To31AreUsedAndFound(FilterType type) {
     // ≈ 2.16e9 bits, ≈ 270 MB
     AbstractBloomFilter f = (AbstractBloomFilter) Filters.create(type, 150_000_000L, 0.001);

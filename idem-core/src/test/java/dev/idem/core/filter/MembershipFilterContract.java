@@ -34,25 +34,25 @@ import org.junit.jupiter.api.io.TempDir;
  * against each implementation by a subclass that says how to build it ({@link #create}):
  *
  * <ul>
- *   <li>no false negatives, ever (the promise of {@link MembershipFilter}), and {@code put}
- *       reports a change exactly when the filter answered "certainly new" just before (jqwik
- *       properties, keys biased toward small values: fingerprints are uniform, but the code must
- *       not depend on it);
+ *   <li>no false negatives, ever (the promise of {@link MembershipFilter}), and {@code put} reports
+ *       a change exactly when the filter answered "certainly new" just before (jqwik properties,
+ *       keys biased toward small values: fingerprints are uniform, but the code must not depend on
+ *       it);
  *   <li>the measured false-positive rate keeps the configured rate and matches the filter's own
  *       formula for its real layout (fixed seeds, tolerance {@link #SIGMAS});
- *   <li>a snapshot round trip, through a file read or mapped and through a byte array, keeps
- *       every answer and writes back the same bytes;
- *   <li>the batch operations are the single ones repeated: same "changed" flags, same answers,
- *       same bits; prefetching changes nothing.
+ *   <li>a snapshot round trip, through a file read or mapped and through a byte array, keeps every
+ *       answer and writes back the same bytes;
+ *   <li>the batch operations are the single ones repeated: same "changed" flags, same answers, same
+ *       bits; prefetching changes nothing.
  * </ul>
  */
 abstract class MembershipFilterContract {
 
   /**
-   * Tolerance of the rate checks, in standard deviations of the binomial count of false
-   * positives: wide enough that every case of every type passes together whatever the seed
-   * (beyond 4σ: about 6·10⁻⁵ per check), narrow enough to catch a rate off by ten percent at
-   * the default sizes, let alone the tenfold error a weak hash once showed on 10 M URLs.
+   * Tolerance of the rate checks, in standard deviations of the binomial count of false positives:
+   * wide enough that every case of every type passes together whatever the seed (beyond 4σ: about
+   * 6·10⁻⁵ per check), narrow enough to catch a rate off by ten percent at the default sizes, let
+   * alone the tenfold error a weak hash once showed on 10 M URLs.
    */
   static final double SIGMAS = 4;
 
@@ -99,8 +99,8 @@ abstract class MembershipFilterContract {
   }
 
   @Property(tries = 40)
-  void noFalseNegatives(@ForAll("keys") List<Fingerprint> keys,
-      @ForAll @IntRange(min = 1, max = 5000) int capacity) {
+  void noFalseNegatives(
+      @ForAll("keys") List<Fingerprint> keys, @ForAll @IntRange(min = 1, max = 5000) int capacity) {
     MembershipFilter filter = create(capacity, 0.01);
     List<Fingerprint> stored = new ArrayList<>();
     for (Fingerprint k : keys) {
@@ -136,8 +136,8 @@ abstract class MembershipFilterContract {
   }
 
   @Property(tries = 40)
-  void putAllIsPutRepeated(@ForAll("keys") List<Fingerprint> keys,
-      @ForAll @IntRange(min = 1, max = 400) int batch) {
+  void putAllIsPutRepeated(
+      @ForAll("keys") List<Fingerprint> keys, @ForAll @IntRange(min = 1, max = 400) int batch) {
     MembershipFilter single = create(4000, 0.05);
     MembershipFilter batched = create(4000, 0.05);
     long[] pairs = pairs(keys);
@@ -183,26 +183,43 @@ abstract class MembershipFilterContract {
   /**
    * Per case: {@code n} sequential URL-like keys into a filter for {@code n} at {@code p}, then
    * {@code n} fresh ones queried, per trial ({@link FppVerifier}, seeded). With X false positives
-   * among M queries, X must lie within {@link #SIGMAS} binomial standard deviations of M·q, q
-   * the filter's own formula for its real state (measured and stated rate agree), and must not
-   * exceed M·p by more than that (the configured rate holds).
+   * among M queries, X must lie within {@link #SIGMAS} binomial standard deviations of M·q, q the
+   * filter's own formula for its real state (measured and stated rate agree), and must not exceed
+   * M·p by more than that (the configured rate holds).
    */
   @TestFactory
   Stream<DynamicTest> measuredRateKeepsTheConfiguredRateAndMatchesTheFormula() {
-    return rateCases().stream().map(c -> DynamicTest.dynamicTest(
-        String.format(Locale.ROOT, "n=%d p=%s trials=%d", c.n(), c.p(), c.trials()), () -> {
-          FppVerifier.Report r =
-              FppVerifier.verify(() -> create(c.n(), c.p()), c.n(), c.p(), c.trials(), 1234);
-          long m = r.queries();
-          long x = r.falsePositives();
-          double q = r.expectedFpp();
-          String what = String.format(Locale.ROOT, "%s: %d false positives in %d queries "
-              + "(%.6f), formula %.6f, target %s", r.type(), x, m, r.measuredFpp(), q, c.p());
-          assertThat(Math.abs(x - m * q)).as("%s: measured vs formula", what)
-              .isLessThanOrEqualTo(SIGMAS * Math.sqrt(m * q * (1 - q)));
-          assertThat((double) x).as("%s: measured vs target", what)
-              .isLessThanOrEqualTo(m * c.p() + SIGMAS * Math.sqrt(m * c.p() * (1 - c.p())));
-        }));
+    return rateCases().stream()
+        .map(
+            c ->
+                DynamicTest.dynamicTest(
+                    String.format(Locale.ROOT, "n=%d p=%s trials=%d", c.n(), c.p(), c.trials()),
+                    () -> {
+                      FppVerifier.Report r =
+                          FppVerifier.verify(
+                              () -> create(c.n(), c.p()), c.n(), c.p(), c.trials(), 1234);
+                      long m = r.queries();
+                      long x = r.falsePositives();
+                      double q = r.expectedFpp();
+                      String what =
+                          String.format(
+                              Locale.ROOT,
+                              "%s: %d false positives in %d queries "
+                                  + "(%.6f), formula %.6f, target %s",
+                              r.type(),
+                              x,
+                              m,
+                              r.measuredFpp(),
+                              q,
+                              c.p());
+                      assertThat(Math.abs(x - m * q))
+                          .as("%s: measured vs formula", what)
+                          .isLessThanOrEqualTo(SIGMAS * Math.sqrt(m * q * (1 - q)));
+                      assertThat((double) x)
+                          .as("%s: measured vs target", what)
+                          .isLessThanOrEqualTo(
+                              m * c.p() + SIGMAS * Math.sqrt(m * c.p() * (1 - c.p())));
+                    }));
   }
 
   @Test
@@ -219,8 +236,9 @@ abstract class MembershipFilterContract {
     for (int i = 0; i < probes.length; i++) {
       probes[i] = replay.nextLong();
     }
-    for (FilterSnapshot s : List.of(FilterSnapshot.read(file), FilterSnapshot.map(file),
-        FilterSnapshot.fromBytes(bytes))) {
+    for (FilterSnapshot s :
+        List.of(
+            FilterSnapshot.read(file), FilterSnapshot.map(file), FilterSnapshot.fromBytes(bytes))) {
       String how = original.type() + " via " + (s.file() == null ? "bytes" : s.loadMode());
       MembershipFilter loaded = s.filter();
       assertThat(s.fingerprinter()).isEqualTo(FP);
@@ -240,8 +258,7 @@ abstract class MembershipFilterContract {
           fail("%s answers probe %d otherwise than the original", how, i / 2);
         }
       }
-      assertThat(FilterSnapshot.toBytes(loaded, FP)).as("%s written again", how)
-          .isEqualTo(bytes);
+      assertThat(FilterSnapshot.toBytes(loaded, FP)).as("%s written again", how).isEqualTo(bytes);
       // the loaded filter keeps working (unless it was saved full)
       boolean fresh = !loaded.mightContain(-7, -7);
       try {

@@ -11,16 +11,19 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
- * The scalable filter against the contract, and its growth and slices. For the contract it
- * starts at an eighth of the keys, so that n keys fill four layers; its clock is fixed, so that
- * two filters fed the same keys have the same bytes.
+ * The scalable filter against the contract, and its growth and slices. For the contract it starts
+ * at an eighth of the keys, so that n keys fill four layers; its clock is fixed, so that two
+ * filters fed the same keys have the same bytes.
  */
 class ScalableBloomFilterTest extends MembershipFilterContract {
 
   @Override
   MembershipFilter create(long n, double p) {
-    return ScalableBloomFilter.builder().initialCapacity(Math.max(1, n / 8))
-        .falsePositiveRate(p).clock(() -> 1_700_000_000_000L).build();
+    return ScalableBloomFilter.builder()
+        .initialCapacity(Math.max(1, n / 8))
+        .falsePositiveRate(p)
+        .clock(() -> 1_700_000_000_000L)
+        .build();
   }
 
   private static final double Z999 = 3.2905;
@@ -40,8 +43,8 @@ class ScalableBloomFilterTest extends MembershipFilterContract {
     double theory = 0;
     int filters = 8;
     for (int t = 0; t < filters; t++) {
-      ScalableBloomFilter f = ScalableBloomFilter.builder().initialCapacity(initial)
-          .falsePositiveRate(bound).build();
+      ScalableBloomFilter f =
+          ScalableBloomFilter.builder().initialCapacity(initial).falsePositiveRate(bound).build();
       long[] keys = new long[2 * 200_000]; // 100 × the initial capacity
       for (int i = 0; i < keys.length; i++) {
         keys[i] = random.nextLong();
@@ -62,15 +65,22 @@ class ScalableBloomFilterTest extends MembershipFilterContract {
     double low = FppVerifier.wilson(falsePositives, queries, Z999, -1);
     double high = FppVerifier.wilson(falsePositives, queries, Z999, +1);
     assertThat(low).as("measured above the stated bound").isLessThanOrEqualTo(bound);
-    assertThat(theory).as("theory vs measured [%s, %s]", low, high)
-        .isBetween(low * 0.97, high * 1.03).isLessThanOrEqualTo(bound);
+    assertThat(theory)
+        .as("theory vs measured [%s, %s]", low, high)
+        .isBetween(low * 0.97, high * 1.03)
+        .isLessThanOrEqualTo(bound);
   }
 
   @Test
   void keySlicesDropTheOldestLayerAndReportIt() {
     List<ScalableBloomFilter.DroppedLayer> dropped = new ArrayList<>();
-    ScalableBloomFilter f = ScalableBloomFilter.builder().sliceEvery(1000).maxLayers(3)
-        .falsePositiveRate(0.001).onLayerDropped(dropped::add).build();
+    ScalableBloomFilter f =
+        ScalableBloomFilter.builder()
+            .sliceEvery(1000)
+            .maxLayers(3)
+            .falsePositiveRate(0.001)
+            .onLayerDropped(dropped::add)
+            .build();
     for (long i = 0; i < 5000; i++) {
       f.put(i * 0x9E3779B97F4A7C15L, i);
     }
@@ -109,8 +119,13 @@ class ScalableBloomFilterTest extends MembershipFilterContract {
   @Test
   void timeSlicesFollowTheClock() {
     AtomicLong now = new AtomicLong(1_000_000);
-    ScalableBloomFilter f = ScalableBloomFilter.builder().initialCapacity(10_000)
-        .sliceEvery(Duration.ofHours(24)).maxLayers(2).clock(now::get).build();
+    ScalableBloomFilter f =
+        ScalableBloomFilter.builder()
+            .initialCapacity(10_000)
+            .sliceEvery(Duration.ofHours(24))
+            .maxLayers(2)
+            .clock(now::get)
+            .build();
     f.put(1, 1);
     now.addAndGet(Duration.ofHours(23).toMillis());
     f.put(2, 2);
@@ -130,8 +145,12 @@ class ScalableBloomFilterTest extends MembershipFilterContract {
   @Test
   void aFullTimeSliceStartsTheNextOneEarlySoItsRateHolds() {
     AtomicLong now = new AtomicLong();
-    ScalableBloomFilter f = ScalableBloomFilter.builder().initialCapacity(100)
-        .sliceEvery(Duration.ofHours(1)).clock(now::get).build();
+    ScalableBloomFilter f =
+        ScalableBloomFilter.builder()
+            .initialCapacity(100)
+            .sliceEvery(Duration.ofHours(1))
+            .clock(now::get)
+            .build();
     for (long i = 0; i < 250; i++) {
       f.put(i, i * 31);
     }
@@ -142,8 +161,8 @@ class ScalableBloomFilterTest extends MembershipFilterContract {
   void misconfigurationsAreRefusedWithTheFix() {
     assertThatThrownBy(() -> ScalableBloomFilter.builder().build())
         .hasMessageContaining("initialCapacity");
-    assertThatThrownBy(() -> ScalableBloomFilter.builder().initialCapacity(10).maxLayers(3)
-        .build()).hasMessageContaining("maxLayers needs slices");
+    assertThatThrownBy(() -> ScalableBloomFilter.builder().initialCapacity(10).maxLayers(3).build())
+        .hasMessageContaining("maxLayers needs slices");
     assertThatThrownBy(() -> ScalableBloomFilter.builder().tightening(1.0))
         .hasMessageContaining("between 0 and 1");
     assertThatThrownBy(() -> ScalableBloomFilter.builder().sliceEvery(Duration.ZERO))

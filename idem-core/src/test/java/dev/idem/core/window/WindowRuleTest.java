@@ -21,7 +21,8 @@ class WindowRuleTest {
   @Provide
   Arbitrary<Long> anyTime() {
     // the ends of the range, where saturation matters, as often as ordinary times
-    return Arbitraries.oneOf(Arbitraries.longs(),
+    return Arbitraries.oneOf(
+        Arbitraries.longs(),
         Arbitraries.longs().between(-1_000_000, 1_000_000),
         Arbitraries.longs().between(Long.MAX_VALUE - 1_000, Long.MAX_VALUE),
         Arbitraries.longs().between(Long.MIN_VALUE, Long.MIN_VALUE + 1_000));
@@ -34,7 +35,8 @@ class WindowRuleTest {
   }
 
   @Property
-  void tumblingEntriesExpireAtTheWindowsEndPlusLateness(@ForAll("anyTime") long t,
+  void tumblingEntriesExpireAtTheWindowsEndPlusLateness(
+      @ForAll("anyTime") long t,
       @ForAll @LongRange(min = 1, max = Long.MAX_VALUE) long size,
       @ForAll @LongRange(min = 0, max = 1L << 40) long lateness) {
     WindowRule rule = new WindowRule(WindowKind.TUMBLING, size, lateness);
@@ -51,20 +53,26 @@ class WindowRuleTest {
   }
 
   @Property
-  void slidingEntriesExpireWAndLatenessAfterTheirTime(@ForAll("anyTime") long t,
+  void slidingEntriesExpireWAndLatenessAfterTheirTime(
+      @ForAll("anyTime") long t,
       @ForAll @LongRange(min = 1, max = 1L << 40) long size,
       @ForAll @LongRange(min = 0, max = 1L << 40) long lateness) {
     WindowRule rule = new WindowRule(WindowKind.SLIDING, size, lateness);
 
     assertThat(rule.stateKey(t)).isEqualTo(t);
-    assertThat(rule.expiry(t)).isEqualTo(clamp(BigInteger.valueOf(t)
-        .add(BigInteger.valueOf(size)).add(BigInteger.valueOf(lateness))));
+    assertThat(rule.expiry(t))
+        .isEqualTo(
+            clamp(
+                BigInteger.valueOf(t)
+                    .add(BigInteger.valueOf(size))
+                    .add(BigInteger.valueOf(lateness))));
     // every entry of t's window is gone by the window's expiry
     assertThat(rule.windowExpiry(rule.windowOf(t))).isGreaterThanOrEqualTo(rule.expiry(t));
   }
 
   @Property
-  void lateAndRepeatFollowTheDefinitions(@ForAll @LongRange(min = -500, max = 500) long t,
+  void lateAndRepeatFollowTheDefinitions(
+      @ForAll @LongRange(min = -500, max = 500) long t,
       @ForAll @LongRange(min = -500, max = 500) long kept,
       @ForAll @LongRange(min = -600, max = 600) long watermark,
       @ForAll @LongRange(min = 1, max = 50) long size,

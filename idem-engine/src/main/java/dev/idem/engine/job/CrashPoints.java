@@ -1,9 +1,9 @@
 package dev.idem.engine.job;
 
 /**
- * Test seam: simulated crash points, see DedupJobProtocolTest. A job calls {@link #reached} at
- * each step of state creation, resume and checkpoint (docs/DESIGN.md, section 3.4); a test may
- * throw from there to leave the files as a kill at that step would. Jobs run with {@link #NONE}.
+ * Test seam: simulated crash points, see DedupJobProtocolTest. A job calls {@link #reached} at each
+ * step of state creation, resume and checkpoint (docs/DESIGN.md, section 3.4); a test may throw
+ * from there to leave the files as a kill at that step would. Jobs run with {@link #NONE}.
  */
 interface CrashPoints {
 

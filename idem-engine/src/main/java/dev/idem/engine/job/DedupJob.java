@@ -1,6 +1,21 @@
 package dev.idem.engine.job;
 
+import dev.idem.core.ByteSize;
+import dev.idem.core.Fingerprinter;
+import dev.idem.core.filter.FilterType;
+import dev.idem.core.filter.Filters;
+import dev.idem.core.filter.MembershipFilter;
+import dev.idem.core.shared.SharedSeenSet;
+import dev.idem.core.shared.SharedSetLostException;
+import dev.idem.core.window.WindowKind;
+import dev.idem.engine.Closer;
+import dev.idem.engine.DedupMode;
+import dev.idem.engine.Deduplicator;
+import dev.idem.engine.ExpectedKeys;
+import dev.idem.engine.Idem;
 import dev.idem.engine.JobException;
+import dev.idem.engine.KeyMode;
+import dev.idem.engine.Verdict;
 import dev.idem.engine.records.BadRecordException;
 import dev.idem.engine.records.BadRecordPolicy;
 import dev.idem.engine.records.InputCheck;
@@ -8,35 +23,19 @@ import dev.idem.engine.records.InputEstimate;
 import dev.idem.engine.records.InputFile;
 import dev.idem.engine.records.InputRead;
 import dev.idem.engine.records.InputReads;
+import dev.idem.engine.records.KeyExtractor;
 import dev.idem.engine.records.OutputFile;
 import dev.idem.engine.records.RecordBatch;
 import dev.idem.engine.records.RecordSource;
+import dev.idem.engine.shard.ShardSpec;
 import dev.idem.engine.state.Checkpoint;
-import dev.idem.engine.state.Json;
 import dev.idem.engine.state.ExactTierPlacement;
+import dev.idem.engine.state.Json;
 import dev.idem.engine.state.Manifest;
 import dev.idem.engine.state.StateDirectory;
-import dev.idem.core.ByteSize;
-import dev.idem.core.Fingerprinter;
-import dev.idem.core.filter.FilterType;
-import dev.idem.core.filter.Filters;
-import dev.idem.core.filter.MembershipFilter;
-import dev.idem.engine.Closer;
-import dev.idem.engine.DedupMode;
-import dev.idem.engine.DedupStats;
-import dev.idem.engine.Deduplicator;
-import dev.idem.engine.ExpectedKeys;
-import dev.idem.engine.Idem;
-import dev.idem.engine.KeyMode;
-import dev.idem.engine.records.KeyExtractor;
-import dev.idem.engine.shard.ShardSpec;
 import dev.idem.engine.store.ExactStore;
 import dev.idem.engine.store.ExactStores;
-import dev.idem.core.shared.SharedSeenSet;
-import dev.idem.core.shared.SharedSetLostException;
 import dev.idem.engine.store.StateStore;
-import dev.idem.engine.Verdict;
-import dev.idem.core.window.WindowKind;
 import dev.idem.engine.window.WindowStats;
 import dev.idem.engine.window.WindowedDeduplicator;
 import java.io.IOException;
@@ -50,17 +49,17 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The dedup job: reads records in input order, writes the first occurrence of each key (or of
- * each key in its time window), and, with a state directory, survives any crash with
- * exactly-once output.
+ * The dedup job: reads records in input order, writes the first occurrence of each key (or of each
+ * key in its time window), and, with a state directory, survives any crash with exactly-once
+ * output.
  *
- * <p>Checkpoint {@code c} (docs/DESIGN.md, section 3): (1) flush and fsync the outputs and note their lengths;
- * (2) note the input position; (3) let the {@link Judge} add its changes (kept keys, a filter
- * snapshot now and then, window buckets); (4) write all of it and the checkpoint record in one
- * synced RocksDB batch. Resume reads the checkpoint, cuts the outputs back to their noted
+ * <p>Checkpoint {@code c} (docs/DESIGN.md, section 3): (1) flush and fsync the outputs and note
+ * their lengths; (2) note the input position; (3) let the {@link Judge} add its changes (kept keys,
+ * a filter snapshot now and then, window buckets); (4) write all of it and the checkpoint record in
+ * one synced RocksDB batch. Resume reads the checkpoint, cuts the outputs back to their noted
  * lengths, restores the judge's state and reads on from the noted position: records after the
- * checkpoint meet the state they met the first time, so they are kept or dropped as they were —
- * the output equals that of an uninterrupted run.
+ * checkpoint meet the state they met the first time, so they are kept or dropped as they were — the
+ * output equals that of an uninterrupted run.
  */
 public final class DedupJob {
 
@@ -82,10 +81,15 @@ public final class DedupJob {
   private final Listener listener;
   private final CrashPoints crash;
   private final List<String> warnings = new ArrayList<>();
+
   /** Whether a resume must check the part read before of the input it resumes in. */
   private boolean verifyStart;
 
-  private DedupJob(DedupJobSpec spec, InputStream stdin, OutputStream stdout, Listener listener,
+  private DedupJob(
+      DedupJobSpec spec,
+      InputStream stdin,
+      OutputStream stdout,
+      Listener listener,
       CrashPoints crash) {
     this.spec = spec;
     this.stdin = stdin;
@@ -101,39 +105,55 @@ public final class DedupJob {
    * @throws JobException when the job cannot start as asked
    * @throws IOException for unreadable inputs or unwritable outputs
    */
-  public static JobResult run(DedupJobSpec spec, InputStream stdin, OutputStream stdout,
-      Listener listener) throws IOException {
+  public static JobResult run(
+      DedupJobSpec spec, InputStream stdin, OutputStream stdout, Listener listener)
+      throws IOException {
     return run(spec, stdin, stdout, listener, CrashPoints.NONE);
   }
 
   /** {@link #run}, calling {@code crash} at each step (test seam, see {@link CrashPoints}). */
-  static JobResult run(DedupJobSpec spec, InputStream stdin, OutputStream stdout,
-      Listener listener, CrashPoints crash) throws IOException {
+  static JobResult run(
+      DedupJobSpec spec,
+      InputStream stdin,
+      OutputStream stdout,
+      Listener listener,
+      CrashPoints crash)
+      throws IOException {
     return new DedupJob(spec, stdin, stdout, listener, crash).run();
   }
 
   /** What {@link #run} assembled before reading: the judge and how it came to be. */
-  private record Setup(Judge judge, Manifest manifest, ExactTierPlacement exactStore,
-      MembershipFilter filter, long journalReplayed, boolean filterRebuilt) {}
+  private record Setup(
+      Judge judge,
+      Manifest manifest,
+      ExactTierPlacement exactStore,
+      MembershipFilter filter,
+      long journalReplayed,
+      boolean filterRebuilt) {}
 
   private JobResult run() throws IOException {
     long started = System.nanoTime();
     if (spec.state() != null && spec.output() == null) {
-      throw new JobException("a job with a state directory needs an output file: standard "
-          + "output cannot be cut back to a checkpoint, so a resumed job could repeat records");
+      throw new JobException(
+          "a job with a state directory needs an output file: standard "
+              + "output cannot be cut back to a checkpoint, so a resumed job could repeat records");
     }
-    if (spec.shared() != null && (spec.window() != null || spec.shard() != null
-        || spec.mode() == DedupMode.APPROXIMATE || spec.keyMode() == KeyMode.FULL_KEY)) {
-      throw new JobException("a shared exact store works alone: not with windows, a shard, "
-          + "approximate mode or full keys");
+    if (spec.shared() != null
+        && (spec.window() != null
+            || spec.shard() != null
+            || spec.mode() == DedupMode.APPROXIMATE
+            || spec.keyMode() == KeyMode.FULL_KEY)) {
+      throw new JobException(
+          "a shared exact store works alone: not with windows, a shard, "
+              + "approximate mode or full keys");
     }
     List<InputFile> inputs = InputFile.expand(spec.inputs());
     if (spec.state() != null && inputs.stream().anyMatch(InputFile::isStdin)) {
-      throw new JobException("standard input cannot be resumed: a job with a state directory "
-          + "reads files");
+      throw new JobException(
+          "standard input cannot be resumed: a job with a state directory " + "reads files");
     }
-    Fingerprinter fingerprinter = Fingerprinter.xxh3().withSeed(spec.seed())
-        .withNormalizer(spec.normalizer());
+    Fingerprinter fingerprinter =
+        Fingerprinter.xxh3().withSeed(spec.seed()).withNormalizer(spec.normalizer());
     boolean windowed = spec.window() != null;
     boolean fullKeys = spec.keyMode() == KeyMode.FULL_KEY;
     RecordSource.Settings settings = settings(fingerprinter);
@@ -146,62 +166,103 @@ public final class DedupJob {
       if (spec.state() != null) {
         dir = closer.register(StateDirectory.open(spec.state()));
       }
-      ExpectedKeys expected = windowed ? ExpectedKeys.UNKNOWN
-          : JobStart.expectedKeys(spec, dir, listener);
-      long capacity = windowed ? 0 : expected.isKnown() ? expected.count()
-          : InputEstimate.distinctKeysUpperBound(inputs, spec.format());
-      FilterType filterType = spec.filterType() != null ? spec.filterType()
-          : Filters.defaultType(expected.countOr(-1));
-      ExactTierPlacement exactStore = spec.shared() != null
-          ? ExactTierPlacement.shared(spec.shared().describe())
-          : windowed || spec.mode() == DedupMode.APPROXIMATE ? ExactTierPlacement.NONE
-          : chooseMemory(capacity, fullKeys) ? ExactTierPlacement.MEMORY
-          : ExactTierPlacement.ROCKSDB;
-      Manifest manifest = new Manifest(Manifest.FORMAT_VERSION, Instant.now().toString(),
-          inputs, spec.format(), spec.key().describe(), spec.header(),
-          spec.normalizer().spec(), spec.mode(), spec.keyMode(), exactStore,
-          filterType, capacity, expected, spec.fpp(), spec.seed(),
-          spec.maxRecordBytes(), OutputFile.absolute(spec.output()),
-          OutputFile.absolute(spec.dropped()),
-          windowed ? spec.window().describe() : null,
-          spec.shard() == null ? null : spec.shard().describe(),
-          spec.seenBefore() == null ? null : JobStart.describeFile(spec.seenBefore()));
+      ExpectedKeys expected =
+          windowed ? ExpectedKeys.UNKNOWN : JobStart.expectedKeys(spec, dir, listener);
+      long capacity =
+          windowed
+              ? 0
+              : expected.isKnown()
+                  ? expected.count()
+                  : InputEstimate.distinctKeysUpperBound(inputs, spec.format());
+      FilterType filterType =
+          spec.filterType() != null ? spec.filterType() : Filters.defaultType(expected.countOr(-1));
+      ExactTierPlacement exactStore =
+          spec.shared() != null
+              ? ExactTierPlacement.shared(spec.shared().describe())
+              : windowed || spec.mode() == DedupMode.APPROXIMATE
+                  ? ExactTierPlacement.NONE
+                  : chooseMemory(capacity, fullKeys)
+                      ? ExactTierPlacement.MEMORY
+                      : ExactTierPlacement.ROCKSDB;
+      Manifest manifest =
+          new Manifest(
+              Manifest.FORMAT_VERSION,
+              Instant.now().toString(),
+              inputs,
+              spec.format(),
+              spec.key().describe(),
+              spec.header(),
+              spec.normalizer().spec(),
+              spec.mode(),
+              spec.keyMode(),
+              exactStore,
+              filterType,
+              capacity,
+              expected,
+              spec.fpp(),
+              spec.seed(),
+              spec.maxRecordBytes(),
+              OutputFile.absolute(spec.output()),
+              OutputFile.absolute(spec.dropped()),
+              windowed ? spec.window().describe() : null,
+              spec.shard() == null ? null : spec.shard().describe(),
+              spec.seenBefore() == null ? null : JobStart.describeFile(spec.seenBefore()));
       if (dir != null) {
         Manifest existing = dir.readManifest();
         if (existing == null) {
           // the store before the manifest: a state with a manifest always has its store, so a
           // missing store is damage to report, not a new job to start silently
-          store = closer.register(StateStore.open(dir.storeDirectory(),
-              spec.rocksDbCacheBytes(), fullKeys));
+          store =
+              closer.register(
+                  StateStore.open(dir.storeDirectory(), spec.rocksDbCacheBytes(), fullKeys));
           if (store.meta("checkpoint") != null) {
-            throw new JobException(dir.manifestFile() + " is missing, but " + dir.storeDirectory()
-                + " holds checkpoints: the state was damaged; restore the manifest, or start over "
-                + "with a new state directory");
+            throw new JobException(
+                dir.manifestFile()
+                    + " is missing, but "
+                    + dir.storeDirectory()
+                    + " holds checkpoints: the state was damaged; restore the manifest, or start over "
+                    + "with a new state directory");
           }
           crash.reached(CrashPoints.Step.STORE_CREATED);
           dir.writeManifest(manifest);
           crash.reached(CrashPoints.Step.MANIFEST_WRITTEN);
         } else {
           manifest = checkManifest(existing, manifest);
-          store = closer.register(StateStore.openExisting(dir.storeDirectory(),
-              spec.rocksDbCacheBytes(), fullKeys));
+          store =
+              closer.register(
+                  StateStore.openExisting(
+                      dir.storeDirectory(), spec.rocksDbCacheBytes(), fullKeys));
         }
         byte[] saved = store.meta("checkpoint");
         if (saved != null) {
           cp = Json.read(saved, Checkpoint.class);
         }
         if (cp.complete()) {
-          return result(cp, cp, true, new Setup(null, manifest, manifest.exactStore(), null, 0,
-              false), 0, started, 0);
+          return result(
+              cp,
+              cp,
+              true,
+              new Setup(null, manifest, manifest.exactStore(), null, 0, false),
+              0,
+              started,
+              0);
         }
         checkInputs(manifest, inputs, cp, store);
       }
       if (spec.shared() != null) {
         String worker = JobStart.workerId(spec, manifest);
-        SharedSeenSet.Start start = dir == null ? SharedSeenSet.Start.WITHOUT_STATE
-            : cp.sequence() > 0 ? SharedSeenSet.Start.RESUMED : SharedSeenSet.Start.NEW;
-        setup = new Setup(new SharedJudge(spec.shared().open(worker, start, sharedListener()),
-            worker), manifest, exactStore, null, 0, false);
+        SharedSeenSet.Start start =
+            dir == null
+                ? SharedSeenSet.Start.WITHOUT_STATE
+                : cp.sequence() > 0 ? SharedSeenSet.Start.RESUMED : SharedSeenSet.Start.NEW;
+        setup =
+            new Setup(
+                new SharedJudge(spec.shared().open(worker, start, sharedListener()), worker),
+                manifest,
+                exactStore,
+                null,
+                0,
+                false);
       } else if (windowed) {
         setup = windowSetup(manifest, store, cp, fingerprinter);
       } else if (dir != null) {
@@ -212,8 +273,8 @@ public final class DedupJob {
         tiers.warnings.forEach(listener::warning);
         setup = tieredSetup(manifest, tiers, dir, fingerprinter, cp.snapshotSequence());
       } else {
-        MembershipFilter filter = Filters.forKeys(filterType, expected.countOr(-1), capacity,
-            spec.fpp());
+        MembershipFilter filter =
+            Filters.forKeys(filterType, expected.countOr(-1), capacity, spec.fpp());
         ExactStore exact = null;
         if (exactStore.kind() == ExactTierPlacement.Kind.MEMORY) {
           exact = ExactStores.inMemory(capacity, fullKeys);
@@ -225,9 +286,14 @@ public final class DedupJob {
         setup = tieredSetup(manifest, Tiers.fresh(filter, exact), null, fingerprinter, 0);
       }
       if (spec.seenBefore() != null) {
-        setup = new Setup(new SeenBeforeJudge(setup.judge(), JobStart.seenBefore(spec, fingerprinter)),
-            setup.manifest(), setup.exactStore(), setup.filter(), setup.journalReplayed(),
-            setup.filterRebuilt());
+        setup =
+            new Setup(
+                new SeenBeforeJudge(setup.judge(), JobStart.seenBefore(spec, fingerprinter)),
+                setup.manifest(),
+                setup.exactStore(),
+                setup.filter(),
+                setup.journalReplayed(),
+                setup.filterRebuilt());
       }
       closer.register(setup.judge());
       return process(inputs, settings, setup, dir, store, cp, started);
@@ -257,16 +323,20 @@ public final class DedupJob {
   }
 
   /**
-   * What a job stopped by a shared set that forgot leaves behind: the set threw before any
-   * answer decided after the loss reached the outputs.
+   * What a job stopped by a shared set that forgot leaves behind: the set threw before any answer
+   * decided after the loss reached the outputs.
    */
   private String afterSharedSetLost() {
     String nothingWritten = "idem stopped before writing any record decided after the loss";
     if (spec.state() == null) {
-      return nothingWritten + "; the output so far has no repeats, but a job without --state "
+      return nothingWritten
+          + "; the output so far has no repeats, but a job without --state "
           + "cannot resume.";
     }
-    return nothingWritten + "; the last checkpoint in " + spec.state() + " is intact: restore "
+    return nothingWritten
+        + "; the last checkpoint in "
+        + spec.state()
+        + " is intact: restore "
         + "the server's data (from a replica or backup) and rerun the same command to resume. "
         + "If the data is lost for good, the keys emitted before cannot be told from new ones: "
         + "start every worker over with new --state directories and a new ?prefix= "
@@ -277,24 +347,40 @@ public final class DedupJob {
     try {
       KeyExtractor extractor = KeyExtractor.of(spec.key(), spec.format());
       WindowSpec w = spec.window();
-      RecordSource.TimeField time = w == null || w.timeField() == null ? null
-          : new RecordSource.TimeField(KeyExtractor.of(w.timeField(), spec.format()),
-              w.timeFormat());
-      return new RecordSource.Settings(spec.format(), spec.header(), extractor, fingerprinter,
-          spec.keyMode() == KeyMode.FULL_KEY, spec.maxRecordBytes(), time);
+      RecordSource.TimeField time =
+          w == null || w.timeField() == null
+              ? null
+              : new RecordSource.TimeField(
+                  KeyExtractor.of(w.timeField(), spec.format()), w.timeFormat());
+      return new RecordSource.Settings(
+          spec.format(),
+          spec.header(),
+          extractor,
+          fingerprinter,
+          spec.keyMode() == KeyMode.FULL_KEY,
+          spec.maxRecordBytes(),
+          time);
     } catch (IllegalArgumentException e) {
       throw new JobException(e.getMessage());
     }
   }
 
   /** Refuses to resume over inputs that no longer hold what the job read ({@link InputCheck}). */
-  private void checkInputs(Manifest manifest, List<InputFile> inputs, Checkpoint cp,
-      StateStore store) throws IOException {
-    InputCheck.Outcome o = InputCheck.run(manifest.inputs(), inputs, cp.fileIndex(), cp.offset(),
-        cp.read(), f -> {
-          byte[] read = store.meta(InputReads.metaKey(f));
-          return read == null ? null : Json.read(read, InputRead.class);
-        }, spec.verifyInputs());
+  private void checkInputs(
+      Manifest manifest, List<InputFile> inputs, Checkpoint cp, StateStore store)
+      throws IOException {
+    InputCheck.Outcome o =
+        InputCheck.run(
+            manifest.inputs(),
+            inputs,
+            cp.fileIndex(),
+            cp.offset(),
+            cp.read(),
+            f -> {
+              byte[] read = store.meta(InputReads.metaKey(f));
+              return read == null ? null : Json.read(read, InputRead.class);
+            },
+            spec.verifyInputs());
     o.notes().forEach(listener::note);
     warnings.addAll(o.warnings());
     o.warnings().forEach(listener::warning);
@@ -319,27 +405,44 @@ public final class DedupJob {
     return existing;
   }
 
-  private Setup tieredSetup(Manifest manifest, Tiers tiers, StateDirectory dir,
-      Fingerprinter fingerprinter, long snapshotSequence) {
-    Deduplicator.Builder b = Idem.deduplicator().filter(tiers.filter)
-        .fingerprinter(fingerprinter).mode(spec.mode()).keyMode(spec.keyMode());
+  private Setup tieredSetup(
+      Manifest manifest,
+      Tiers tiers,
+      StateDirectory dir,
+      Fingerprinter fingerprinter,
+      long snapshotSequence) {
+    Deduplicator.Builder b =
+        Idem.deduplicator()
+            .filter(tiers.filter)
+            .fingerprinter(fingerprinter)
+            .mode(spec.mode())
+            .keyMode(spec.keyMode());
     if (tiers.exact != null) {
       b.exactStore(tiers.exact);
     }
     if (spec.recentCacheSize() > 0) {
       b.recentCache(spec.recentCacheSize());
     }
-    Judge judge = new TieredJudge(b.build(), dir, manifest.writesSeen(), snapshotSequence,
-        tiers.journalReplayed, crash);
-    return new Setup(judge, manifest, manifest.exactStore(), tiers.filter, tiers.journalReplayed,
+    Judge judge =
+        new TieredJudge(
+            b.build(), dir, manifest.writesSeen(), snapshotSequence, tiers.journalReplayed, crash);
+    return new Setup(
+        judge,
+        manifest,
+        manifest.exactStore(),
+        tiers.filter,
+        tiers.journalReplayed,
         tiers.filterRebuilt);
   }
 
-  private Setup windowSetup(Manifest manifest, StateStore store, Checkpoint cp,
-      Fingerprinter fingerprinter) {
+  private Setup windowSetup(
+      Manifest manifest, StateStore store, Checkpoint cp, Fingerprinter fingerprinter) {
     WindowSpec w = spec.window();
-    WindowedDeduplicator.Builder b = WindowedDeduplicator.builder().fingerprinter(fingerprinter)
-        .maxDelay(w.maxDelay()).allowedLateness(w.allowedLateness());
+    WindowedDeduplicator.Builder b =
+        WindowedDeduplicator.builder()
+            .fingerprinter(fingerprinter)
+            .maxDelay(w.maxDelay())
+            .allowedLateness(w.allowedLateness());
     b = w.kind() == WindowKind.TUMBLING ? b.tumbling(w.size()) : b.sliding(w.size());
     if (store != null) {
       b.trackChanges();
@@ -348,44 +451,78 @@ public final class DedupJob {
     if (store != null) {
       WindowJudge.restore(windows, store, cp.window());
     }
-    Judge judge = new WindowJudge(windows, w.timeField() == null,
-        cp.window() == null ? null : cp.window().stats());
+    Judge judge =
+        new WindowJudge(
+            windows, w.timeField() == null, cp.window() == null ? null : cp.window().stats());
     return new Setup(judge, manifest, ExactTierPlacement.NONE, null, 0, false);
   }
 
-  private JobResult process(List<InputFile> inputs, RecordSource.Settings settings, Setup setup,
-      StateDirectory dir, StateStore store, Checkpoint start, long started) throws IOException {
+  private JobResult process(
+      List<InputFile> inputs,
+      RecordSource.Settings settings,
+      Setup setup,
+      StateDirectory dir,
+      StateStore store,
+      Checkpoint start,
+      long started)
+      throws IOException {
     Judge judge = setup.judge();
     boolean durable = dir != null;
     ShardSpec shard = spec.shard();
     long otherShards = 0;
-    Path quarantinePath = spec.onBadRecord() instanceof BadRecordPolicy.Quarantine q
-        ? q.file() : null;
-    Path latePath = spec.window() != null
-        && spec.window().late() instanceof WindowSpec.LatePolicy.SideOutput s ? s.file() : null;
+    Path quarantinePath =
+        spec.onBadRecord() instanceof BadRecordPolicy.Quarantine q ? q.file() : null;
+    Path latePath =
+        spec.window() != null && spec.window().late() instanceof WindowSpec.LatePolicy.SideOutput s
+            ? s.file()
+            : null;
     long restoreMillis = (System.nanoTime() - started) / 1_000_000;
     boolean sameQuarantine = quarantinePath != null && sameFile(start.quarantine(), quarantinePath);
-    boolean sameLate = latePath != null && start.window() != null
-        && sameFile(start.window().lateFile(), latePath);
-    try (OutputFile out = spec.output() != null ? OutputFile.open(spec.output(),
-            start.outputBytes(), start.tail(Checkpoint.OUTPUT))
-            : OutputFile.stream("<stdout>", stdout);
-        OutputFile dropped = spec.dropped() != null ? OutputFile.open(spec.dropped(),
-            start.droppedBytes(), start.tail(Checkpoint.DROPPED)) : null;
-        OutputFile quarantine = quarantinePath == null ? null : sameQuarantine
-            ? OutputFile.open(quarantinePath, start.quarantineBytes(),
-                start.tail(Checkpoint.QUARANTINE))
-            : OutputFile.open(quarantinePath);
-        OutputFile late = latePath == null ? null : sameLate
-            ? OutputFile.open(latePath, start.window().lateBytes(), start.tail(Checkpoint.LATE))
-            : OutputFile.open(latePath);
-        RecordSource source = durable ? RecordSource.tracking(inputs, settings,
-            start.fileIndex(), start.offset(), start.line(), start.read(), verifyStart)
-            : new RecordSource(inputs, settings, stdin, start.fileIndex(), start.offset(),
-                start.line())) {
+    boolean sameLate =
+        latePath != null && start.window() != null && sameFile(start.window().lateFile(), latePath);
+    try (OutputFile out =
+            spec.output() != null
+                ? OutputFile.open(spec.output(), start.outputBytes(), start.tail(Checkpoint.OUTPUT))
+                : OutputFile.stream("<stdout>", stdout);
+        OutputFile dropped =
+            spec.dropped() != null
+                ? OutputFile.open(
+                    spec.dropped(), start.droppedBytes(), start.tail(Checkpoint.DROPPED))
+                : null;
+        OutputFile quarantine =
+            quarantinePath == null
+                ? null
+                : sameQuarantine
+                    ? OutputFile.open(
+                        quarantinePath, start.quarantineBytes(), start.tail(Checkpoint.QUARANTINE))
+                    : OutputFile.open(quarantinePath);
+        OutputFile late =
+            latePath == null
+                ? null
+                : sameLate
+                    ? OutputFile.open(
+                        latePath, start.window().lateBytes(), start.tail(Checkpoint.LATE))
+                    : OutputFile.open(latePath);
+        RecordSource source =
+            durable
+                ? RecordSource.tracking(
+                    inputs,
+                    settings,
+                    start.fileIndex(),
+                    start.offset(),
+                    start.line(),
+                    start.read(),
+                    verifyStart)
+                : new RecordSource(
+                    inputs, settings, stdin, start.fileIndex(), start.offset(), start.line())) {
       crash.reached(CrashPoints.Step.OUTPUTS_CUT);
-      JobProgress p = new JobProgress(start, judge, new JobProgress.Outputs(out, dropped, quarantine, late,
-          quarantinePath, latePath), source.reads(), crash);
+      JobProgress p =
+          new JobProgress(
+              start,
+              judge,
+              new JobProgress.Outputs(out, dropped, quarantine, late, quarantinePath, latePath),
+              source.reads(),
+              crash);
       long firstRecordMillis = -1;
       long totalBytes = inputs.stream().mapToLong(f -> Math.max(0, f.size())).sum();
       long lastProgress = System.nanoTime();
@@ -399,8 +536,8 @@ public final class DedupJob {
           String name = inputs.get(batch.fileIndex[i]).path();
           switch (batch.kind[i]) {
             case RecordBatch.OK -> {
-              if (shard != null && !shard.owns(batch.fingerprints[2 * i],
-                  batch.fingerprints[2 * i + 1])) {
+              if (shard != null
+                  && !shard.owns(batch.fingerprints[2 * i], batch.fingerprints[2 * i + 1])) {
                 otherShards++;
               } else {
                 p.records++;
@@ -441,8 +578,12 @@ public final class DedupJob {
       }
       listener.progress(totalBytes, totalBytes, p.records, p.kept());
       if (shard != null) {
-        listener.note(String.format(java.util.Locale.ROOT, "shard %s: %,d records owned by "
-            + "other shards skipped in this run", shard.describe(), otherShards));
+        listener.note(
+            String.format(
+                java.util.Locale.ROOT,
+                "shard %s: %,d records owned by " + "other shards skipped in this run",
+                shard.describe(),
+                otherShards));
       }
       return result(last, start, false, setup, restoreMillis, started, firstRecordMillis);
     }
@@ -474,9 +615,9 @@ public final class DedupJob {
     }
   }
 
-
-  private void handleBad(RecordBatch batch, int i, String name, JobProgress p, StateStore store,
-      StateDirectory dir) throws IOException {
+  private void handleBad(
+      RecordBatch batch, int i, String name, JobProgress p, StateStore store, StateDirectory dir)
+      throws IOException {
     BadRecordPolicy policy = spec.onBadRecord();
     if (policy instanceof BadRecordPolicy.Fail) {
       p.badRecords--; // not handled: a rerun will meet it again
@@ -490,8 +631,13 @@ public final class DedupJob {
     }
     if (policy instanceof BadRecordPolicy.Quarantine) {
       if (batch.tooLongToKeep(i)) {
-        String w = name + ":" + batch.line[i] + ": " + batch.problem[i]
-            + "; too long to quarantine, counted as bad";
+        String w =
+            name
+                + ":"
+                + batch.line[i]
+                + ": "
+                + batch.problem[i]
+                + "; too long to quarantine, counted as bad";
         warnings.add(w);
         listener.warning(w);
       } else {
@@ -520,23 +666,53 @@ public final class DedupJob {
    * @param start the checkpoint this run started from
    * @param complete whether the state was already complete (nothing was run)
    */
-  private JobResult result(Checkpoint cp, Checkpoint start, boolean complete, Setup setup,
-      long restoreMillis, long started, long firstRecordMillis) {
+  private JobResult result(
+      Checkpoint cp,
+      Checkpoint start,
+      boolean complete,
+      Setup setup,
+      long restoreMillis,
+      long started,
+      long firstRecordMillis) {
     Manifest m = setup.manifest();
     MembershipFilter filter = setup.filter();
-    String filterText = filter == null ? (m.window() != null ? "none (windows)"
-        : spec.shared() != null ? "none (a local filter cannot know other workers' keys)"
-        : m.filterType().displayName())
-        : filter.type().displayName() + ", " + ByteSize.format((filter.bitSize() + 7) / 8) + ", "
-            + String.format(java.util.Locale.ROOT, "%.2f", (double) filter.bitSize()
-                / Math.max(1, filter.capacity())) + " bits/key at capacity "
-            + filter.capacity();
-    WindowStats window = setup.judge() instanceof WindowJudge w ? w.windowStats()
-        : cp.window() == null ? null : cp.window().stats();
-    return new JobResult(cp, complete, start.sequence() > 0, start.records(),
-        m.mode(), setup.exactStore(), filterText, filter == null ? 0 : filter.bitSize(), restoreMillis,
-        firstRecordMillis, (System.nanoTime() - started) / 1_000_000, setup.journalReplayed(),
-        setup.filterRebuilt(), List.copyOf(warnings), window);
+    String filterText =
+        filter == null
+            ? (m.window() != null
+                ? "none (windows)"
+                : spec.shared() != null
+                    ? "none (a local filter cannot know other workers' keys)"
+                    : m.filterType().displayName())
+            : filter.type().displayName()
+                + ", "
+                + ByteSize.format((filter.bitSize() + 7) / 8)
+                + ", "
+                + String.format(
+                    java.util.Locale.ROOT,
+                    "%.2f",
+                    (double) filter.bitSize() / Math.max(1, filter.capacity()))
+                + " bits/key at capacity "
+                + filter.capacity();
+    WindowStats window =
+        setup.judge() instanceof WindowJudge w
+            ? w.windowStats()
+            : cp.window() == null ? null : cp.window().stats();
+    return new JobResult(
+        cp,
+        complete,
+        start.sequence() > 0,
+        start.records(),
+        m.mode(),
+        setup.exactStore(),
+        filterText,
+        filter == null ? 0 : filter.bitSize(),
+        restoreMillis,
+        firstRecordMillis,
+        (System.nanoTime() - started) / 1_000_000,
+        setup.journalReplayed(),
+        setup.filterRebuilt(),
+        List.copyOf(warnings),
+        window);
   }
 
   private static void deleteRecursively(Path dir) {

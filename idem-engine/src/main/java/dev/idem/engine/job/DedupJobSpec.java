@@ -1,16 +1,16 @@
 package dev.idem.engine.job;
 
-import dev.idem.engine.records.BadRecordPolicy;
-import dev.idem.engine.records.VerifyInputs;
 import dev.idem.core.KeyNormalizer;
 import dev.idem.core.filter.FilterType;
+import dev.idem.core.shared.SharedSeenSet;
 import dev.idem.engine.DedupMode;
 import dev.idem.engine.ExpectedKeys;
 import dev.idem.engine.KeyMode;
+import dev.idem.engine.records.BadRecordPolicy;
 import dev.idem.engine.records.KeySpec;
 import dev.idem.engine.records.RecordFormat;
+import dev.idem.engine.records.VerifyInputs;
 import dev.idem.engine.shard.ShardSpec;
-import dev.idem.core.shared.SharedSeenSet;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -25,8 +25,8 @@ import java.util.List;
  * @param normalizer applied to keys before hashing
  * @param mode exact or approximate
  * @param keyMode what the exact tier stores
- * @param filterType the filter, or {@code null} for the default (blocked, or scalable when the
- *     key count is not given)
+ * @param filterType the filter, or {@code null} for the default (blocked, or scalable when the key
+ *     count is not given)
  * @param expectedKeys distinct keys expected: a count, unknown (a scalable filter, sized from a
  *     guess of the records), or estimated by reading the inputs once before the job
  * @param fpp the filter's false-positive rate
@@ -43,10 +43,10 @@ import java.util.List;
  * @param rocksDbCacheBytes RocksDB block cache
  * @param window the windowed form ("seen in the last W"), or {@code null} for "ever seen"
  * @param shard the keys this job owns (the others are skipped), or {@code null} for all
- * @param shared an exact seen-set shared with other workers (e.g. Redis) instead of local tiers,
- *     or {@code null}
- * @param seenBefore a snapshot of keys earlier jobs kept (e.g. from {@code idem reshard}): they
- *     are duplicates here; or {@code null}
+ * @param shared an exact seen-set shared with other workers (e.g. Redis) instead of local tiers, or
+ *     {@code null}
+ * @param seenBefore a snapshot of keys earlier jobs kept (e.g. from {@code idem reshard}): they are
+ *     duplicates here; or {@code null}
  * @param verifyInputs how a resume checks that the inputs still hold what the job read
  */
 public record DedupJobSpec(
@@ -94,8 +94,9 @@ public record DedupJobSpec(
       throw new IllegalArgumentException("at least one input is needed ('-' for standard input)");
     }
     if (keyMode == KeyMode.FULL_KEY && mode == DedupMode.APPROXIMATE) {
-      throw new IllegalArgumentException("full keys (--key-mode full) are kept by the exact "
-          + "tier, which approximate mode (--mode approximate) does without; choose one");
+      throw new IllegalArgumentException(
+          "full keys (--key-mode full) are kept by the exact "
+              + "tier, which approximate mode (--mode approximate) does without; choose one");
     }
     if (checkpointRecords < 1) {
       throw new IllegalArgumentException("checkpoints need at least 1 record between them");

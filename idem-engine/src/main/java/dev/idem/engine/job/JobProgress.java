@@ -1,12 +1,12 @@
 package dev.idem.engine.job;
 
+import dev.idem.engine.DedupStats;
 import dev.idem.engine.records.InputRead;
 import dev.idem.engine.records.InputReads;
 import dev.idem.engine.records.OutputFile;
 import dev.idem.engine.records.RecordBatch;
 import dev.idem.engine.state.Checkpoint;
 import dev.idem.engine.state.Json;
-import dev.idem.engine.DedupStats;
 import dev.idem.engine.store.StateStore;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -15,22 +15,31 @@ import java.util.Map;
 
 /**
  * Where a running dedup job is (input position, counts, outputs) and the checkpoint procedure of
- * docs/DESIGN.md, section 3.1: sync the outputs, then one atomic commit of the judge's state and the position.
+ * docs/DESIGN.md, section 3.1: sync the outputs, then one atomic commit of the judge's state and
+ * the position.
  */
 final class JobProgress {
 
   /** The files a job writes, and the paths of those it may name in a checkpoint. */
-  record Outputs(OutputFile out, OutputFile dropped, OutputFile quarantine,
-      OutputFile late, Path quarantinePath, Path latePath) {}
+  record Outputs(
+      OutputFile out,
+      OutputFile dropped,
+      OutputFile quarantine,
+      OutputFile late,
+      Path quarantinePath,
+      Path latePath) {}
 
   final Checkpoint start;
   final Judge judge;
   final Outputs outputs;
   private final CrashPoints crash;
+
   /** What the job read, to keep in checkpoints; {@code null} without a state. */
   private final InputReads reads;
+
   /** Inputs before this one have their {@link InputRead} in the state already. */
   private int endedWritten;
+
   long records;
   long blankLines;
   long badRecords;
@@ -41,8 +50,7 @@ final class JobProgress {
   long recordsSinceCheckpoint;
   long lastCheckpointNanos = System.nanoTime();
 
-  JobProgress(Checkpoint start, Judge judge, Outputs outputs, InputReads reads,
-      CrashPoints crash) {
+  JobProgress(Checkpoint start, Judge judge, Outputs outputs, InputReads reads, CrashPoints crash) {
     this.start = start;
     this.judge = judge;
     this.outputs = outputs;
@@ -88,13 +96,24 @@ final class JobProgress {
   private Checkpoint counts(boolean complete, Map<String, Long> tails) {
     Outputs o = outputs;
     DedupStats stats = start.stats().plus(judge.stats());
-    return new Checkpoint(sequence, fileIndex, offset, line, o.out().length(),
+    return new Checkpoint(
+        sequence,
+        fileIndex,
+        offset,
+        line,
+        o.out().length(),
         o.dropped() == null ? 0 : o.dropped().length(),
         o.quarantinePath() == null ? start.quarantine() : OutputFile.absolute(o.quarantinePath()),
-        o.quarantine() == null ? 0 : o.quarantine().length(), judge.snapshotSequence(),
-        records, blankLines, badRecords, stats,
+        o.quarantine() == null ? 0 : o.quarantine().length(),
+        judge.snapshotSequence(),
+        records,
+        blankLines,
+        badRecords,
+        stats,
         judge.window(OutputFile.absolute(o.latePath()), o.late() == null ? 0 : o.late().length()),
-        complete, reads == null ? null : reads.current(), tails);
+        complete,
+        reads == null ? null : reads.current(),
+        tails);
   }
 
   /** The checkpoint procedure; returns the checkpoint written. */
@@ -126,8 +145,7 @@ final class JobProgress {
     return cp;
   }
 
-  private static void sync(String role, OutputFile f, Map<String, Long> tails)
-      throws IOException {
+  private static void sync(String role, OutputFile f, Map<String, Long> tails) throws IOException {
     if (f != null) {
       f.sync();
       Long tail = f.tailChecksum();

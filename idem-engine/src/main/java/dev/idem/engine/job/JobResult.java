@@ -26,8 +26,19 @@ import java.util.List;
  * @param warnings things the user should know (a damaged snapshot that was repaired, …)
  * @param window a windowed job's counts (events, late, fingerprints held), or {@code null}
  */
-public record JobResult(Checkpoint last, boolean alreadyComplete, boolean resumed,
-    long resumedAtRecord, DedupMode mode, ExactTierPlacement exactStore, String filter,
+public record JobResult(
+    Checkpoint last,
+    boolean alreadyComplete,
+    boolean resumed,
+    long resumedAtRecord,
+    DedupMode mode,
+    ExactTierPlacement exactStore,
+    String filter,
     long filterBits,
-    long restoreMillis, long firstRecordMillis, long elapsedMillis, long journalReplayed,
-    boolean filterRebuilt, List<String> warnings, WindowStats window) {}
+    long restoreMillis,
+    long firstRecordMillis,
+    long elapsedMillis,
+    long journalReplayed,
+    boolean filterRebuilt,
+    List<String> warnings,
+    WindowStats window) {}

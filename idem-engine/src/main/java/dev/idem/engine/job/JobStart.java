@@ -1,22 +1,22 @@
 package dev.idem.engine.job;
 
+import dev.idem.core.Fingerprinter;
+import dev.idem.core.filter.FilterSnapshot;
+import dev.idem.core.filter.FilterType;
+import dev.idem.core.filter.MembershipFilter;
 import dev.idem.engine.ExpectedKeys;
 import dev.idem.engine.JobException;
 import dev.idem.engine.records.InputSurvey;
 import dev.idem.engine.state.Manifest;
 import dev.idem.engine.state.StateDirectory;
-import dev.idem.core.Fingerprinter;
-import dev.idem.core.filter.FilterSnapshot;
-import dev.idem.core.filter.FilterType;
-import dev.idem.core.filter.MembershipFilter;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * What a dedup job resolves before it reads its first record, beyond its manifest: the key count
- * to size for ({@code --expected auto}), the keys seen before ({@code --seen-before}), and its
- * name in a shared seen-set.
+ * What a dedup job resolves before it reads its first record, beyond its manifest: the key count to
+ * size for ({@code --expected auto}), the keys seen before ({@code --seen-before}), and its name in
+ * a shared seen-set.
  */
 final class JobStart {
 
@@ -24,11 +24,11 @@ final class JobStart {
 
   /**
    * The distinct keys to size for: as given; for {@code --expected auto} the upper end of an
-   * estimate from reading the inputs once (or, when resuming, the number the job started with,
-   * so a resume does not read everything again); {@code -1} when not given.
+   * estimate from reading the inputs once (or, when resuming, the number the job started with, so a
+   * resume does not read everything again); {@code -1} when not given.
    */
-  static ExpectedKeys expectedKeys(DedupJobSpec spec, StateDirectory dir,
-      DedupJob.Listener listener) throws IOException {
+  static ExpectedKeys expectedKeys(
+      DedupJobSpec spec, StateDirectory dir, DedupJob.Listener listener) throws IOException {
     if (spec.expectedKeys() != ExpectedKeys.ESTIMATE) {
       return spec.expectedKeys();
     }
@@ -36,12 +36,25 @@ final class JobStart {
     if (existing != null && existing.expectedKeys().isKnown()) {
       return existing.expectedKeys();
     }
-    InputSurvey.Result survey = InputSurvey.run(spec.inputs(), spec.format(), spec.key(),
-        spec.header(), spec.normalizer(), spec.maxRecordBytes(), Long.MAX_VALUE);
+    InputSurvey.Result survey =
+        InputSurvey.run(
+            spec.inputs(),
+            spec.format(),
+            spec.key(),
+            spec.header(),
+            spec.normalizer(),
+            spec.maxRecordBytes(),
+            Long.MAX_VALUE);
     long upper = Math.max(1, (long) Math.ceil(survey.whole().high()));
-    listener.note(String.format(java.util.Locale.ROOT, "--expected auto: %,d records read, "
-        + "about %,.0f distinct keys (99 %% interval up to %,d); the filter is sized for %,d",
-        survey.records(), survey.whole().estimate(), upper, upper));
+    listener.note(
+        String.format(
+            java.util.Locale.ROOT,
+            "--expected auto: %,d records read, "
+                + "about %,.0f distinct keys (99 %% interval up to %,d); the filter is sized for %,d",
+            survey.records(),
+            survey.whole().estimate(),
+            upper,
+            upper));
     return ExpectedKeys.of(upper);
   }
 
@@ -55,14 +68,21 @@ final class JobStart {
       throw new JobException(spec.seenBefore() + ": no such file (--seen-before)");
     }
     if (s.filter().type() != FilterType.EXACT) {
-      throw new JobException(spec.seenBefore() + ": a " + s.filter().type().displayName()
-          + " filter; --seen-before takes an exact set (idem reshard, or filter build --type "
-          + "exact), so that no new key is taken for seen");
+      throw new JobException(
+          spec.seenBefore()
+              + ": a "
+              + s.filter().type().displayName()
+              + " filter; --seen-before takes an exact set (idem reshard, or filter build --type "
+              + "exact), so that no new key is taken for seen");
     }
     if (!s.fingerprinter().equals(fingerprinter)) {
-      throw new JobException(spec.seenBefore() + ": its keys were hashed as "
-          + s.fingerprinter() + ", this job hashes as " + fingerprinter
-          + " (--seed and --normalize must match)");
+      throw new JobException(
+          spec.seenBefore()
+              + ": its keys were hashed as "
+              + s.fingerprinter()
+              + ", this job hashes as "
+              + fingerprinter
+              + " (--seed and --normalize must match)");
     }
     return s.filter();
   }
@@ -76,13 +96,16 @@ final class JobStart {
   }
 
   /**
-   * This worker's name in a shared seen-set: stable for the life of its state (so a resumed
-   * worker knows its own marks), unique across workers; a job without state gets a new one.
+   * This worker's name in a shared seen-set: stable for the life of its state (so a resumed worker
+   * knows its own marks), unique across workers; a job without state gets a new one.
    */
   static String workerId(DedupJobSpec spec, Manifest manifest) {
-    String identity = spec.state() == null ? java.util.UUID.randomUUID().toString()
-        : spec.state().toAbsolutePath() + "@" + manifest.created();
-    return Long.toHexString(com.dynatrace.hash4j.hashing.Hashing.xxh3_64()
-        .hashBytesToLong(identity.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+    String identity =
+        spec.state() == null
+            ? java.util.UUID.randomUUID().toString()
+            : spec.state().toAbsolutePath() + "@" + manifest.created();
+    return Long.toHexString(
+        com.dynatrace.hash4j.hashing.Hashing.xxh3_64()
+            .hashBytesToLong(identity.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
   }
 }

@@ -1,16 +1,16 @@
 package dev.idem.engine.job;
 
+import dev.idem.engine.DedupStats;
+import dev.idem.engine.Verdict;
 import dev.idem.engine.records.RecordBatch;
 import dev.idem.engine.state.WindowCheckpoint;
-import dev.idem.engine.DedupStats;
 import dev.idem.engine.store.StateStore;
-import dev.idem.engine.Verdict;
 import java.io.IOException;
 
 /**
- * Decides each record's fate, and makes the state behind those decisions part of each
- * checkpoint: the tiers of "ever seen" dedup ({@link TieredJudge}) or the windows of "seen in
- * the last W" ({@link WindowJudge}).
+ * Decides each record's fate, and makes the state behind those decisions part of each checkpoint:
+ * the tiers of "ever seen" dedup ({@link TieredJudge}) or the windows of "seen in the last W"
+ * ({@link WindowJudge}).
  */
 interface Judge extends AutoCloseable {
 
@@ -21,8 +21,8 @@ interface Judge extends AutoCloseable {
   Verdict judge(RecordBatch batch, int i);
 
   /**
-   * Adds what changed since the last checkpoint to {@code commit}, the batch of checkpoint
-   * {@code sequence}; may write files (a filter snapshot) that the commit will point at.
+   * Adds what changed since the last checkpoint to {@code commit}, the batch of checkpoint {@code
+   * sequence}; may write files (a filter snapshot) that the commit will point at.
    */
   void checkpoint(long sequence, StateStore.Commit commit) throws IOException;
 

@@ -1,17 +1,17 @@
 package dev.idem.engine.job;
 
-import dev.idem.engine.records.RecordBatch;
-import dev.idem.engine.state.WindowCheckpoint;
 import dev.idem.core.filter.MembershipFilter;
 import dev.idem.engine.DedupStats;
-import dev.idem.engine.store.StateStore;
 import dev.idem.engine.Verdict;
+import dev.idem.engine.records.RecordBatch;
+import dev.idem.engine.state.WindowCheckpoint;
+import dev.idem.engine.store.StateStore;
 import java.io.IOException;
 
 /**
- * Keys that earlier jobs kept ({@code --seen-before}, e.g. a node's file from
- * {@code idem reshard}) are duplicates before any tier is asked; the rest go to the job's own
- * judge. The set is read-only and the same on every resume, so verdicts stay reproducible.
+ * Keys that earlier jobs kept ({@code --seen-before}, e.g. a node's file from {@code idem reshard})
+ * are duplicates before any tier is asked; the rest go to the job's own judge. The set is read-only
+ * and the same on every resume, so verdicts stay reproducible.
  */
 final class SeenBeforeJudge implements Judge {
 

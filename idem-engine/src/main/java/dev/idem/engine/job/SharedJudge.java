@@ -1,25 +1,24 @@
 package dev.idem.engine.job;
 
-import dev.idem.engine.records.RecordBatch;
-import dev.idem.engine.state.WindowCheckpoint;
 import dev.idem.core.filter.FingerprintSet;
-import dev.idem.engine.DedupStats;
 import dev.idem.core.shared.SharedSeenSet;
 import dev.idem.core.shared.SharedTag;
-import dev.idem.engine.store.StateStore;
+import dev.idem.engine.DedupStats;
 import dev.idem.engine.Verdict;
+import dev.idem.engine.records.RecordBatch;
+import dev.idem.engine.state.WindowCheckpoint;
+import dev.idem.engine.store.StateStore;
 import java.io.IOException;
 import java.util.Arrays;
 
 /**
- * "Ever seen" across workers: every key a worker has not met goes to a {@link SharedSeenSet}
- * (one pipelined call per batch); a key this worker has met before is a duplicate without a
- * call, from a local set of keys known to be marked. That local set is the only local tier that
- * is safe here: a local Bloom filter could not say "certainly new" for keys other workers
- * marked.
+ * "Ever seen" across workers: every key a worker has not met goes to a {@link SharedSeenSet} (one
+ * pipelined call per batch); a key this worker has met before is a duplicate without a call, from a
+ * local set of keys known to be marked. That local set is the only local tier that is safe here: a
+ * local Bloom filter could not say "certainly new" for keys other workers marked.
  *
- * <p>The tag of a record is the worker's id and the record's position (input file and line), so
- * a resumed worker recognises its own marks of records whose output the crash discarded.
+ * <p>The tag of a record is the worker's id and the record's position (input file and line), so a
+ * resumed worker recognises its own marks of records whose output the crash discarded.
  */
 final class SharedJudge implements Judge {
 
@@ -98,8 +97,8 @@ final class SharedJudge implements Judge {
   public void committed() {}
 
   /**
-   * Shared lookups are the exact-tier lookups, one for every new key (no filter spares them);
-   * local hits are the recent tier's.
+   * Shared lookups are the exact-tier lookups, one for every new key (no filter spares them); local
+   * hits are the recent tier's.
    */
   @Override
   public DedupStats stats() {

@@ -8,8 +8,8 @@ import java.util.stream.Collectors;
 
 /**
  * A job asked to resume a state that belongs to another job: the command differs in settings that
- * decide which records are kept. Carries each difference, so that a caller can name them in its
- * own terms (the CLI names its options).
+ * decide which records are kept. Carries each difference, so that a caller can name them in its own
+ * terms (the CLI names its options).
  */
 public final class StateMismatchException extends JobException {
 
@@ -19,9 +19,14 @@ public final class StateMismatchException extends JobException {
   private final transient List<Manifest.Difference> differences;
 
   StateMismatchException(Path state, List<Manifest.Difference> differences) {
-    super("this job differs from the one in " + state + ":\n  " + differences.stream()
-        .map(Manifest.Difference::toString).collect(Collectors.joining("\n  "))
-        + "\nresume it with the settings it started with, or use a new state directory");
+    super(
+        "this job differs from the one in "
+            + state
+            + ":\n  "
+            + differences.stream()
+                .map(Manifest.Difference::toString)
+                .collect(Collectors.joining("\n  "))
+            + "\nresume it with the settings it started with, or use a new state directory");
     this.state = state;
     this.differences = List.copyOf(differences);
   }

@@ -1,25 +1,25 @@
 package dev.idem.engine.job;
 
-import dev.idem.engine.records.RecordBatch;
-import dev.idem.engine.state.StateDirectory;
-import dev.idem.engine.state.WindowCheckpoint;
 import dev.idem.core.filter.FilterSnapshot;
 import dev.idem.core.filter.MembershipFilter;
 import dev.idem.engine.DedupStats;
 import dev.idem.engine.Deduplicator;
+import dev.idem.engine.Verdict;
+import dev.idem.engine.records.RecordBatch;
+import dev.idem.engine.state.StateDirectory;
+import dev.idem.engine.state.WindowCheckpoint;
 import dev.idem.engine.store.ExactStore;
 import dev.idem.engine.store.MemoryStore;
 import dev.idem.engine.store.PendingKeys;
 import dev.idem.engine.store.SnapshotPolicy;
 import dev.idem.engine.store.StateStore;
-import dev.idem.engine.Verdict;
 import java.io.IOException;
 
 /**
  * "Ever seen" dedup: the {@link Deduplicator}'s tiers decide; checkpoints journal the kept keys
  * (and write them into {@code seen} when the manifest says so) and now and then snapshot the
- * filter, and with it the exact set when that lives in memory and only the journal backs it.
- * See docs/DESIGN.md, invariant 10 and section 3.1.
+ * filter, and with it the exact set when that lives in memory and only the journal backs it. See
+ * docs/DESIGN.md, invariant 10 and section 3.1.
  */
 final class TieredJudge implements Judge {
 
@@ -41,8 +41,13 @@ final class TieredJudge implements Judge {
    *     replayed): they count towards the next snapshot as much as keys journaled by this run
    * @param crash the test seam ({@link CrashPoints#NONE} but in DedupJobProtocolTest)
    */
-  TieredJudge(Deduplicator dedup, StateDirectory dir, boolean writesSeen,
-      long snapshotSequence, long journaledSinceSnapshot, CrashPoints crash) {
+  TieredJudge(
+      Deduplicator dedup,
+      StateDirectory dir,
+      boolean writesSeen,
+      long snapshotSequence,
+      long journaledSinceSnapshot,
+      CrashPoints crash) {
     this.dedup = dedup;
     this.crash = crash;
     this.filter = dedup.filter();
@@ -85,8 +90,8 @@ final class TieredJudge implements Judge {
       approximateKept.clear();
     }
     journaledSinceSnapshot += batch.size();
-    MemoryStore memory = !writesSeen && exact instanceof MemoryStore ms && ms.snapshots()
-        ? ms : null;
+    MemoryStore memory =
+        !writesSeen && exact instanceof MemoryStore ms && ms.snapshots() ? ms : null;
     long snapshotBytes = filter.bitSize() / 8 + (memory == null ? 0 : memory.snapshotBytes());
     snapshotWritten = SnapshotPolicy.due(journaledSinceSnapshot, snapshotBytes);
     if (snapshotWritten) {

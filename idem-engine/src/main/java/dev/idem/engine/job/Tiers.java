@@ -1,15 +1,14 @@
 package dev.idem.engine.job;
 
+import dev.idem.core.Fingerprinter;
+import dev.idem.core.filter.FilterSnapshot;
+import dev.idem.core.filter.Filters;
+import dev.idem.core.filter.MembershipFilter;
+import dev.idem.engine.KeyMode;
 import dev.idem.engine.state.Checkpoint;
 import dev.idem.engine.state.ExactTierPlacement;
 import dev.idem.engine.state.Manifest;
 import dev.idem.engine.state.StateDirectory;
-import dev.idem.core.Fingerprinter;
-import dev.idem.core.filter.FilterSnapshot;
-import dev.idem.core.filter.FilterType;
-import dev.idem.core.filter.Filters;
-import dev.idem.core.filter.MembershipFilter;
-import dev.idem.engine.KeyMode;
 import dev.idem.engine.store.ExactStore;
 import dev.idem.engine.store.JournalReplay;
 import dev.idem.engine.store.MemoryStore;
@@ -21,9 +20,9 @@ import java.util.List;
 
 /**
  * Brings a job's tiers back to where its last checkpoint left them: the filter from its newest
- * snapshot plus the journal after it (or, if the snapshot is missing or damaged, rebuilt from
- * every key in the exact store), and the exact tier in memory (likewise from its own snapshot plus
- * the journal) or over RocksDB.
+ * snapshot plus the journal after it (or, if the snapshot is missing or damaged, rebuilt from every
+ * key in the exact store), and the exact tier in memory (likewise from its own snapshot plus the
+ * journal) or over RocksDB.
  *
  * <p>The invariant this restores: the filter holds every key the exact store holds. A filter
  * missing a key would answer "certainly new" for it and let a duplicate through.
@@ -36,8 +35,12 @@ final class Tiers {
   final boolean filterRebuilt;
   final List<String> warnings = new ArrayList<>();
 
-  private Tiers(MembershipFilter filter, ExactStore exact, long journalReplayed,
-      boolean rebuilt, List<String> warnings) {
+  private Tiers(
+      MembershipFilter filter,
+      ExactStore exact,
+      long journalReplayed,
+      boolean rebuilt,
+      List<String> warnings) {
     this.filter = filter;
     this.exact = exact;
     this.journalReplayed = journalReplayed;
@@ -46,12 +49,17 @@ final class Tiers {
   }
 
   /**
-   * Restores the tiers of a state at checkpoint {@code cp}. Where the kept keys are durable
-   * depends on the manifest ({@link Manifest#writesSeen()}): in {@code seen}, or in the whole
-   * journal.
+   * Restores the tiers of a state at checkpoint {@code cp}. Where the kept keys are durable depends
+   * on the manifest ({@link Manifest#writesSeen()}): in {@code seen}, or in the whole journal.
    */
-  static Tiers restore(StateDirectory dir, StateStore store, Checkpoint cp, Manifest m,
-      Fingerprinter fingerprinter, long filterCapacity) throws IOException {
+  static Tiers restore(
+      StateDirectory dir,
+      StateStore store,
+      Checkpoint cp,
+      Manifest m,
+      Fingerprinter fingerprinter,
+      long filterCapacity)
+      throws IOException {
     List<String> warnings = new ArrayList<>();
     MembershipFilter filter = null;
     long replayFrom = 1;
@@ -59,24 +67,35 @@ final class Tiers {
       try {
         FilterSnapshot s = FilterSnapshot.map(dir.snapshot(cp.snapshotSequence()));
         if (!s.fingerprinter().equals(fingerprinter)) {
-          throw new IOException(s.file() + ": written with " + s.fingerprinter()
-              + ", the job hashes with " + fingerprinter);
+          throw new IOException(
+              s.file()
+                  + ": written with "
+                  + s.fingerprinter()
+                  + ", the job hashes with "
+                  + fingerprinter);
         }
         if (s.filter().type() != m.filterType()) {
-          throw new IOException(s.file() + ": a " + s.filter().type().displayName()
-              + " filter, the job uses " + m.filterType().displayName());
+          throw new IOException(
+              s.file()
+                  + ": a "
+                  + s.filter().type().displayName()
+                  + " filter, the job uses "
+                  + m.filterType().displayName());
         }
         filter = s.filter();
         replayFrom = cp.snapshotSequence() + 1;
       } catch (IOException e) {
-        warnings.add("filter snapshot unusable (" + e.getMessage() + "); rebuilt the filter "
-            + "from the exact store");
+        warnings.add(
+            "filter snapshot unusable ("
+                + e.getMessage()
+                + "); rebuilt the filter "
+                + "from the exact store");
       }
     }
     boolean rebuilt = filter == null && cp.snapshotSequence() > 0;
     if (filter == null) {
-      filter = Filters.forKeys(m.filterType(), m.expectedKeys().countOr(-1),
-          filterCapacity, m.fpp());
+      filter =
+          Filters.forKeys(m.filterType(), m.expectedKeys().countOr(-1), filterCapacity, m.fpp());
     }
     MembershipFilter f = filter;
     // in memory mode without `seen`, the journal is also what the exact set is rebuilt from
@@ -92,7 +111,9 @@ final class Tiers {
       // the journal before the snapshot is gone, but `seen` has every kept key
       store.forEachSeen((hi, lo, key) -> f.put(hi, lo));
     } else if (journalSet && setFrom == replayFrom) {
-      replayed = JournalReplay.replay(store, replayFrom, cp.sequence(), filter, set); // one pass feeds both
+      replayed =
+          JournalReplay.replay(
+              store, replayFrom, cp.sequence(), filter, set); // one pass feeds both
     } else {
       replayed = JournalReplay.replay(store, replayFrom, cp.sequence(), filter, null);
     }
@@ -112,17 +133,20 @@ final class Tiers {
   }
 
   /** The exact set of the snapshot at checkpoint {@code cp}, or null when there is none usable. */
-  private static MemoryStore setSnapshot(StateDirectory dir, Checkpoint cp,
-      Fingerprinter fingerprinter, List<String> warnings) {
+  private static MemoryStore setSnapshot(
+      StateDirectory dir, Checkpoint cp, Fingerprinter fingerprinter, List<String> warnings) {
     if (cp.snapshotSequence() == 0) {
       return null;
     }
     try {
-      return MemoryStore.fromSnapshot(dir.exactSnapshot(cp.snapshotSequence()), fingerprinter,
-          true);
+      return MemoryStore.fromSnapshot(
+          dir.exactSnapshot(cp.snapshotSequence()), fingerprinter, true);
     } catch (IOException e) {
-      warnings.add("exact-set snapshot unusable (" + e.getMessage() + "); rebuilt the set from "
-          + "the journal");
+      warnings.add(
+          "exact-set snapshot unusable ("
+              + e.getMessage()
+              + "); rebuilt the set from "
+              + "the journal");
       return null;
     }
   }

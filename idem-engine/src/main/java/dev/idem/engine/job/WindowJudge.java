@@ -1,17 +1,17 @@
 package dev.idem.engine.job;
 
+import dev.idem.engine.DedupStats;
+import dev.idem.engine.Verdict;
 import dev.idem.engine.records.RecordBatch;
 import dev.idem.engine.state.WindowCheckpoint;
-import dev.idem.engine.DedupStats;
 import dev.idem.engine.store.StateStore;
-import dev.idem.engine.Verdict;
 import dev.idem.engine.window.WindowStats;
 import dev.idem.engine.window.WindowedDeduplicator;
 
 /**
  * "Seen in the last W" dedup: a {@link WindowedDeduplicator} decides; checkpoints write the keys
- * kept since the last one into the state's {@code windows} column family and delete the buckets
- * the watermark has passed, so the durable state, like the memory, follows the open windows.
+ * kept since the last one into the state's {@code windows} column family and delete the buckets the
+ * watermark has passed, so the durable state, like the memory, follows the open windows.
  */
 final class WindowJudge implements Judge {
 
@@ -26,8 +26,8 @@ final class WindowJudge implements Judge {
   }
 
   /** Restores a windowed job's state at a checkpoint from the store. */
-  static WindowedDeduplicator restore(WindowedDeduplicator fresh, StateStore store,
-      WindowCheckpoint saved) {
+  static WindowedDeduplicator restore(
+      WindowedDeduplicator fresh, StateStore store, WindowCheckpoint saved) {
     if (saved != null) {
       store.forEachWindowEntry((bucket, hi, lo, time) -> fresh.restoreKept(hi, lo, time));
       fresh.restoreClock(saved.maxEventTime(), saved.stats());
@@ -43,17 +43,18 @@ final class WindowJudge implements Judge {
 
   @Override
   public void checkpoint(long sequence, StateStore.Commit commit) {
-    windows.drainChanges(new WindowedDeduplicator.ChangeSink() {
-      @Override
-      public void kept(long bucket, long hi, long lo, long time) {
-        commit.windowKept(bucket, hi, lo, time);
-      }
+    windows.drainChanges(
+        new WindowedDeduplicator.ChangeSink() {
+          @Override
+          public void kept(long bucket, long hi, long lo, long time) {
+            commit.windowKept(bucket, hi, lo, time);
+          }
 
-      @Override
-      public void dropped(long bucket) {
-        commit.windowDropped(bucket);
-      }
-    });
+          @Override
+          public void dropped(long bucket) {
+            commit.windowDropped(bucket);
+          }
+        });
   }
 
   @Override

@@ -1,8 +1,8 @@
 package dev.idem.engine.job;
 
-import dev.idem.engine.records.KeySpec;
-import dev.idem.engine.records.EventTime;
 import dev.idem.core.window.WindowKind;
+import dev.idem.engine.records.EventTime;
+import dev.idem.engine.records.KeySpec;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -18,8 +18,14 @@ import java.time.Duration;
  * @param allowedLateness how long a passed window's state is kept
  * @param late what to do with events older than the watermark allows
  */
-public record WindowSpec(WindowKind kind, Duration size, KeySpec timeField, EventTime timeFormat,
-    Duration maxDelay, Duration allowedLateness, LatePolicy late) {
+public record WindowSpec(
+    WindowKind kind,
+    Duration size,
+    KeySpec timeField,
+    EventTime timeFormat,
+    Duration maxDelay,
+    Duration allowedLateness,
+    LatePolicy late) {
 
   /** What happens to a late event. Every late event is counted. */
   public sealed interface LatePolicy {
@@ -55,9 +61,17 @@ public record WindowSpec(WindowKind kind, Duration size, KeySpec timeField, Even
 
   /** A stable description for the manifest. */
   public String describe() {
-    return kind.name().toLowerCase(java.util.Locale.ROOT) + " " + size.toMillis() + "ms, time "
-        + (timeField == null ? "processing" : timeField.describe() + " as "
-            + timeFormat.displayName()) + ", max delay " + maxDelay.toMillis()
-        + "ms, allowed lateness " + allowedLateness.toMillis() + "ms";
+    return kind.name().toLowerCase(java.util.Locale.ROOT)
+        + " "
+        + size.toMillis()
+        + "ms, time "
+        + (timeField == null
+            ? "processing"
+            : timeField.describe() + " as " + timeFormat.displayName())
+        + ", max delay "
+        + maxDelay.toMillis()
+        + "ms, allowed lateness "
+        + allowedLateness.toMillis()
+        + "ms";
   }
 }

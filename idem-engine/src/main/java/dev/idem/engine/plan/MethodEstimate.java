@@ -15,8 +15,16 @@ package dev.idem.engine.plan;
  * @param fits whether it fits the memory budget (true when no budget is given)
  * @param note a few words on what the numbers assume
  */
-public record MethodEstimate(String method, long memoryBytes, long diskBytes, double fpp,
-    double lookupsPerNewRecord, boolean exact, boolean deletes, boolean windows, boolean fits,
+public record MethodEstimate(
+    String method,
+    long memoryBytes,
+    long diskBytes,
+    double fpp,
+    double lookupsPerNewRecord,
+    boolean exact,
+    boolean deletes,
+    boolean windows,
+    boolean fits,
     String note) {
 
   /** Bits of memory per distinct key. */

@@ -15,20 +15,24 @@ import java.util.List;
 
 /**
  * Costs every method idem offers for a {@link Workload} and picks one. All sizes come from the
- * structures' own sizing code ({@link FilterMath}, {@link FingerprintSet#bytesFor},
- * {@link CuckooFilter#bitSizeFor}, {@link SortDedupJob#footprint}, ...), never from a copy of the
+ * structures' own sizing code ({@link FilterMath}, {@link FingerprintSet#bytesFor}, {@link
+ * CuckooFilter#bitSizeFor}, {@link SortDedupJob#footprint}, ...), never from a copy of the
  * formulas, so the plan and the job agree.
  */
 public final class Planner {
 
   /** RocksDB's block cache in a two-tier job (idem dedup's --rocksdb-cache default). */
   static final long ROCKSDB_CACHE_BYTES = 64L << 20;
+
   /** RocksDB bytes on disk per 16-byte fingerprint: internal key, block and index overhead. */
   static final long ROCKSDB_BYTES_PER_KEY = 32;
+
   /** The working memory external sort uses when no budget is given. */
   static final long DEFAULT_SORT_MEMORY = 64L << 20;
+
   /** Initial capacity of a scalable filter when the key count is unknown (as idem dedup). */
   static final long SCALABLE_INITIAL = 1_000_000;
+
   /** Open buckets a windowed job holds: the window being filled and the one before it. */
   static final int WINDOW_BUCKETS = 2;
 
@@ -39,65 +43,189 @@ public final class Planner {
     long n = w.distinct();
     double p = w.filterFpp();
     List<MethodEstimate> rows = new ArrayList<>();
-    rows.add(row(w, "HashSet<String>", StringSetSize.bytes(n, w.meanKeyBytes()), 0, 0, 0, true,
-        true, false, "java.util.HashSet of the keys: the naive baseline"));
-    rows.add(row(w, "FingerprintSet", FingerprintSet.bytesFor(n), 0, collision(n), 0, true, true,
-        false, "exact 128-bit fingerprints, load 0.75"));
+    rows.add(
+        row(
+            w,
+            "HashSet<String>",
+            StringSetSize.bytes(n, w.meanKeyBytes()),
+            0,
+            0,
+            0,
+            true,
+            true,
+            false,
+            "java.util.HashSet of the keys: the naive baseline"));
+    rows.add(
+        row(
+            w,
+            "FingerprintSet",
+            FingerprintSet.bytesFor(n),
+            0,
+            collision(n),
+            0,
+            true,
+            true,
+            false,
+            "exact 128-bit fingerprints, load 0.75"));
     for (FilterType t : List.of(FilterType.BLOOM, FilterType.BLOCKED, FilterType.PARTITIONED)) {
       FilterLayout l = t.layout(n, p);
-      rows.add(row(w, bloomName(t), l.bitSize() / 8, 0, l.expectedFpp(), 0, false, false, false,
-          "k = " + l.hashCount()));
+      rows.add(
+          row(
+              w,
+              bloomName(t),
+              l.bitSize() / 8,
+              0,
+              l.expectedFpp(),
+              0,
+              false,
+              false,
+              false,
+              "k = " + l.hashCount()));
     }
-    long scalable = ScalableBloomFilter.builder().initialCapacity(Math.min(n, SCALABLE_INITIAL))
-        .falsePositiveRate(p).bitSizeFor(n);
-    rows.add(row(w, "scalable Bloom", scalable / 8, 0, p, 0, false, false, false,
-        "grown from " + Math.min(n, SCALABLE_INITIAL) + " keys; rate is a bound"));
+    long scalable =
+        ScalableBloomFilter.builder()
+            .initialCapacity(Math.min(n, SCALABLE_INITIAL))
+            .falsePositiveRate(p)
+            .bitSizeFor(n);
+    rows.add(
+        row(
+            w,
+            "scalable Bloom",
+            scalable / 8,
+            0,
+            p,
+            0,
+            false,
+            false,
+            false,
+            "grown from " + Math.min(n, SCALABLE_INITIAL) + " keys; rate is a bound"));
     FilterLayout counting = FilterType.BLOOM.layout(n, p);
-    rows.add(row(w, "counting Bloom", counting.bitSize() * 4 / 8, 0, counting.expectedFpp(), 0,
-        false, true, false, "4-bit counters"));
+    rows.add(
+        row(
+            w,
+            "counting Bloom",
+            counting.bitSize() * 4 / 8,
+            0,
+            counting.expectedFpp(),
+            0,
+            false,
+            true,
+            false,
+            "4-bit counters"));
     for (int bits : new int[] {8, 12, 16}) {
-      rows.add(row(w, "cuckoo " + bits + "-bit", CuckooFilter.bitSizeFor(n, bits) / 8, 0,
-          CuckooFilter.falsePositiveRate(0.95, bits), 0, false, true, false, "load 0.95"));
+      rows.add(
+          row(
+              w,
+              "cuckoo " + bits + "-bit",
+              CuckooFilter.bitSizeFor(n, bits) / 8,
+              0,
+              CuckooFilter.falsePositiveRate(0.95, bits),
+              0,
+              false,
+              true,
+              false,
+              "load 0.95"));
     }
     long filter = FilterType.BLOCKED.layout(n, p).bitSize() / 8;
     double tierFpp = FilterType.BLOCKED.layout(n, p).expectedFpp();
-    rows.add(row(w, "two-tier, exact set in memory", filter + FingerprintSet.bytesFor(n), 0, 0,
-        tierFpp, true, false, false, "blocked Bloom + FingerprintSet; resumable"));
-    rows.add(row(w, "two-tier + RocksDB", filter + ROCKSDB_CACHE_BYTES,
-        n * ROCKSDB_BYTES_PER_KEY, 0, tierFpp, true, false, false,
-        "blocked Bloom + RocksDB (64 MiB cache); resumable"));
+    rows.add(
+        row(
+            w,
+            "two-tier, exact set in memory",
+            filter + FingerprintSet.bytesFor(n),
+            0,
+            0,
+            tierFpp,
+            true,
+            false,
+            false,
+            "blocked Bloom + FingerprintSet; resumable"));
+    rows.add(
+        row(
+            w,
+            "two-tier + RocksDB",
+            filter + ROCKSDB_CACHE_BYTES,
+            n * ROCKSDB_BYTES_PER_KEY,
+            0,
+            tierFpp,
+            true,
+            false,
+            false,
+            "blocked Bloom + RocksDB (64 MiB cache); resumable"));
     rows.add(sortMerge(w));
     rows.add(windowed(w));
     return rows;
   }
 
   private static MethodEstimate sortMerge(Workload w) {
-    long memory = w.memoryBytes() > 0 ? Math.max(SortDedupSpec.MIN_MEMORY, w.memoryBytes())
-        : DEFAULT_SORT_MEMORY;
+    long memory =
+        w.memoryBytes() > 0
+            ? Math.max(SortDedupSpec.MIN_MEMORY, w.memoryBytes())
+            : DEFAULT_SORT_MEMORY;
     boolean knownSize = w.inputBytes() > 0;
     long input = knownSize ? w.inputBytes() : (long) (w.records() * (w.meanKeyBytes() + 1));
-    SortDedupJob.Footprint f = SortDedupJob.footprint(memory, input, w.records(),
-        SortDedupSpec.Order.INPUT);
-    return row(w, "external sort-merge", memory, f.tempBytes(), 0, 0, true, false, false,
-        f.runs() + " run(s), " + f.mergePasses() + " merge pass(es)"
-            + (knownSize ? "" : " (input size guessed from keys)") + "; batch only");
+    SortDedupJob.Footprint f =
+        SortDedupJob.footprint(memory, input, w.records(), SortDedupSpec.Order.INPUT);
+    return row(
+        w,
+        "external sort-merge",
+        memory,
+        f.tempBytes(),
+        0,
+        0,
+        true,
+        false,
+        false,
+        f.runs()
+            + " run(s), "
+            + f.mergePasses()
+            + " merge pass(es)"
+            + (knownSize ? "" : " (input size guessed from keys)")
+            + "; batch only");
   }
 
   private static MethodEstimate windowed(Workload w) {
     if (w.keysPerWindow() <= 0) {
-      return new MethodEstimate("windowed", -1, 0, 0, 0, true, false, true, true,
+      return new MethodEstimate(
+          "windowed",
+          -1,
+          0,
+          0,
+          0,
+          true,
+          false,
+          true,
+          true,
           "36-72 B a key of the open windows; give --keys-per-window");
     }
     long bytes = WindowedDeduplicator.stateBytesFor(w.keysPerWindow(), WINDOW_BUCKETS);
-    return row(w, "windowed", bytes, 0, 0, 0, true, false, true,
+    return row(
+        w,
+        "windowed",
+        bytes,
+        0,
+        0,
+        0,
+        true,
+        false,
+        true,
         w.keysPerWindow() + " keys a window, " + WINDOW_BUCKETS + " windows open");
   }
 
-  private static MethodEstimate row(Workload w, String method, long memory, long disk,
-      double fpp, double lookups, boolean exact, boolean deletes, boolean windows, String note) {
+  private static MethodEstimate row(
+      Workload w,
+      String method,
+      long memory,
+      long disk,
+      double fpp,
+      double lookups,
+      boolean exact,
+      boolean deletes,
+      boolean windows,
+      String note) {
     boolean fits = w.memoryBytes() <= 0 || memory <= w.memoryBytes();
-    return new MethodEstimate(method, memory, disk, fpp, lookups, exact, deletes, windows, fits,
-        note);
+    return new MethodEstimate(
+        method, memory, disk, fpp, lookups, exact, deletes, windows, fits, note);
   }
 
   /** The chance that two of n distinct keys share a 128-bit fingerprint: about n² / 2^129. */
@@ -113,34 +241,53 @@ public final class Planner {
    * @param inputs the inputs as the command should name them, or a placeholder
    * @param output the output file the command should name
    */
-  public static Recommendation recommend(Workload w, List<MethodEstimate> rows,
-      String keyOptions, String inputs, String output) {
+  public static Recommendation recommend(
+      Workload w, List<MethodEstimate> rows, String keyOptions, String inputs, String output) {
     if (w.sharedState() && w.window() == null && !w.deletes()) {
-      return new Recommendation("shared Redis tier", "Workers that cannot route keys share "
-          + "one exact seen-set in Redis: every key a worker has not met costs one pipelined "
-          + "Redis command (no local filter can answer for other workers' keys). If the keys "
-          + "can be routed instead, split by key (idem split, or --shard I/N) and plan each "
-          + "shard alone: it needs no network round trips.",
-          "idem dedup " + keyOptions + " --exact-store redis://HOST:6379/0 --state state -o "
-              + output + " " + inputs);
+      return new Recommendation(
+          "shared Redis tier",
+          "Workers that cannot route keys share "
+              + "one exact seen-set in Redis: every key a worker has not met costs one pipelined "
+              + "Redis command (no local filter can answer for other workers' keys). If the keys "
+              + "can be routed instead, split by key (idem split, or --shard I/N) and plan each "
+              + "shard alone: it needs no network round trips.",
+          "idem dedup "
+              + keyOptions
+              + " --exact-store redis://HOST:6379/0 --state state -o "
+              + output
+              + " "
+              + inputs);
     }
     return choose(w, rows, keyOptions, "-o " + output + " " + inputs);
   }
 
   /** {@code in} is the end of every command line: output and inputs. */
-  private static Recommendation choose(Workload w, List<MethodEstimate> rows, String key,
-      String in) {
+  private static Recommendation choose(
+      Workload w, List<MethodEstimate> rows, String key, String in) {
     long n = w.distinct();
     String budget = w.memoryBytes() > 0 ? ByteSize.format(w.memoryBytes()) : "no budget given";
     if (w.window() != null) {
       MethodEstimate win = find(rows, "windowed");
-      String size = win.memoryBytes() < 0 ? "memory follows the keys of the open windows"
-          : "about " + ByteSize.format(win.memoryBytes()) + " for the open windows"
-              + (win.fits() ? "" : ", over the " + budget + " budget: split the stream by key");
-      return new Recommendation("windowed", "A stream deduplicated within "
-          + human(w.window()) + ": exact inside the window, " + size + ".",
-          "idem dedup " + key + " --window " + human(w.window())
-              + " --time-field TIME --state state " + in);
+      String size =
+          win.memoryBytes() < 0
+              ? "memory follows the keys of the open windows"
+              : "about "
+                  + ByteSize.format(win.memoryBytes())
+                  + " for the open windows"
+                  + (win.fits() ? "" : ", over the " + budget + " budget: split the stream by key");
+      return new Recommendation(
+          "windowed",
+          "A stream deduplicated within "
+              + human(w.window())
+              + ": exact inside the window, "
+              + size
+              + ".",
+          "idem dedup "
+              + key
+              + " --window "
+              + human(w.window())
+              + " --time-field TIME --state state "
+              + in);
     }
     if (w.deletes()) {
       return deletable(w, rows, budget);
@@ -150,75 +297,163 @@ public final class Planner {
     String expected = " --expected " + n;
     if (w.exact()) {
       if (inMemory.fits()) {
-        return new Recommendation(inMemory.method(), "Exact, " + count(n) + " distinct keys, "
-            + budget + ": the filter and the exact set fit in " + ByteSize.format(
-                inMemory.memoryBytes()) + "; a new key costs an exact-tier lookup with "
-            + "probability " + pct(inMemory.lookupsPerNewRecord()) + ".",
+        return new Recommendation(
+            inMemory.method(),
+            "Exact, "
+                + count(n)
+                + " distinct keys, "
+                + budget
+                + ": the filter and the exact set fit in "
+                + ByteSize.format(inMemory.memoryBytes())
+                + "; a new key costs an exact-tier lookup with "
+                + "probability "
+                + pct(inMemory.lookupsPerNewRecord())
+                + ".",
             "idem dedup " + key + expected + " --exact-store memory --state state " + in);
       }
       if (rocks.fits()) {
-        return new Recommendation(rocks.method(), "Exact, " + count(n) + " distinct keys, " + budget
-            + ": the exact set (" + ByteSize.format(FingerprintSet.bytesFor(n)) + ") does not "
-            + "fit, so it goes to RocksDB on disk (~" + ByteSize.format(rocks.diskBytes())
-            + ") behind a " + ByteSize.format(rocks.memoryBytes() - ROCKSDB_CACHE_BYTES)
-            + " blocked Bloom filter that spares " + pct(1 - rocks.lookupsPerNewRecord())
-            + " of new keys the disk lookup.",
+        return new Recommendation(
+            rocks.method(),
+            "Exact, "
+                + count(n)
+                + " distinct keys, "
+                + budget
+                + ": the exact set ("
+                + ByteSize.format(FingerprintSet.bytesFor(n))
+                + ") does not "
+                + "fit, so it goes to RocksDB on disk (~"
+                + ByteSize.format(rocks.diskBytes())
+                + ") behind a "
+                + ByteSize.format(rocks.memoryBytes() - ROCKSDB_CACHE_BYTES)
+                + " blocked Bloom filter that spares "
+                + pct(1 - rocks.lookupsPerNewRecord())
+                + " of new keys the disk lookup.",
             "idem dedup " + key + expected + " --exact-store rocksdb --state state " + in);
       }
       MethodEstimate sort = find(rows, "external sort-merge");
       if (!sort.fits()) {
-        return new Recommendation("none fits", "Exact, " + count(n) + " distinct keys: no "
-            + "exact method fits " + budget + "; the smallest, external sort-merge, needs "
-            + ByteSize.format(sort.memoryBytes()) + " of memory and "
-            + ByteSize.format(sort.diskBytes()) + " of temporary disk.",
-            "idem sort-dedup " + key + " --memory " + sizeOption(sort.memoryBytes()) + " "
-                + in);
+        return new Recommendation(
+            "none fits",
+            "Exact, "
+                + count(n)
+                + " distinct keys: no "
+                + "exact method fits "
+                + budget
+                + "; the smallest, external sort-merge, needs "
+                + ByteSize.format(sort.memoryBytes())
+                + " of memory and "
+                + ByteSize.format(sort.diskBytes())
+                + " of temporary disk.",
+            "idem sort-dedup " + key + " --memory " + sizeOption(sort.memoryBytes()) + " " + in);
       }
       long shards = (rocks.memoryBytes() + w.memoryBytes() - 1) / w.memoryBytes();
-      return new Recommendation(sort.method(), "Exact, " + count(n) + " distinct keys, " + budget
-          + ": even the two-tier filter (" + ByteSize.format(rocks.memoryBytes()) + " with its "
-          + "cache) does not fit; external sort-merge stays within the budget (" + sort.note()
-          + ", " + ByteSize.format(sort.diskBytes()) + " of temporary space), or shard the keys "
-          + "across " + shards + " workers.",
-          "idem sort-dedup " + key + " --memory " + sizeOption(sort.memoryBytes())
-              + " " + in);
+      return new Recommendation(
+          sort.method(),
+          "Exact, "
+              + count(n)
+              + " distinct keys, "
+              + budget
+              + ": even the two-tier filter ("
+              + ByteSize.format(rocks.memoryBytes())
+              + " with its "
+              + "cache) does not fit; external sort-merge stays within the budget ("
+              + sort.note()
+              + ", "
+              + ByteSize.format(sort.diskBytes())
+              + " of temporary space), or shard the keys "
+              + "across "
+              + shards
+              + " workers.",
+          "idem sort-dedup " + key + " --memory " + sizeOption(sort.memoryBytes()) + " " + in);
     }
     for (String name : List.of("blocked Bloom", "classic Bloom")) {
       MethodEstimate f = find(rows, name);
       if (f.fits()) {
-        return new Recommendation(name, "Approximate at " + pct(w.fpp()) + ", "
-            + count(n) + " distinct keys, " + budget + ": a " + ByteSize.format(f.memoryBytes()) + " "
-            + name + " filter drops a new key with probability " + pct(f.fpp()) + ".",
-            "idem dedup " + key + expected + " --fpp " + w.fpp() + " --mode approximate"
-                + (name.equals("classic Bloom") ? " --filter bloom" : "") + " " + in);
+        return new Recommendation(
+            name,
+            "Approximate at "
+                + pct(w.fpp())
+                + ", "
+                + count(n)
+                + " distinct keys, "
+                + budget
+                + ": a "
+                + ByteSize.format(f.memoryBytes())
+                + " "
+                + name
+                + " filter drops a new key with probability "
+                + pct(f.fpp())
+                + ".",
+            "idem dedup "
+                + key
+                + expected
+                + " --fpp "
+                + w.fpp()
+                + " --mode approximate"
+                + (name.equals("classic Bloom") ? " --filter bloom" : "")
+                + " "
+                + in);
       }
     }
     double reachable = FilterMath.falsePositiveRate(n, w.memoryBytes() * 8);
-    return new Recommendation("classic Bloom", "Approximate at " + pct(w.fpp()) + ", "
-        + count(n) + " distinct keys: no filter at that rate fits " + budget + "; a filter of the whole "
-        + "budget would drop " + pct(reachable) + " of new keys. Raise the memory, accept that "
-        + "rate, or shard the keys.",
-        "idem dedup " + key + expected + " --fpp " + String.format("%.3g", Math.min(0.5,
-            reachable)) + " --mode approximate --filter bloom " + in);
+    return new Recommendation(
+        "classic Bloom",
+        "Approximate at "
+            + pct(w.fpp())
+            + ", "
+            + count(n)
+            + " distinct keys: no filter at that rate fits "
+            + budget
+            + "; a filter of the whole "
+            + "budget would drop "
+            + pct(reachable)
+            + " of new keys. Raise the memory, accept that "
+            + "rate, or shard the keys.",
+        "idem dedup "
+            + key
+            + expected
+            + " --fpp "
+            + String.format("%.3g", Math.min(0.5, reachable))
+            + " --mode approximate --filter bloom "
+            + in);
   }
 
   private static Recommendation deletable(Workload w, List<MethodEstimate> rows, String budget) {
-    List<String> order = w.exact() ? List.of("FingerprintSet", "HashSet<String>")
-        : List.of("cuckoo 12-bit", "cuckoo 16-bit", "counting Bloom", "FingerprintSet");
+    List<String> order =
+        w.exact()
+            ? List.of("FingerprintSet", "HashSet<String>")
+            : List.of("cuckoo 12-bit", "cuckoo 16-bit", "counting Bloom", "FingerprintSet");
     for (String name : order) {
       MethodEstimate m = find(rows, name);
       if (m.fits() && (w.exact() ? m.exact() : m.fpp() <= w.fpp())) {
-        return new Recommendation(name, "Keys must be removable (" + budget + "): a "
-            + ByteSize.format(m.memoryBytes()) + " " + name + (m.exact() ? " stays exact"
-                : " errs at " + pct(m.fpp())) + " and supports remove(key).",
-            "idem filter build --type " + (name.startsWith("cuckoo") ? "cuckoo"
-                : name.startsWith("counting") ? "counting" : "exact")
-                + " --expected " + w.distinct() + (m.exact() ? "" : " --fpp " + m.fpp())
+        return new Recommendation(
+            name,
+            "Keys must be removable ("
+                + budget
+                + "): a "
+                + ByteSize.format(m.memoryBytes())
+                + " "
+                + name
+                + (m.exact() ? " stays exact" : " errs at " + pct(m.fpp()))
+                + " and supports remove(key).",
+            "idem filter build --type "
+                + (name.startsWith("cuckoo")
+                    ? "cuckoo"
+                    : name.startsWith("counting") ? "counting" : "exact")
+                + " --expected "
+                + w.distinct()
+                + (m.exact() ? "" : " --fpp " + m.fpp())
                 + " -o keys.idx KEYS_FILE   # or the library's remove(key)");
       }
     }
-    return new Recommendation("none fits", "Keys must be removable, but no deletable "
-        + "structure for " + w.distinct() + " keys fits " + budget + ": shard the keys.",
+    return new Recommendation(
+        "none fits",
+        "Keys must be removable, but no deletable "
+            + "structure for "
+            + w.distinct()
+            + " keys fits "
+            + budget
+            + ": shard the keys.",
         "idem plan --memory LARGER ...");
   }
 

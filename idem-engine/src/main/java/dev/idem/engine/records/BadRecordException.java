@@ -3,18 +3,24 @@ package dev.idem.engine.records;
 import java.io.IOException;
 
 /**
- * A record without a usable key under the {@code fail} policy. The job checkpointed just before
- * it, so the same command with {@code --on-bad-record skip} (or {@code quarantine=FILE})
- * continues from there.
+ * A record without a usable key under the {@code fail} policy. The job checkpointed just before it,
+ * so the same command with {@code --on-bad-record skip} (or {@code quarantine=FILE}) continues from
+ * there.
  */
 public final class BadRecordException extends IOException {
 
   private static final long serialVersionUID = 1L;
 
   public BadRecordException(String source, long line, String reason, boolean resumable) {
-    super(source + ":" + line + ": " + reason + (resumable
-        ? "; the job stopped after a checkpoint: rerun the same command with --on-bad-record "
-            + "skip or quarantine=FILE to go past it"
-        : "; rerun with --on-bad-record skip or quarantine=FILE to go past it"));
+    super(
+        source
+            + ":"
+            + line
+            + ": "
+            + reason
+            + (resumable
+                ? "; the job stopped after a checkpoint: rerun the same command with --on-bad-record "
+                    + "skip or quarantine=FILE to go past it"
+                : "; rerun with --on-bad-record skip or quarantine=FILE to go past it"));
   }
 }

@@ -2,17 +2,18 @@ package dev.idem.engine.records;
 
 /**
  * CRC32C arithmetic that {@link java.util.zip.CRC32C} lacks: the checksum of two byte ranges
- * joined, from theirs. A job that resumes in the middle of an input carries on the checksum of
- * what it read before without reading it again.
+ * joined, from theirs. A job that resumes in the middle of an input carries on the checksum of what
+ * it read before without reading it again.
  *
  * <p>zlib's {@code crc32_combine}, for the Castagnoli polynomial: appending {@code n} bytes
- * multiplies the first checksum by x<sup>8n</sup> modulo the polynomial, and those powers come
- * from a table of x<sup>2<sup>k</sup></sup>, so joining costs O(log n), a microsecond or so.
+ * multiplies the first checksum by x<sup>8n</sup> modulo the polynomial, and those powers come from
+ * a table of x<sup>2<sup>k</sup></sup>, so joining costs O(log n), a microsecond or so.
  */
 final class Crc32c {
 
   /** The Castagnoli polynomial, bit-reversed as CRC32C computes it. */
   private static final int POLY = 0x82F63B78;
+
   /** x^(2^k) modulo the polynomial, k = 0..31. */
   private static final int[] X2N = new int[32];
 
@@ -27,8 +28,8 @@ final class Crc32c {
   private Crc32c() {}
 
   /**
-   * The CRC32C of {@code A} followed by {@code B}, given the CRC32C of {@code A}, that of
-   * {@code B} and the length of {@code B}.
+   * The CRC32C of {@code A} followed by {@code B}, given the CRC32C of {@code A}, that of {@code B}
+   * and the length of {@code B}.
    */
   static long combine(long crcA, long crcB, long lengthB) {
     if (lengthB < 0) {

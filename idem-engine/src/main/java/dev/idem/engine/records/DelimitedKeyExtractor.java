@@ -5,10 +5,10 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The key of a CSV or TSV record: one column, by header name or number. CSV follows RFC 4180:
- * a field in double quotes may hold commas, line breaks and doubled quotes ({@code ""} is one
- * {@code "}); the key is the field's value with the quoting removed. TSV fields are split on tabs
- * with no quoting. A record without the column is bad.
+ * The key of a CSV or TSV record: one column, by header name or number. CSV follows RFC 4180: a
+ * field in double quotes may hold commas, line breaks and doubled quotes ({@code ""} is one {@code
+ * "}); the key is the field's value with the quoting removed. TSV fields are split on tabs with no
+ * quoting. A record without the column is bad.
  */
 final class DelimitedKeyExtractor implements KeyExtractor {
 
@@ -40,8 +40,13 @@ final class DelimitedKeyExtractor implements KeyExtractor {
       names.add(new String(field.bytes(), 0, field.length(), StandardCharsets.UTF_8));
     }
     index = names.indexOf(column.name());
-    return index >= 0 ? null : "no column '" + column.name() + "' in the header (columns: "
-        + String.join(", ", names) + ")";
+    return index >= 0
+        ? null
+        : "no column '"
+            + column.name()
+            + "' in the header (columns: "
+            + String.join(", ", names)
+            + ")";
   }
 
   @Override
@@ -93,7 +98,11 @@ final class DelimitedKeyExtractor implements KeyExtractor {
         return null;
       }
       if (i >= end) {
-        return "only " + (f + 1) + " field" + (f == 0 ? "" : "s") + ", no column "
+        return "only "
+            + (f + 1)
+            + " field"
+            + (f == 0 ? "" : "s")
+            + ", no column "
             + (column.name() != null ? "'" + column.name() + "'" : "#" + column.number());
       }
       i++; // the separator

@@ -25,17 +25,23 @@ public enum EventTime {
     try {
       return switch (this) {
         case MILLIS -> Long.parseLong(s);
-        case SECONDS -> new java.math.BigDecimal(s).movePointRight(3)
-            .setScale(0, java.math.RoundingMode.FLOOR).longValueExact();
+        case SECONDS ->
+            new java.math.BigDecimal(s)
+                .movePointRight(3)
+                .setScale(0, java.math.RoundingMode.FLOOR)
+                .longValueExact();
         case ISO -> parseIso(s);
       };
     } catch (NumberFormatException | ArithmeticException | DateTimeParseException e) {
-      throw new IllegalArgumentException("event time '" + abbreviate(s) + "' is not "
-          + switch (this) {
-            case MILLIS -> "epoch milliseconds (use --time-format seconds or iso?)";
-            case SECONDS -> "epoch seconds";
-            case ISO -> "an ISO-8601 time with an offset, like 2025-12-02T10:00:00Z";
-          });
+      throw new IllegalArgumentException(
+          "event time '"
+              + abbreviate(s)
+              + "' is not "
+              + switch (this) {
+                case MILLIS -> "epoch milliseconds (use --time-format seconds or iso?)";
+                case SECONDS -> "epoch seconds";
+                case ISO -> "an ISO-8601 time with an offset, like 2025-12-02T10:00:00Z";
+              });
     }
   }
 

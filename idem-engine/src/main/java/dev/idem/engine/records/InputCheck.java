@@ -12,21 +12,21 @@ import java.util.TreeMap;
 import java.util.zip.CRC32C;
 
 /**
- * Whether a resumed job's inputs still hold what it read of them. Its output so far was made
- * from those bytes; reading on over changed ones would mix old input and new without a word.
- * What the job read of each input is in its checkpoints ({@link InputRead}): how many bytes,
- * their CRC32C, sampled blocks, and the file's modification time and file key when it was read.
+ * Whether a resumed job's inputs still hold what it read of them. Its output so far was made from
+ * those bytes; reading on over changed ones would mix old input and new without a word. What the
+ * job read of each input is in its checkpoints ({@link InputRead}): how many bytes, their CRC32C,
+ * sampled blocks, and the file's modification time and file key when it was read.
  *
  * <ul>
  *   <li>Only what was read counts: an input's bytes past that (the rest of the input being read,
- *       the inputs not begun) are read as they are now, so the output is that of the inputs as
- *       they are when the job ends. Sizes and the first 64 KiB, compared for every input by
- *       {@code Manifest.differencesFrom}, are stricter: they must not change at all.
- *   <li>{@link VerifyInputs#SAMPLE}, the default: the sampled blocks are read again and compared.
- *       A new modification time or file key alone is not a difference, since copying a state
- *       and its inputs elsewhere or {@code touch} changes them and not the content; it is a cue
- *       to check that input in full, with a note saying so. The gzip input being read is checked
- *       in full too, since a resume decompresses its part read anyway to get past it.
+ *       the inputs not begun) are read as they are now, so the output is that of the inputs as they
+ *       are when the job ends. Sizes and the first 64 KiB, compared for every input by {@code
+ *       Manifest.differencesFrom}, are stricter: they must not change at all.
+ *   <li>{@link VerifyInputs#SAMPLE}, the default: the sampled blocks are read again and compared. A
+ *       new modification time or file key alone is not a difference, since copying a state and its
+ *       inputs elsewhere or {@code touch} changes them and not the content; it is a cue to check
+ *       that input in full, with a note saying so. The gzip input being read is checked in full
+ *       too, since a resume decompresses its part read anyway to get past it.
  *   <li>{@link VerifyInputs#FULL}: everything read is read again and compared with its CRC32C.
  * </ul>
  *
@@ -39,15 +39,18 @@ public final class InputCheck {
   /**
    * What a resume that passed the check must know.
    *
-   * @param verifyStart whether the reading thread must check the part of the input being read
-   *     that was read before against its CRC32C, as it passes over it
+   * @param verifyStart whether the reading thread must check the part of the input being read that
+   *     was read before against its CRC32C, as it passes over it
    * @param notes what the user should know: inputs modified since, checked in full
    * @param warnings what could not be checked (states of older versions keep no checksums)
-   * @param vouched by input index: inputs read to their end that were modified since (time or
-   *     key) and checked in full here, found as read; what was read of them with the time and
-   *     key they have now, to keep instead, so that the next resume need not read them again
+   * @param vouched by input index: inputs read to their end that were modified since (time or key)
+   *     and checked in full here, found as read; what was read of them with the time and key they
+   *     have now, to keep instead, so that the next resume need not read them again
    */
-  public record Outcome(boolean verifyStart, List<String> notes, List<String> warnings,
+  public record Outcome(
+      boolean verifyStart,
+      List<String> notes,
+      List<String> warnings,
       Map<Integer, InputRead> vouched) {}
 
   /** Where the {@link InputRead}s of the inputs a job read to their end are kept. */
@@ -60,8 +63,7 @@ public final class InputCheck {
   private InputCheck() {}
 
   /**
-   * Checks the inputs of a job about to resume from input {@code fileIndex}, byte
-   * {@code offset}.
+   * Checks the inputs of a job about to resume from input {@code fileIndex}, byte {@code offset}.
    *
    * @param started the inputs as the job's manifest has them (when the state was created)
    * @param now the inputs as they are
@@ -69,8 +71,15 @@ public final class InputCheck {
    * @param ended what was read of an input before it ({@code null}: not recorded)
    * @throws JobException naming each input whose content read differs now
    */
-  public static Outcome run(List<InputFile> started, List<InputFile> now, int fileIndex, long offset,
-      InputRead current, Ended ended, VerifyInputs mode) throws IOException {
+  public static Outcome run(
+      List<InputFile> started,
+      List<InputFile> now,
+      int fileIndex,
+      long offset,
+      InputRead current,
+      Ended ended,
+      VerifyInputs mode)
+      throws IOException {
     List<String> differences = new ArrayList<>();
     List<String> notes = new ArrayList<>();
     List<String> warnings = new ArrayList<>();
@@ -83,22 +92,32 @@ public final class InputCheck {
       }
       InputRead read = reading ? current : ended.read(f);
       InputFile is = now.get(f);
-      String changed = read != null && read.modified() != null
-          ? modification(read.modified(), read.fileKey(), is)
-          : modification(started.get(f).modified(), started.get(f).fileKey(), is);
+      String changed =
+          read != null && read.modified() != null
+              ? modification(read.modified(), read.fileKey(), is)
+              : modification(started.get(f).modified(), started.get(f).fileKey(), is);
       boolean full = mode == VerifyInputs.FULL || changed != null;
       boolean hasCrc = read != null && read.crc() != null;
       if (full && !hasCrc) {
-        warnings.add(is.path() + ": not checked in full: the job began reading it under an "
-            + "idem version that kept no checksum of what it read"
-            + (changed != null ? " (and it was modified since: " + changed + ")" : ""));
+        warnings.add(
+            is.path()
+                + ": not checked in full: the job began reading it under an "
+                + "idem version that kept no checksum of what it read"
+                + (changed != null ? " (and it was modified since: " + changed + ")" : ""));
       } else if (changed != null) {
-        notes.add(String.format(Locale.ROOT, "%s: modified since the job read it (%s); "
-            + "checking the %,d bytes it read in full", is.path(), changed,
-            reading ? offset : read.bytes()));
+        notes.add(
+            String.format(
+                Locale.ROOT,
+                "%s: modified since the job read it (%s); "
+                    + "checking the %,d bytes it read in full",
+                is.path(),
+                changed,
+                reading ? offset : read.bytes()));
       }
-      String sampled = read == null ? null
-          : SampledBlocks.firstDifference(Path.of(is.path()), read.stride(), read.blocks());
+      String sampled =
+          read == null
+              ? null
+              : SampledBlocks.firstDifference(Path.of(is.path()), read.stride(), read.blocks());
       if (sampled != null) {
         differences.add(is.path() + ": " + sampled + " differ from what the job read");
       } else if (hasCrc && reading) {
@@ -108,8 +127,15 @@ public final class InputCheck {
         if (d != null) {
           differences.add(d);
         } else if (changed != null) {
-          vouched.put(f, new InputRead(read.bytes(), read.crc(), read.stride(), read.blocks(),
-              is.modified(), is.fileKey()));
+          vouched.put(
+              f,
+              new InputRead(
+                  read.bytes(),
+                  read.crc(),
+                  read.stride(),
+                  read.blocks(),
+                  is.modified(),
+                  is.fileKey()));
         }
       }
     }
@@ -121,16 +147,17 @@ public final class InputCheck {
 
   /** The refusal of a resume over inputs that differ as {@code differences} say. */
   static JobException refusal(List<String> differences) {
-    return new JobException("inputs changed since the job read them:\n  "
-        + String.join("\n  ", differences)
-        + "\nthe output so far was made from what the job read: put those inputs back to "
-        + "resume it, or start over with a new --state directory (for split, an empty output "
-        + "directory)");
+    return new JobException(
+        "inputs changed since the job read them:\n  "
+            + String.join("\n  ", differences)
+            + "\nthe output so far was made from what the job read: put those inputs back to "
+            + "resume it, or start over with a new --state directory (for split, an empty output "
+            + "directory)");
   }
 
   /**
-   * How {@code now}'s modification time or file key differs from those recorded, or
-   * {@code null} when neither is known to differ.
+   * How {@code now}'s modification time or file key differs from those recorded, or {@code null}
+   * when neither is known to differ.
    */
   private static String modification(String modified, String fileKey, InputFile now) {
     List<String> d = new ArrayList<>();
@@ -155,12 +182,17 @@ public final class InputCheck {
       }
     }
     if (bytes != read.bytes()) {
-      return String.format(Locale.ROOT, "%s: holds %,d bytes%s now, the job read %,d",
-          input.path(), bytes, InputReads.isGzip(input) ? " decompressed" : "", read.bytes());
+      return String.format(
+          Locale.ROOT,
+          "%s: holds %,d bytes%s now, the job read %,d",
+          input.path(),
+          bytes,
+          InputReads.isGzip(input) ? " decompressed" : "",
+          read.bytes());
     }
     if (crc.getValue() != read.crc()) {
-      return String.format(Locale.ROOT, "%s: its %,d bytes differ from the ones the job read",
-          input.path(), bytes);
+      return String.format(
+          Locale.ROOT, "%s: its %,d bytes differ from the ones the job read", input.path(), bytes);
     }
     return null;
   }

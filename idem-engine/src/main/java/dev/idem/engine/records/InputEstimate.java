@@ -39,8 +39,10 @@ public final class InputEstimate {
     double meanRecordBytes = (double) sampled / Math.max(1, lines);
     double total = 0;
     for (InputFile f : inputs) {
-      total += f.isStdin() ? UNKNOWN * meanRecordBytes
-          : f.size() * (f.path().endsWith(".gz") ? GZIP_RATIO : 1);
+      total +=
+          f.isStdin()
+              ? UNKNOWN * meanRecordBytes
+              : f.size() * (f.path().endsWith(".gz") ? GZIP_RATIO : 1);
     }
     return Math.max(1024, (long) Math.ceil(total / meanRecordBytes));
   }

@@ -15,10 +15,10 @@ import java.util.zip.CRC32C;
 
 /**
  * One input of a job, with what identifies its content: size, the CRC32C of its first 64 KiB,
- * modification time and file key (device and inode). A resumed job refuses an input whose size
- * or first 64 KiB changed, since its saved positions would point into different data; a new
- * modification time or file key alone is a cue to check what the job read of it in full (see
- * {@link InputCheck}), since copying or {@code touch} changes them and not the content.
+ * modification time and file key (device and inode). A resumed job refuses an input whose size or
+ * first 64 KiB changed, since its saved positions would point into different data; a new
+ * modification time or file key alone is a cue to check what the job read of it in full (see {@link
+ * InputCheck}), since copying or {@code touch} changes them and not the content.
  *
  * @param path the file, or {@code "-"} for standard input
  * @param size bytes on disk ({@code -1} for standard input)
@@ -81,8 +81,8 @@ public record InputFile(String path, long size, long headCrc, String modified, S
         inside.forEach(p -> files.add(p.toString()));
       } else if (!Files.exists(path) && name.matches(".*[*?\\[{].*")) {
         Path dir = path.toAbsolutePath().getParent();
-        List<Path> matches = Files.isDirectory(dir)
-            ? list(dir, path.getFileName().toString()) : List.of();
+        List<Path> matches =
+            Files.isDirectory(dir) ? list(dir, path.getFileName().toString()) : List.of();
         if (matches.isEmpty()) {
           throw new IOException(name + ": no files match");
         }
@@ -124,14 +124,22 @@ public record InputFile(String path, long size, long headCrc, String modified, S
       crc.update(head);
     }
     Object key = attributes.fileKey();
-    return new InputFile(path.toString(), attributes.size(), crc.getValue(),
-        attributes.lastModifiedTime().toString(), key == null ? null : key.toString());
+    return new InputFile(
+        path.toString(),
+        attributes.size(),
+        crc.getValue(),
+        attributes.lastModifiedTime().toString(),
+        key == null ? null : key.toString());
   }
 
   /** What changed between this identity and {@code now}, or {@code null} if nothing did. */
   public String differenceFrom(InputFile now) {
     if (size != now.size) {
-      return path + " changed since the state was created (size " + size + " -> " + now.size
+      return path
+          + " changed since the state was created (size "
+          + size
+          + " -> "
+          + now.size
           + " bytes)";
     }
     if (headCrc != now.headCrc) {

@@ -6,36 +6,43 @@ import java.util.List;
 import java.util.zip.CRC32C;
 
 /**
- * What a job has read of its inputs, as of the last record its checking thread handled: the
- * CRC32C of the input being read through that record, the length and CRC32C of each input read
- * to its end, and sampled blocks of each ({@link SampledBlocks}). Checkpoints keep it as
- * {@link InputRead}s, so that a resume can check that the inputs still hold what was read
- * ({@link InputCheck}).
+ * What a job has read of its inputs, as of the last record its checking thread handled: the CRC32C
+ * of the input being read through that record, the length and CRC32C of each input read to its end,
+ * and sampled blocks of each ({@link SampledBlocks}). Checkpoints keep it as {@link InputRead}s, so
+ * that a resume can check that the inputs still hold what was read ({@link InputCheck}).
  *
  * <p>The running CRC32C costs the reading thread little because it is not computed record by
  * record: its {@link dev.idem.engine.io.LineReader} adds bytes in the large ranges each buffer
- * refill leaves behind, and the value is noted in a batch only here and there (see
- * {@link RecordSource}): after the last record of each batch and of each input, and after any
- * record whose bytes in the batch are not all it consumed (one too long to keep, the first after
- * a header line that was skipped). The CRC32C through any other record follows from the last note
- * before it and the record bytes the batch holds in between; this class works it out, on the
- * checking thread, when a checkpoint asks.
+ * refill leaves behind, and the value is noted in a batch only here and there (see {@link
+ * RecordSource}): after the last record of each batch and of each input, and after any record whose
+ * bytes in the batch are not all it consumed (one too long to keep, the first after a header line
+ * that was skipped). The CRC32C through any other record follows from the last note before it and
+ * the record bytes the batch holds in between; this class works it out, on the checking thread,
+ * when a checkpoint asks.
  */
 public final class InputReads {
 
   private final List<InputFile> inputs;
+
   /** Per input read to its end: its length and CRC32C (-1: unknown); -1 bytes: not ended. */
   private final long[] endBytes;
+
   private final long[] endCrc;
+
   /** The CRC32C of input anchorFile through anchorOffset: the last record of a batch recycled. */
   private int anchorFile;
+
   private long anchorOffset;
   private long anchorCrc;
+
   /** The last record handled, while its batch is held ... */
   private RecordBatch batch;
+
   private int index;
+
   /** ... else where it ended and the CRC32C through it (-1: unknown). */
   private int file;
+
   private long offset;
   private long crc;
   private int sampledFile;
@@ -131,14 +138,14 @@ public final class InputReads {
   }
 
   private static InputRead read(InputFile in, long bytes, long crc, SampledBlocks s) {
-    return new InputRead(bytes, crc < 0 ? null : crc, s.stride(), s.blocks(), in.modified(),
-        in.fileKey());
+    return new InputRead(
+        bytes, crc < 0 ? null : crc, s.stride(), s.blocks(), in.modified(), in.fileKey());
   }
 
   /**
-   * The CRC32C of record {@code i}'s input through its end: from the nearest note at or before
-   * it in the batch (or the anchor, or the input's start) plus the record bytes in between, which
-   * are exactly the input's bytes there, since a record without all its bytes is noted.
+   * The CRC32C of record {@code i}'s input through its end: from the nearest note at or before it
+   * in the batch (or the anchor, or the input's start) plus the record bytes in between, which are
+   * exactly the input's bytes there, since a record without all its bytes is noted.
    */
   private long crcThrough(RecordBatch b, int i) {
     int f = b.fileIndex[i];

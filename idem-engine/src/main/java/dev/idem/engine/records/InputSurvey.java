@@ -1,8 +1,8 @@
 package dev.idem.engine.records;
 
-import dev.idem.engine.JobException;
 import dev.idem.core.Fingerprinter;
 import dev.idem.core.KeyNormalizer;
+import dev.idem.engine.JobException;
 import dev.idem.engine.records.DistinctKeyCounter.DistinctEstimate;
 import java.io.IOException;
 import java.io.InputStream;
@@ -29,8 +29,15 @@ public final class InputSurvey {
    * @param whole distinct keys of the whole input: {@code sampled} when all of it was read, else
    *     extrapolated by bytes
    */
-  public record Result(long records, long badRecords, long bytesRead, long totalBytes,
-      long recordBytes, long keyBytes, DistinctEstimate sampled, DistinctEstimate whole) {
+  public record Result(
+      long records,
+      long badRecords,
+      long bytesRead,
+      long totalBytes,
+      long recordBytes,
+      long keyBytes,
+      DistinctEstimate sampled,
+      DistinctEstimate whole) {
 
     /** True when every input was read to its end. */
     public boolean complete() {
@@ -39,13 +46,15 @@ public final class InputSurvey {
 
     /** Records of the whole input: counted, or extrapolated by bytes. */
     public long recordsInWhole() {
-      return complete() || bytesRead == 0 ? records
+      return complete() || bytesRead == 0
+          ? records
           : (long) Math.ceil(records * ((double) totalBytes / bytesRead));
     }
 
     /** Uncompressed bytes of the whole input: counted, or extrapolated. */
     public long recordBytesInWhole() {
-      return complete() || bytesRead == 0 ? recordBytes
+      return complete() || bytesRead == 0
+          ? recordBytes
           : (long) Math.ceil(recordBytes * ((double) totalBytes / bytesRead));
     }
 
@@ -62,23 +71,37 @@ public final class InputSurvey {
   private InputSurvey() {}
 
   /**
-   * Surveys {@code inputs} (files, directories or globs; not standard input), reading at most
-   * about {@code sampleBytes} of them as stored ({@code Long.MAX_VALUE}: all).
+   * Surveys {@code inputs} (files, directories or globs; not standard input), reading at most about
+   * {@code sampleBytes} of them as stored ({@code Long.MAX_VALUE}: all).
    *
    * @throws JobException for standard input, or a key or header the format cannot have
    * @throws IOException when an input cannot be read
    */
-  public static Result run(List<String> inputs, RecordFormat format, KeySpec key, boolean header,
-      KeyNormalizer normalizer, int maxRecordBytes, long sampleBytes) throws IOException {
+  public static Result run(
+      List<String> inputs,
+      RecordFormat format,
+      KeySpec key,
+      boolean header,
+      KeyNormalizer normalizer,
+      int maxRecordBytes,
+      long sampleBytes)
+      throws IOException {
     List<InputFile> files = InputFile.expand(inputs);
     if (files.stream().anyMatch(InputFile::isStdin)) {
-      throw new JobException("estimating distinct keys reads the inputs before the job does, "
-          + "which standard input cannot do twice: give files, or give the count (--expected N)");
+      throw new JobException(
+          "estimating distinct keys reads the inputs before the job does, "
+              + "which standard input cannot do twice: give files, or give the count (--expected N)");
     }
     RecordSource.Settings settings;
     try {
-      settings = new RecordSource.Settings(format, header, KeyExtractor.of(key, format),
-          Fingerprinter.xxh3().withNormalizer(normalizer), true, maxRecordBytes);
+      settings =
+          new RecordSource.Settings(
+              format,
+              header,
+              KeyExtractor.of(key, format),
+              Fingerprinter.xxh3().withNormalizer(normalizer),
+              true,
+              maxRecordBytes);
     } catch (IllegalArgumentException e) {
       throw new JobException(e.getMessage());
     }
@@ -96,8 +119,8 @@ public final class InputSurvey {
       gzip[f] = files.get(f).path().endsWith(".gz");
     }
     read = 0;
-    try (RecordSource source = new RecordSource(files, settings, InputStream.nullInputStream(),
-        0, 0, 0)) {
+    try (RecordSource source =
+        new RecordSource(files, settings, InputStream.nullInputStream(), 0, 0, 0)) {
       sampling:
       while (true) {
         RecordBatch batch = source.next();
@@ -134,10 +157,12 @@ public final class InputSurvey {
       }
     }
     DistinctEstimate sampled = counter.estimate();
-    long recordsInWhole = read >= total || read == 0 ? records
-        : (long) Math.ceil(records * ((double) total / read));
-    DistinctEstimate whole = read >= total || read == 0 ? sampled
-        : sampled.extrapolate((double) read / total, recordsInWhole);
+    long recordsInWhole =
+        read >= total || read == 0 ? records : (long) Math.ceil(records * ((double) total / read));
+    DistinctEstimate whole =
+        read >= total || read == 0
+            ? sampled
+            : sampled.extrapolate((double) read / total, recordsInWhole);
     return new Result(records, bad, read, total, recordBytes, keyBytes, sampled, whole);
   }
 }

@@ -2,8 +2,8 @@ package dev.idem.engine.records;
 
 import java.io.BufferedInputStream;
 import java.io.EOFException;
-import java.io.FilterInputStream;
 import java.io.FileNotFoundException;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.AccessDeniedException;
@@ -116,9 +116,12 @@ public final class Inputs {
     }
 
     private IOException named(IOException e) {
-      String what = e instanceof EOFException ? "truncated gzip file (" + e.getMessage() + ")"
-          : e instanceof ZipException ? "damaged gzip data (" + e.getMessage() + ")"
-          : e.getMessage();
+      String what =
+          e instanceof EOFException
+              ? "truncated gzip file (" + e.getMessage() + ")"
+              : e instanceof ZipException
+                  ? "damaged gzip data (" + e.getMessage() + ")"
+                  : e.getMessage();
       return new IOException(name + ": " + what, e);
     }
   }

@@ -10,9 +10,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
- * The key of a JSON Lines record: the value at a field path, found with Jackson's streaming
- * parser (no object tree). The whole record is still tokenised, so a line that is not one valid
- * JSON object is refused even when the key comes first.
+ * The key of a JSON Lines record: the value at a field path, found with Jackson's streaming parser
+ * (no object tree). The whole record is still tokenised, so a line that is not one valid JSON
+ * object is refused even when the key comes first.
  *
  * <p>The key is the value as text: a string after unescaping (so {@code "caf\u00e9"} and {@code
  * "café"} are one key), a number or boolean as written. A missing or null field, or an object or
@@ -21,10 +21,14 @@ import java.util.List;
  */
 final class JsonKeyExtractor implements KeyExtractor {
 
-  private static final JsonFactory FACTORY = JsonFactory.builder()
-      .streamReadConstraints(StreamReadConstraints.builder()
-          .maxStringLength(Integer.MAX_VALUE).maxNestingDepth(1000).build())
-      .build();
+  private static final JsonFactory FACTORY =
+      JsonFactory.builder()
+          .streamReadConstraints(
+              StreamReadConstraints.builder()
+                  .maxStringLength(Integer.MAX_VALUE)
+                  .maxNestingDepth(1000)
+                  .build())
+          .build();
 
   private final List<String> path;
   private final boolean content;
@@ -47,8 +51,7 @@ final class JsonKeyExtractor implements KeyExtractor {
     try (JsonParser p = FACTORY.createParser(record, offset, length)) {
       JsonToken t = p.nextToken();
       if (t != JsonToken.START_OBJECT) {
-        return t == null ? "empty record" : "not a JSON object (starts with " + t.asString()
-            + ")";
+        return t == null ? "empty record" : "not a JSON object (starts with " + t.asString() + ")";
       }
       walkObject(p, 0);
       if (p.nextToken() != null) {
@@ -118,8 +121,13 @@ final class JsonKeyExtractor implements KeyExtractor {
         out.set(text, 0, text.length);
       }
       case VALUE_NULL -> error = "field " + pointer + " is null";
-      default -> error = "field " + pointer + " is " + (t == JsonToken.START_ARRAY
-          ? "an array" : "an object") + ", not a text or number";
+      default ->
+          error =
+              "field "
+                  + pointer
+                  + " is "
+                  + (t == JsonToken.START_ARRAY ? "an array" : "an object")
+                  + ", not a text or number";
     }
   }
 }

@@ -9,17 +9,16 @@ public interface KeyExtractor {
   /**
    * Puts the key of {@code record[offset, offset + length)} into {@code out}.
    *
-   * @return {@code null} on success, else why the record has no usable key (the message names
-   *     the problem, e.g. "malformed JSON: …" or "no field /meta/url"; the caller adds file and
-   *     line)
+   * @return {@code null} on success, else why the record has no usable key (the message names the
+   *     problem, e.g. "malformed JSON: …" or "no field /meta/url"; the caller adds file and line)
    */
   String extract(byte[] record, int offset, int length, KeyBuffer out);
 
   /**
    * Called with each input file's header line before its records, for formats with a header.
    *
-   * @return {@code null}, or why the header is unusable (a missing column is a usage error, not
-   *     a bad record)
+   * @return {@code null}, or why the header is unusable (a missing column is a usage error, not a
+   *     bad record)
    */
   default String header(byte[] line, int offset, int length) {
     return null;
@@ -35,15 +34,15 @@ public interface KeyExtractor {
     }
     if (spec instanceof KeySpec.JsonField f) {
       if (format != RecordFormat.JSONL) {
-        throw new IllegalArgumentException("a JSON field key needs --format jsonl, not "
-            + format.displayName());
+        throw new IllegalArgumentException(
+            "a JSON field key needs --format jsonl, not " + format.displayName());
       }
       return new JsonKeyExtractor(f);
     }
     KeySpec.Column c = (KeySpec.Column) spec;
     if (format != RecordFormat.CSV && format != RecordFormat.TSV) {
-      throw new IllegalArgumentException("a column key needs --format csv or tsv, not "
-          + format.displayName());
+      throw new IllegalArgumentException(
+          "a column key needs --format csv or tsv, not " + format.displayName());
     }
     return new DelimitedKeyExtractor(c, format == RecordFormat.CSV);
   }

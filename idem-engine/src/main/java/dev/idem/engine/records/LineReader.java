@@ -8,12 +8,12 @@ import java.util.Locale;
 import java.util.zip.CRC32C;
 
 /**
- * Reads lines as raw bytes, without decoding and without an object per line: after {@link
- * #next()} the line is {@code bytes()[offset(), offset() + length())}, valid until the next call.
+ * Reads lines as raw bytes, without decoding and without an object per line: after {@link #next()}
+ * the line is {@code bytes()[offset(), offset() + length())}, valid until the next call.
  *
- * <p>A line ends at {@code \n}; one {@code \r} before it is dropped too, so CRLF files read like
- * LF files. The last line needs no terminator. An empty input has no lines; an input of just
- * {@code "\n"} has one empty line.
+ * <p>A line ends at {@code \n}; one {@code \r} before it is dropped too, so CRLF files read like LF
+ * files. The last line needs no terminator. An empty input has no lines; an input of just {@code
+ * "\n"} has one empty line.
  */
 public final class LineReader implements Closeable {
 
@@ -25,6 +25,7 @@ public final class LineReader implements Closeable {
 
   private final InputStream in;
   private final String source;
+
   /** Enough for most lines; the buffer grows (up to the limit) for longer ones. */
   private static final int INITIAL_BUFFER_BYTES = 1 << 16;
 
@@ -42,8 +43,10 @@ public final class LineReader implements Closeable {
   private boolean overlongQuotesBalanced;
   private long lineNumber;
   private long bytesConsumed;
+
   /** What was consumed, when asked for ({@link #trackChecksum}); {@code null} otherwise. */
   private CRC32C checksum;
+
   /** Bytes of {@code buf} before this index are in {@link #checksum}; never past {@code start}. */
   private int checksummed;
 
@@ -55,16 +58,16 @@ public final class LineReader implements Closeable {
   }
 
   /**
-   * A reader that continues an input: {@code in} is positioned {@code bytesConsumed} bytes into
-   * it, just after line {@code lineNumber}, and numbering and byte counts carry on from there.
+   * A reader that continues an input: {@code in} is positioned {@code bytesConsumed} bytes into it,
+   * just after line {@code lineNumber}, and numbering and byte counts carry on from there.
    */
   public LineReader(InputStream in, String source, long bytesConsumed, long lineNumber) {
     this(in, source, bytesConsumed, lineNumber, INITIAL_BUFFER_BYTES);
   }
 
   /** With a given first buffer size, so tests reach the growth path with small lines. */
-  LineReader(InputStream in, String source, long bytesConsumed, long lineNumber,
-      int initialBufferBytes) {
+  LineReader(
+      InputStream in, String source, long bytesConsumed, long lineNumber, int initialBufferBytes) {
     this.buf = new byte[initialBufferBytes];
     this.in = in;
     this.source = source;
@@ -73,10 +76,10 @@ public final class LineReader implements Closeable {
   }
 
   /**
-   * Lines longer than {@code max} bytes (terminator excluded) are not kept: {@link #next()}
-   * streams through them and reports them with {@link #overlong()} true and no content, holding at
-   * most {@code max + 2} bytes however long they are. Without this, a line over {@link
-   * #MAX_LINE_BYTES} is an error.
+   * Lines longer than {@code max} bytes (terminator excluded) are not kept: {@link #next()} streams
+   * through them and reports them with {@link #overlong()} true and no content, holding at most
+   * {@code max + 2} bytes however long they are. Without this, a line over {@link #MAX_LINE_BYTES}
+   * is an error.
    */
   public void setMaxLineBytes(int max) {
     if (max < 1 || max > MAX_LINE_BYTES) {
@@ -98,8 +101,8 @@ public final class LineReader implements Closeable {
   }
 
   /**
-   * The CRC32C of the bytes consumed since {@link #trackChecksum()} through the end of the
-   * current line, terminators, overlong lines and all.
+   * The CRC32C of the bytes consumed since {@link #trackChecksum()} through the end of the current
+   * line, terminators, overlong lines and all.
    */
   public long checksum() {
     checksumUpTo(start);
@@ -162,9 +165,9 @@ public final class LineReader implements Closeable {
   }
 
   /**
-   * Streams through the rest of a line too long to hold, keeping only its length and the parity
-   * of its quotes: memory stays bounded by the limit for a line of gigabytes, or a binary file
-   * without a newline.
+   * Streams through the rest of a line too long to hold, keeping only its length and the parity of
+   * its quotes: memory stays bounded by the limit for a line of gigabytes, or a binary file without
+   * a newline.
    */
   private void skipOverlongLine() throws IOException {
     long length = 0; // bytes of the line before its \n
@@ -197,9 +200,13 @@ public final class LineReader implements Closeable {
   private void reportOverlong(long contentBytes, int terminator, boolean quotesOdd)
       throws IOException {
     if (!skipOverlong) {
-      throw new IOException(String.format(Locale.ROOT,
-          "%s:%d: line longer than %d MiB; is this a binary file?", source, lineNumber + 1,
-          maxLineBytes >> 20));
+      throw new IOException(
+          String.format(
+              Locale.ROOT,
+              "%s:%d: line longer than %d MiB; is this a binary file?",
+              source,
+              lineNumber + 1,
+              maxLineBytes >> 20));
     }
     overlong = true;
     overlongBytes = contentBytes + terminator;
@@ -217,16 +224,16 @@ public final class LineReader implements Closeable {
   }
 
   /**
-   * Bytes of the current overlong line, terminator included: its content was {@code
-   * overlongBytes() - terminatorLength()} bytes.
+   * Bytes of the current overlong line, terminator included: its content was {@code overlongBytes()
+   * - terminatorLength()} bytes.
    */
   public long overlongBytes() {
     return overlongBytes;
   }
 
   /**
-   * Whether the current overlong line holds an even number of {@code "} bytes, so that a CSV
-   * reader can follow quoted fields across a line whose content it never saw.
+   * Whether the current overlong line holds an even number of {@code "} bytes, so that a CSV reader
+   * can follow quoted fields across a line whose content it never saw.
    */
   public boolean overlongQuotesBalanced() {
     return overlongQuotesBalanced;
@@ -271,8 +278,13 @@ public final class LineReader implements Closeable {
     } catch (IOException e) {
       String why = String.valueOf(e.getMessage());
       String named = source + ": "; // said once, even when the stream said it already
-      throw new IOException(named + "read failed after line " + lineNumber + ": "
-          + (why.startsWith(named) ? why.substring(named.length()) : why), e);
+      throw new IOException(
+          named
+              + "read failed after line "
+              + lineNumber
+              + ": "
+              + (why.startsWith(named) ? why.substring(named.length()) : why),
+          e);
     }
     if (n < 0) {
       eof = true;
@@ -297,8 +309,8 @@ public final class LineReader implements Closeable {
   }
 
   /**
-   * Bytes of the current line's terminator: 2 for {@code \r\n}, 1 for {@code \n}, 0 for a last
-   * line without one. The line as read is {@code bytes()[offset(), offset() + length() +
+   * Bytes of the current line's terminator: 2 for {@code \r\n}, 1 for {@code \n}, 0 for a last line
+   * without one. The line as read is {@code bytes()[offset(), offset() + length() +
    * terminatorLength())}, except for an overlong line, whose content is gone.
    */
   public int terminatorLength() {

@@ -19,8 +19,8 @@ import java.util.zip.CRC32C;
  * shorter than that length, or whose bytes just before it are not the ones the job wrote (the
  * checkpoint keeps their {@link #tailChecksum()}).
  *
- * <p>A file output is held under an exclusive lock from open to close, so two jobs never write
- * one file at once; the lock is the operating system's, so it dies with its process.
+ * <p>A file output is held under an exclusive lock from open to close, so two jobs never write one
+ * file at once; the lock is the operating system's, so it dies with its process.
  */
 public final class OutputFile implements AutoCloseable {
 
@@ -42,31 +42,42 @@ public final class OutputFile implements AutoCloseable {
 
   /**
    * Opens {@code path} for a job resumed at {@code checkpointLength} bytes (0 for a new job, which
-   * creates or empties the file), after checking that the bytes before that length still end as
-   * the checkpoint saw them ({@code tailChecksum}; {@code null} when it did not record one).
+   * creates or empties the file), after checking that the bytes before that length still end as the
+   * checkpoint saw them ({@code tailChecksum}; {@code null} when it did not record one).
    *
    * @throws JobException naming the file when another process is writing it
    * @throws IOException naming the file when it was changed since the checkpoint
    */
-  public static OutputFile open(Path path, long checkpointLength, Long tailChecksum) throws IOException {
+  public static OutputFile open(Path path, long checkpointLength, Long tailChecksum)
+      throws IOException {
     requireDirectory(path);
-    FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-        StandardOpenOption.READ);
+    FileChannel ch =
+        FileChannel.open(
+            path, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.READ);
     try {
       if (Files.isRegularFile(path)) { // devices (/dev/null) have any number of writers
         lock(path, ch); // before anything is cut: the file may be another job's output
       }
       long size = ch.size();
       if (size < checkpointLength) {
-        throw new IOException(path + " is " + size + " bytes, shorter than the "
-            + checkpointLength + " bytes of the last checkpoint: it was changed outside this job; "
-            + "start over with a fresh --state directory");
+        throw new IOException(
+            path
+                + " is "
+                + size
+                + " bytes, shorter than the "
+                + checkpointLength
+                + " bytes of the last checkpoint: it was changed outside this job; "
+                + "start over with a fresh --state directory");
       }
       if (tailChecksum != null && tailChecksum(ch, checkpointLength) != tailChecksum) {
-        throw new IOException(path + " changed since the last checkpoint: its bytes before "
-            + "offset " + checkpointLength + " are not the ones this job wrote (another job or a "
-            + "person wrote it since); resuming would cut their data. Restore the file, or start "
-            + "over with a fresh --state directory and another output file");
+        throw new IOException(
+            path
+                + " changed since the last checkpoint: its bytes before "
+                + "offset "
+                + checkpointLength
+                + " are not the ones this job wrote (another job or a "
+                + "person wrote it since); resuming would cut their data. Restore the file, or start "
+                + "over with a fresh --state directory and another output file");
       }
       ch.truncate(checkpointLength);
       ch.position(checkpointLength);
@@ -87,14 +98,17 @@ public final class OutputFile implements AutoCloseable {
     try {
       lock = ch.tryLock();
     } catch (OverlappingFileLockException e) {
-      throw new JobException(path + " is already an output of this process: give each output "
-          + "its own file");
+      throw new JobException(
+          path + " is already an output of this process: give each output " + "its own file");
     }
     if (lock == null) {
       String holder = LockHolder.of(path);
-      throw new JobException(path + " is being written by another process"
-          + (holder == null ? "" : " (" + holder + ")") + ": one writer per file; wait for it "
-          + "to finish, or write to another file");
+      throw new JobException(
+          path
+              + " is being written by another process"
+              + (holder == null ? "" : " (" + holder + ")")
+              + ": one writer per file; wait for it "
+              + "to finish, or write to another file");
     }
   }
 

@@ -10,18 +10,18 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Refuses a command whose outputs would destroy data: an output that is one of its inputs, lies
- * in its state directory, or is another of its outputs. Run before anything is opened for
- * writing, since opening an output empties it.
+ * Refuses a command whose outputs would destroy data: an output that is one of its inputs, lies in
+ * its state directory, or is another of its outputs. Run before anything is opened for writing,
+ * since opening an output empties it.
  *
  * <p>Files are compared by identity, not by name: an existing file by its device and inode, so
  * {@code ./in.jsonl}, {@code dir/../in.jsonl}, a symbolic link and a hard link all count as the
- * file they reach; a file still to be created by its real directory and name (after following
- * a dangling link). Only regular files can be destroyed, so devices and pipes ({@code /dev/null},
+ * file they reach; a file still to be created by its real directory and name (after following a
+ * dangling link). Only regular files can be destroyed, so devices and pipes ({@code /dev/null},
  * {@code /dev/stdout} on a terminal) are never a conflict.
  *
- * <p>Each path carries a label, how the user named it ({@code "-o out.jsonl"}), so that a
- * refusal names both sides in the user's terms.
+ * <p>Each path carries a label, how the user named it ({@code "-o out.jsonl"}), so that a refusal
+ * names both sides in the user's terms.
  */
 public final class OutputGuard {
 
@@ -111,28 +111,43 @@ public final class OutputGuard {
       }
       for (Named in : inputs) {
         if (out.identity.equals(in.identity)) {
-          throw new JobException(out.label + " is the same file as " + in.label
-              + ": writing it would destroy the input; write to another file");
+          throw new JobException(
+              out.label
+                  + " is the same file as "
+                  + in.label
+                  + ": writing it would destroy the input; write to another file");
         }
       }
       for (Named other : outputs.subList(0, i)) {
         if (out.identity.equals(other.identity)) {
-          throw new JobException(out.label + " and " + other.label + " are the same file: "
-              + "two outputs would overwrite each other; give each its own file");
+          throw new JobException(
+              out.label
+                  + " and "
+                  + other.label
+                  + " are the same file: "
+                  + "two outputs would overwrite each other; give each its own file");
         }
       }
       for (Named dir : stateDirs) {
         if (within(out.identity, dir.identity)) {
-          throw new JobException(out.label + " is inside " + dir.label + ", whose files idem "
-              + "owns: writing there would damage the job's state; write elsewhere");
+          throw new JobException(
+              out.label
+                  + " is inside "
+                  + dir.label
+                  + ", whose files idem "
+                  + "owns: writing there would damage the job's state; write elsewhere");
         }
       }
     }
     for (Named in : inputs) {
       for (Named dir : stateDirs) {
         if (in.identity != null && within(in.identity, dir.identity)) {
-          throw new JobException(in.label + " is inside " + dir.label + ", whose files idem "
-              + "replaces and deletes: read a copy of it from elsewhere");
+          throw new JobException(
+              in.label
+                  + " is inside "
+                  + dir.label
+                  + ", whose files idem "
+                  + "replaces and deletes: read a copy of it from elsewhere");
         }
       }
     }
@@ -145,8 +160,8 @@ public final class OutputGuard {
   }
 
   /**
-   * What {@code path} denotes: for an existing regular file its file key (device and inode) and
-   * its real path, for a file to be created the path it would have, for anything else null.
+   * What {@code path} denotes: for an existing regular file its file key (device and inode) and its
+   * real path, for a file to be created the path it would have, for anything else null.
    */
   private static Object identity(Path path) throws IOException {
     Path absolute = path.toAbsolutePath();
@@ -162,8 +177,8 @@ public final class OutputGuard {
   }
 
   /**
-   * A regular file: equal to another by device and inode (hard links), and placed by its real
-   * path (for "is it inside the state directory").
+   * A regular file: equal to another by device and inode (hard links), and placed by its real path
+   * (for "is it inside the state directory").
    */
   private record FileKey(Object key, Path realPath) {
     @Override
@@ -178,8 +193,8 @@ public final class OutputGuard {
   }
 
   /**
-   * The real path a file that does not exist yet would have: dangling links followed, the
-   * nearest existing ancestor resolved to its real path, and the rest appended.
+   * The real path a file that does not exist yet would have: dangling links followed, the nearest
+   * existing ancestor resolved to its real path, and the rest appended.
    */
   private static Path wouldBe(Path absolute) throws IOException {
     Path p = absolute.normalize();

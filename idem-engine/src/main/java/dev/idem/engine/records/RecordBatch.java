@@ -16,15 +16,19 @@ public final class RecordBatch {
 
   /** A usable record. */
   public static final byte OK = 0;
+
   /** A blank line of JSON Lines: not a record. */
   public static final byte BLANK = 1;
+
   /** A record without a usable key; {@link #problem} says why. */
   static final byte BAD = 2;
+
   /** A CSV/TSV header line to write to the output (the first input's only). */
   public static final byte HEADER = 3;
 
   /** Bytes after which the batch is full (a batch may hold one record larger than this). */
   private final int targetBytes;
+
   private final int maxRecords;
   public byte[] arena;
   int arenaSize;
@@ -39,19 +43,25 @@ public final class RecordBatch {
   public final int[] fileIndex;
   public final long[] line;
   public final long[] endOffset;
+
   /** Lines of its input consumed through the end of the record (a CSV record may span lines). */
   public final long[] endLine;
+
   /** Event time in epoch milliseconds, for windowed jobs. */
   public final long[] eventTime;
+
   /**
    * The CRC32C of the record's input from its first byte through this record, where the reading
    * thread noted it (a job that keeps what it read, see {@link InputReads}), else {@code -1}.
    */
   final long[] crcAfter;
+
   /** Inputs the reading thread read to their end while filling this batch, in order. */
   final List<InputEnd> ended = new ArrayList<>();
+
   /** Set on the last batch: every input was read to its end. */
   public boolean endOfInput;
+
   /** Set when reading failed; the checking thread rethrows it in order. */
   Throwable failure;
 
@@ -95,8 +105,15 @@ public final class RecordBatch {
   }
 
   /** Appends a record's bytes and position; returns its index. */
-  int add(byte kindOfRecord, byte[] bytes, int offset, int length, int terminator, int file,
-      long lineNumber, long end) {
+  int add(
+      byte kindOfRecord,
+      byte[] bytes,
+      int offset,
+      int length,
+      int terminator,
+      int file,
+      long lineNumber,
+      long end) {
     int total = length + terminator;
     if (arenaSize + total > arena.length) {
       arena = Arrays.copyOf(arena, Math.max(arena.length * 2, arenaSize + total));

@@ -6,9 +6,9 @@ import java.util.Arrays;
 import java.util.Locale;
 
 /**
- * Splits an input into records: one per line, except in CSV, where a quoted field may continue
- * over line breaks and the record then spans several lines. A record is its bytes as read,
- * terminator included, so that output can reproduce it exactly.
+ * Splits an input into records: one per line, except in CSV, where a quoted field may continue over
+ * line breaks and the record then spans several lines. A record is its bytes as read, terminator
+ * included, so that output can reproduce it exactly.
  */
 final class RecordReader implements Closeable {
 
@@ -25,8 +25,8 @@ final class RecordReader implements Closeable {
 
   /**
    * @param csv whether quoted fields may span lines
-   * @param maxRecordBytes longer records (final terminator excluded) are reported as bad, with
-   *     no content; at most {@link LineReader#MAX_LINE_BYTES}
+   * @param maxRecordBytes longer records (final terminator excluded) are reported as bad, with no
+   *     content; at most {@link LineReader#MAX_LINE_BYTES}
    */
   public RecordReader(LineReader lines, boolean csv, int maxRecordBytes) {
     this.lines = lines;
@@ -59,9 +59,9 @@ final class RecordReader implements Closeable {
   }
 
   /**
-   * Reads the lines of a CSV record whose current line opens a quoted field, through the line
-   * that closes it. A record over the limit is still read to its end, so that it is one bad
-   * record, but only its size is kept.
+   * Reads the lines of a CSV record whose current line opens a quoted field, through the line that
+   * closes it. A record over the limit is still read to its end, so that it is one bad record, but
+   * only its size is kept.
    */
   private boolean gatherQuotedLines() throws IOException {
     int size = 0; // bytes in joined
@@ -69,8 +69,8 @@ final class RecordReader implements Closeable {
     boolean fits = true;
     boolean open = true;
     while (true) {
-      long content = lines.overlong() ? lines.overlongBytes() - lines.terminatorLength()
-          : lines.length();
+      long content =
+          lines.overlong() ? lines.overlongBytes() - lines.terminatorLength() : lines.length();
       terminatorLength = lines.terminatorLength();
       total += content + terminatorLength;
       // the limit is on the record without its final terminator, as for a one-line record
@@ -79,8 +79,10 @@ final class RecordReader implements Closeable {
         int piece = (int) content + terminatorLength;
         if (size + piece > joined.length) {
           // at most maxRecordBytes + 2 bytes
-          joined = Arrays.copyOf(joined, Math.max(size + piece,
-              (int) Math.min(2L * joined.length, maxRecordBytes + 2L)));
+          joined =
+              Arrays.copyOf(
+                  joined,
+                  Math.max(size + piece, (int) Math.min(2L * joined.length, maxRecordBytes + 2L)));
         }
         System.arraycopy(lines.bytes(), lines.offset(), joined, size, piece);
         size += piece;
@@ -89,8 +91,10 @@ final class RecordReader implements Closeable {
         break;
       }
       // an odd number of quotes on a line opens or closes a quoted field
-      boolean balanced = lines.overlong() ? lines.overlongQuotesBalanced()
-          : quotesBalanced(lines.bytes(), lines.offset(), lines.length());
+      boolean balanced =
+          lines.overlong()
+              ? lines.overlongQuotesBalanced()
+              : quotesBalanced(lines.bytes(), lines.offset(), lines.length());
       if (!balanced) {
         open = !open;
       }
@@ -112,17 +116,22 @@ final class RecordReader implements Closeable {
     offset = 0;
     length = 0;
     terminatorLength = 0;
-    problem = String.format(Locale.ROOT, "record of %,d bytes is longer than --max-record-bytes %s",
-        recordBytes, asSize(maxRecordBytes));
+    problem =
+        String.format(
+            Locale.ROOT,
+            "record of %,d bytes is longer than --max-record-bytes %s",
+            recordBytes,
+            asSize(maxRecordBytes));
     return true;
   }
 
   /** A size as the option takes it: {@code 16m}, {@code 1k}, {@code 1000}. */
   static String asSize(int bytes) {
-    return bytes % (1 << 30) == 0 ? (bytes >> 30) + "g"
-        : bytes % (1 << 20) == 0 ? (bytes >> 20) + "m"
-        : bytes % (1 << 10) == 0 ? (bytes >> 10) + "k"
-        : Integer.toString(bytes);
+    return bytes % (1 << 30) == 0
+        ? (bytes >> 30) + "g"
+        : bytes % (1 << 20) == 0
+            ? (bytes >> 20) + "m"
+            : bytes % (1 << 10) == 0 ? (bytes >> 10) + "k" : Integer.toString(bytes);
   }
 
   private static boolean quotesBalanced(byte[] b, int offset, int length) {
@@ -170,8 +179,8 @@ final class RecordReader implements Closeable {
   }
 
   /**
-   * Why the record cannot be used even before its key is looked at (too long, unclosed quote),
-   * or {@code null}.
+   * Why the record cannot be used even before its key is looked at (too long, unclosed quote), or
+   * {@code null}.
    */
   public String problem() {
     return problem;

@@ -1,7 +1,7 @@
 package dev.idem.engine.records;
 
-import dev.idem.engine.JobException;
 import dev.idem.core.Fingerprinter;
+import dev.idem.engine.JobException;
 import java.io.EOFException;
 import java.io.FilterInputStream;
 import java.io.IOException;
@@ -15,16 +15,16 @@ import java.util.concurrent.BlockingQueue;
 import java.util.zip.CRC32C;
 
 /**
- * The reading side of a job, on its own thread: opens the inputs in order from a position,
- * splits records, extracts keys and fingerprints them, and hands batches to the checking thread
- * through a small queue, so reading, decompressing and parsing overlap with checking and writing
- * while the order stays the input order.
+ * The reading side of a job, on its own thread: opens the inputs in order from a position, splits
+ * records, extracts keys and fingerprints them, and hands batches to the checking thread through a
+ * small queue, so reading, decompressing and parsing overlap with checking and writing while the
+ * order stays the input order.
  *
  * <p>A source made by {@link #tracking} also keeps what the job read ({@link #reads()}): the
  * reading thread keeps a running CRC32C of each input and notes it in the batches where the
  * checking thread will need it ({@link InputReads} says where); and it can check the part of the
- * first input a resumed job read before against its checksum as it passes over it, which for a
- * gzip input, read anyway to get past it, costs nothing more.
+ * first input a resumed job read before against its checksum as it passes over it, which for a gzip
+ * input, read anyway to get past it, costs nothing more.
  */
 public final class RecordSource implements AutoCloseable {
 
@@ -33,11 +33,22 @@ public final class RecordSource implements AutoCloseable {
    *
    * @param time where each record's event time is, or {@code null} (no event times)
    */
-  public record Settings(RecordFormat format, boolean header, KeyExtractor extractor,
-      Fingerprinter fingerprinter, boolean fullKeys, int maxRecordBytes, TimeField time) {
+  public record Settings(
+      RecordFormat format,
+      boolean header,
+      KeyExtractor extractor,
+      Fingerprinter fingerprinter,
+      boolean fullKeys,
+      int maxRecordBytes,
+      TimeField time) {
 
-    public Settings(RecordFormat format, boolean header, KeyExtractor extractor,
-        Fingerprinter fingerprinter, boolean fullKeys, int maxRecordBytes) {
+    public Settings(
+        RecordFormat format,
+        boolean header,
+        KeyExtractor extractor,
+        Fingerprinter fingerprinter,
+        boolean fullKeys,
+        int maxRecordBytes) {
       this(format, header, extractor, fingerprinter, fullKeys, maxRecordBytes, null);
     }
   }
@@ -48,6 +59,7 @@ public final class RecordSource implements AutoCloseable {
   private final List<InputFile> inputs;
   private final Settings settings;
   private final InputStream stdin;
+
   /** Batches in flight: filling, queued and being checked. */
   public static final int BATCHES = 5;
 
@@ -57,18 +69,34 @@ public final class RecordSource implements AutoCloseable {
   private final int startFile;
   private final long startOffset;
   private final long startLine;
+
   /** What the job has read, or {@code null} when it does not keep track. */
   private final InputReads reads;
+
   /** The CRC32C of the first input's bytes before startOffset, -1 if unknown. */
   private final long startCrc;
+
   /** Whether to check startCrc against the first input rather than skip over it. */
   private final boolean verifyStart;
+
   private volatile long rawBytesRead;
   private volatile boolean stopped;
 
-  public RecordSource(List<InputFile> inputs, Settings settings, InputStream stdin, int startFile,
-      long startOffset, long startLine) {
-    this(inputs, settings, stdin, startFile, startOffset, startLine, RecordBatch.TARGET_BYTES,
+  public RecordSource(
+      List<InputFile> inputs,
+      Settings settings,
+      InputStream stdin,
+      int startFile,
+      long startOffset,
+      long startLine) {
+    this(
+        inputs,
+        settings,
+        stdin,
+        startFile,
+        startOffset,
+        startLine,
+        RecordBatch.TARGET_BYTES,
         RecordBatch.MAX_RECORDS);
   }
 
@@ -76,10 +104,27 @@ public final class RecordSource implements AutoCloseable {
    * A source whose batches hold about {@code batchBytes} bytes and at most {@code batchRecords}
    * records each; {@link #BATCHES} of them exist at once.
    */
-  public RecordSource(List<InputFile> inputs, Settings settings, InputStream stdin, int startFile,
-      long startOffset, long startLine, int batchBytes, int batchRecords) {
-    this(inputs, settings, stdin, startFile, startOffset, startLine, batchBytes, batchRecords,
-        false, null, false);
+  public RecordSource(
+      List<InputFile> inputs,
+      Settings settings,
+      InputStream stdin,
+      int startFile,
+      long startOffset,
+      long startLine,
+      int batchBytes,
+      int batchRecords) {
+    this(
+        inputs,
+        settings,
+        stdin,
+        startFile,
+        startOffset,
+        startLine,
+        batchBytes,
+        batchRecords,
+        false,
+        null,
+        false);
   }
 
   /**
@@ -87,26 +132,66 @@ public final class RecordSource implements AutoCloseable {
    *
    * @param before what the job read of input {@code startFile} before {@code startOffset}, or
    *     {@code null} when its state does not say (an older idem wrote it)
-   * @param verify read that part again and refuse the input ({@link JobException}) unless it
-   *     still has the checksum in {@code before}, rather than skip over it
+   * @param verify read that part again and refuse the input ({@link JobException}) unless it still
+   *     has the checksum in {@code before}, rather than skip over it
    */
-  public static RecordSource tracking(List<InputFile> inputs, Settings settings, int startFile,
-      long startOffset, long startLine, InputRead before, boolean verify) {
-    return tracking(inputs, settings, startFile, startOffset, startLine, before, verify,
-        RecordBatch.TARGET_BYTES, RecordBatch.MAX_RECORDS);
+  public static RecordSource tracking(
+      List<InputFile> inputs,
+      Settings settings,
+      int startFile,
+      long startOffset,
+      long startLine,
+      InputRead before,
+      boolean verify) {
+    return tracking(
+        inputs,
+        settings,
+        startFile,
+        startOffset,
+        startLine,
+        before,
+        verify,
+        RecordBatch.TARGET_BYTES,
+        RecordBatch.MAX_RECORDS);
   }
 
   /** {@link #tracking} with batches of a given size. */
-  public static RecordSource tracking(List<InputFile> inputs, Settings settings, int startFile,
-      long startOffset, long startLine, InputRead before, boolean verify, int batchBytes,
+  public static RecordSource tracking(
+      List<InputFile> inputs,
+      Settings settings,
+      int startFile,
+      long startOffset,
+      long startLine,
+      InputRead before,
+      boolean verify,
+      int batchBytes,
       int batchRecords) {
-    return new RecordSource(inputs, settings, InputStream.nullInputStream(), startFile,
-        startOffset, startLine, batchBytes, batchRecords, true, before, verify);
+    return new RecordSource(
+        inputs,
+        settings,
+        InputStream.nullInputStream(),
+        startFile,
+        startOffset,
+        startLine,
+        batchBytes,
+        batchRecords,
+        true,
+        before,
+        verify);
   }
 
-  private RecordSource(List<InputFile> inputs, Settings settings, InputStream stdin,
-      int startFile, long startOffset, long startLine, int batchBytes, int batchRecords,
-      boolean track, InputRead before, boolean verifyStart) {
+  private RecordSource(
+      List<InputFile> inputs,
+      Settings settings,
+      InputStream stdin,
+      int startFile,
+      long startOffset,
+      long startLine,
+      int batchBytes,
+      int batchRecords,
+      boolean track,
+      InputRead before,
+      boolean verifyStart) {
     this.reads = track ? new InputReads(inputs, startFile, startOffset, before) : null;
     this.startCrc = track ? InputReads.startCrc(startOffset, before) : -1;
     this.verifyStart = verifyStart && startOffset > 0 && startCrc >= 0;
@@ -130,8 +215,8 @@ public final class RecordSource implements AutoCloseable {
   }
 
   /**
-   * The next batch, or the reading thread's failure rethrown in order: a bad header as a
-   * {@link JobException}, an unreadable input as the {@link IOException} it was.
+   * The next batch, or the reading thread's failure rethrown in order: a bad header as a {@link
+   * JobException}, an unreadable input as the {@link IOException} it was.
    */
   public RecordBatch next() throws IOException {
     RecordBatch batch;
@@ -148,7 +233,8 @@ public final class RecordSource implements AutoCloseable {
       if (batch.failure instanceof Error e) {
         throw e;
       }
-      throw batch.failure instanceof IOException io ? io
+      throw batch.failure instanceof IOException io
+          ? io
           : new IOException(batch.failure.getMessage(), batch.failure);
     }
     if (reads != null) {
@@ -158,8 +244,8 @@ public final class RecordSource implements AutoCloseable {
   }
 
   /**
-   * What the job read of its inputs as of the last record {@link InputReads#handled}, for a
-   * source made by {@link #tracking}; {@code null} otherwise.
+   * What the job read of its inputs as of the last record {@link InputReads#handled}, for a source
+   * made by {@link #tracking}; {@code null} otherwise.
    */
   public InputReads reads() {
     return reads;
@@ -198,10 +284,9 @@ public final class RecordSource implements AutoCloseable {
         }
         boolean first = f == startFile;
         LineReader lines = openLines(input, offset, line, first && verifyStart ? startCrc : -1);
-        Running running = reads == null ? null
-            : new Running(lines, first ? startCrc : 0, offset);
-        try (RecordReader records = new RecordReader(lines, settings.format == RecordFormat.CSV,
-            settings.maxRecordBytes)) {
+        Running running = reads == null ? null : new Running(lines, first ? startCrc : 0, offset);
+        try (RecordReader records =
+            new RecordReader(lines, settings.format == RecordFormat.CSV, settings.maxRecordBytes)) {
           if (settings.header && offset == 0) {
             if (!records.next()) {
               if (running != null) {
@@ -209,20 +294,30 @@ public final class RecordSource implements AutoCloseable {
               }
               continue; // an empty file has no header either
             }
-            byte[] header = Arrays.copyOfRange(records.bytes(), records.offset(),
-                records.offset() + records.length());
+            byte[] header =
+                Arrays.copyOfRange(
+                    records.bytes(), records.offset(), records.offset() + records.length());
             if (firstHeader == null) {
               firstHeader = header;
               configureHeader(header, input.path());
-              batch.add(RecordBatch.HEADER, records.bytes(), records.offset(), records.length(),
-                  records.terminatorLength(), f, records.lineNumber(), records.endOffset());
+              batch.add(
+                  RecordBatch.HEADER,
+                  records.bytes(),
+                  records.offset(),
+                  records.length(),
+                  records.terminatorLength(),
+                  f,
+                  records.lineNumber(),
+                  records.endOffset());
               batch.endLine(batch.count - 1, records.lineNumber());
               if (running != null) {
                 running.added(batch);
               }
             } else if (!Arrays.equals(header, firstHeader)) {
-              throw new IOException(input.path() + ": its header line differs from the first "
-                  + "input's header; all inputs must have the same columns");
+              throw new IOException(
+                  input.path()
+                      + ": its header line differs from the first "
+                      + "input's header; all inputs must have the same columns");
             }
           }
           KeyBuffer key = new KeyBuffer();
@@ -262,14 +357,17 @@ public final class RecordSource implements AutoCloseable {
   }
 
   /**
-   * The reading thread's running CRC32C of one input (from its start, though reading may have
-   * begun later), noted in the batches where {@link InputReads} needs it.
+   * The reading thread's running CRC32C of one input (from its start, though reading may have begun
+   * later), noted in the batches where {@link InputReads} needs it.
    */
   private static final class Running {
     private final LineReader lines;
+
     /** The CRC32C of the bytes before {@code from}; -1 if unknown, and then nothing is noted. */
     private final long before;
+
     private final long from;
+
     /** Where the last record added ended. */
     private long end;
 
@@ -284,7 +382,8 @@ public final class RecordSource implements AutoCloseable {
     }
 
     private long crc() {
-      return before < 0 ? -1
+      return before < 0
+          ? -1
           : Crc32c.combine(before, lines.checksum(), lines.bytesConsumed() - from);
     }
 
@@ -333,26 +432,34 @@ public final class RecordSource implements AutoCloseable {
   }
 
   private void read(RecordReader records, int file, KeyBuffer key, RecordBatch batch) {
-    int i = batch.add(RecordBatch.OK, records.bytes(), records.offset(), records.length(),
-        records.terminatorLength(), file, records.lineNumber(), records.endOffset());
+    int i =
+        batch.add(
+            RecordBatch.OK,
+            records.bytes(),
+            records.offset(),
+            records.length(),
+            records.terminatorLength(),
+            file,
+            records.lineNumber(),
+            records.endOffset());
     batch.endLine(i, records.lineNumberAfter());
     String problem = records.problem();
-    if (problem == null && settings.format == RecordFormat.JSONL
+    if (problem == null
+        && settings.format == RecordFormat.JSONL
         && isBlank(records.bytes(), records.offset(), records.length())) {
       batch.kind[i] = RecordBatch.BLANK;
       return;
     }
     if (problem == null) {
-      problem = settings.extractor.extract(records.bytes(), records.offset(), records.length(),
-          key);
+      problem =
+          settings.extractor.extract(records.bytes(), records.offset(), records.length(), key);
     }
     if (problem == null) {
       try {
-        settings.fingerprinter.fingerprintInto(key.bytes(), 0, key.length(), batch.fingerprints,
-            i);
+        settings.fingerprinter.fingerprintInto(key.bytes(), 0, key.length(), batch.fingerprints, i);
         if (settings.fullKeys) {
-          batch.keys[i] = settings.fingerprinter.normalizer().normalize(key.bytes(), 0,
-              key.length());
+          batch.keys[i] =
+              settings.fingerprinter.normalizer().normalize(key.bytes(), 0, key.length());
           if (batch.keys[i] == key.bytes()) {
             batch.keys[i] = key.copy();
           }
@@ -374,8 +481,11 @@ public final class RecordSource implements AutoCloseable {
 
   /** Puts record {@code i}'s event time into the batch; null, or why it has none. */
   private String readTime(RecordReader records, int i, RecordBatch batch) {
-    String problem = settings.time.extractor().extract(records.bytes(), records.offset(),
-        records.length(), timeText);
+    String problem =
+        settings
+            .time
+            .extractor()
+            .extract(records.bytes(), records.offset(), records.length(), timeText);
     if (problem != null) {
       return "event time: " + problem;
     }
@@ -397,18 +507,20 @@ public final class RecordSource implements AutoCloseable {
   }
 
   private RecordReader open(InputFile input, long offset, long line) throws IOException {
-    return new RecordReader(openLines(input, offset, line, -1),
-        settings.format == RecordFormat.CSV, settings.maxRecordBytes);
+    return new RecordReader(
+        openLines(input, offset, line, -1),
+        settings.format == RecordFormat.CSV,
+        settings.maxRecordBytes);
   }
 
   /**
-   * The lines of {@code input} from byte {@code offset} on (decompressed, for gzip); when
-   * {@code expectedCrc} is not -1, the bytes before it are read and must have that CRC32C.
+   * The lines of {@code input} from byte {@code offset} on (decompressed, for gzip); when {@code
+   * expectedCrc} is not -1, the bytes before it are read and must have that CRC32C.
    */
   private LineReader openLines(InputFile input, long offset, long line, long expectedCrc)
       throws IOException {
-    InputStream in = input.isStdin() ? Inputs.open(Inputs.STDIN, stdin)
-        : openCounted(Path.of(input.path()));
+    InputStream in =
+        input.isStdin() ? Inputs.open(Inputs.STDIN, stdin) : openCounted(Path.of(input.path()));
     if (offset > 0) {
       try {
         if (expectedCrc >= 0) {
@@ -418,8 +530,12 @@ public final class RecordSource implements AutoCloseable {
         }
       } catch (EOFException e) {
         in.close();
-        throw new IOException(input.path() + " is shorter than the position of the last "
-            + "checkpoint (" + offset + " bytes): it changed since the job started");
+        throw new IOException(
+            input.path()
+                + " is shorter than the position of the last "
+                + "checkpoint ("
+                + offset
+                + " bytes): it changed since the job started");
       } catch (IOException e) {
         in.close();
         throw e;
@@ -442,31 +558,36 @@ public final class RecordSource implements AutoCloseable {
       left -= n;
     }
     if (crc.getValue() != expected) {
-      throw InputCheck.refusal(List.of(String.format(java.util.Locale.ROOT,
-          "%s: its first %,d bytes, which the job read, differ from what it read", input.path(),
-          length)));
+      throw InputCheck.refusal(
+          List.of(
+              String.format(
+                  java.util.Locale.ROOT,
+                  "%s: its first %,d bytes, which the job read, differ from what it read",
+                  input.path(),
+                  length)));
     }
   }
 
   /** A file's stream, decompressed if gzip, counting the stored bytes read for progress. */
   private InputStream openCounted(Path path) throws IOException {
-    InputStream raw = new FilterInputStream(Files.newInputStream(path)) {
-      @Override
-      public int read(byte[] b, int off, int len) throws IOException {
-        int n = super.read(b, off, len);
-        if (n > 0) {
-          rawBytesRead += n;
-        }
-        return n;
-      }
+    InputStream raw =
+        new FilterInputStream(Files.newInputStream(path)) {
+          @Override
+          public int read(byte[] b, int off, int len) throws IOException {
+            int n = super.read(b, off, len);
+            if (n > 0) {
+              rawBytesRead += n;
+            }
+            return n;
+          }
 
-      @Override
-      public long skip(long n) throws IOException {
-        long skipped = super.skip(n);
-        rawBytesRead += skipped;
-        return skipped;
-      }
-    };
+          @Override
+          public long skip(long n) throws IOException {
+            long skipped = super.skip(n);
+            rawBytesRead += skipped;
+            return skipped;
+          }
+        };
     return Inputs.decompressed(path.toString(), raw);
   }
 

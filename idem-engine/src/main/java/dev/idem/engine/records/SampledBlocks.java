@@ -10,18 +10,18 @@ import java.util.Locale;
 import java.util.zip.CRC32C;
 
 /**
- * The CRC32C of a few blocks of a file as stored, spread evenly over a prefix of it: the blocks
- * of {@value #BLOCK} bytes at 0, s, 2s, ... that fit in the prefix, where the stride s (4 KiB
- * times a power of two) doubles, dropping every other block, whenever more than
- * {@value #MAX_BLOCKS} would fit. So 16 to 32 blocks sample the prefix however long it grows,
- * and the first 128 KiB are covered whole.
+ * The CRC32C of a few blocks of a file as stored, spread evenly over a prefix of it: the blocks of
+ * {@value #BLOCK} bytes at 0, s, 2s, ... that fit in the prefix, where the stride s (4 KiB times a
+ * power of two) doubles, dropping every other block, whenever more than {@value #MAX_BLOCKS} would
+ * fit. So 16 to 32 blocks sample the prefix however long it grows, and the first 128 KiB are
+ * covered whole.
  *
  * <p>A job takes them at its checkpoints, as the part of an input it has read grows: only the
  * blocks past the last are read then, a moment after the job read them, from the page cache; a
- * resume reads them all again and compares ({@link InputCheck}). A cheap check, and a partial
- * one: it sees an edit only inside a sampled block, so most edits in a small file and few in a
- * large one. The running CRC32C of what was read ({@link InputRead#crc()}) sees every edit, at
- * the cost of reading everything again.
+ * resume reads them all again and compares ({@link InputCheck}). A cheap check, and a partial one:
+ * it sees an edit only inside a sampled block, so most edits in a small file and few in a large
+ * one. The running CRC32C of what was read ({@link InputRead#crc()}) sees every edit, at the cost
+ * of reading everything again.
  */
 final class SampledBlocks {
 
@@ -44,7 +44,8 @@ final class SampledBlocks {
 
   /** The blocks kept in {@code read}, to go on from; none for a state without them. */
   static SampledBlocks of(InputRead read) {
-    return read == null || read.blocks() == null || read.stride() < BLOCK ? new SampledBlocks()
+    return read == null || read.blocks() == null || read.stride() < BLOCK
+        ? new SampledBlocks()
         : new SampledBlocks(read.stride(), read.blocks());
   }
 
@@ -57,9 +58,9 @@ final class SampledBlocks {
   }
 
   /**
-   * Samples the first {@code limit} bytes of {@code file}, reading the blocks not sampled yet.
-   * Best effort: a file that cannot be read now keeps the blocks it has (the running checksum,
-   * not these, is the record of what was read).
+   * Samples the first {@code limit} bytes of {@code file}, reading the blocks not sampled yet. Best
+   * effort: a file that cannot be read now keeps the blocks it has (the running checksum, not
+   * these, is the record of what was read).
    */
   void extendTo(Path file, long limit) {
     int wanted = blocksWithin(stride, limit);
@@ -94,9 +95,8 @@ final class SampledBlocks {
   }
 
   /**
-   * The first of the blocks ({@code stride}, {@code blocks}, as {@link #blocks()} gave them)
-   * whose bytes in {@code file} differ now, as {@code "bytes 65,536-69,631"}; {@code null} if
-   * none does.
+   * The first of the blocks ({@code stride}, {@code blocks}, as {@link #blocks()} gave them) whose
+   * bytes in {@code file} differ now, as {@code "bytes 65,536-69,631"}; {@code null} if none does.
    */
   static String firstDifference(Path file, long stride, long[] blocks) throws IOException {
     if (blocks == null || blocks.length == 0) {
@@ -106,8 +106,7 @@ final class SampledBlocks {
       ByteBuffer buf = ByteBuffer.allocate(BLOCK);
       for (int k = 0; k < blocks.length; k++) {
         if (crcAt(ch, k * stride, buf) != blocks[k]) {
-          return String.format(Locale.ROOT, "bytes %,d-%,d", k * stride,
-              k * stride + BLOCK - 1);
+          return String.format(Locale.ROOT, "bytes %,d-%,d", k * stride, k * stride + BLOCK - 1);
         }
       }
     }

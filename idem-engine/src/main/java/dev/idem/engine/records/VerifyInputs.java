@@ -1,8 +1,8 @@
 package dev.idem.engine.records;
 
 /**
- * How a resumed job checks that its inputs still hold what it read of them (see
- * {@link InputCheck}); either way, any difference refuses the resume.
+ * How a resumed job checks that its inputs still hold what it read of them (see {@link
+ * InputCheck}); either way, any difference refuses the resume.
  */
 public enum VerifyInputs {
   /**

@@ -11,14 +11,14 @@ import java.util.Set;
 
 /**
  * Which node owns a key: consistent hashing with virtual nodes (Karger et al. 1997), keyed by the
- * key's 128-bit fingerprint. Each node is placed on a 64-bit ring at {@code vnodes × weight}
- * points (XXH3 of {@code name#i}); a key belongs to the first point at or after its position.
- * Adding or removing a node therefore moves only the keys of the arcs it gains or loses, about
- * {@code weight / total weight} of them, and the others stay where they were.
+ * key's 128-bit fingerprint. Each node is placed on a 64-bit ring at {@code vnodes × weight} points
+ * (XXH3 of {@code name#i}); a key belongs to the first point at or after its position. Adding or
+ * removing a node therefore moves only the keys of the arcs it gains or loses, about {@code weight
+ * / total weight} of them, and the others stay where they were.
  *
  * <p>The position is a remix of the whole fingerprint, not one of its halves, because the filters
- * and sets index by the halves: a shard that owned a range of {@code hi} would use only part of
- * its blocked filter's blocks.
+ * and sets index by the halves: a shard that owned a range of {@code hi} would use only part of its
+ * blocked filter's blocks.
  *
  * <p>Immutable and thread-safe. Two rings with the same nodes, weights and virtual-node count
  * assign every key alike, on any machine.
@@ -27,6 +27,7 @@ public final class ConsistentHashRing {
 
   /** Virtual nodes per unit of weight: enough for max/mean load ≤ 1.1 over 32 nodes. */
   public static final int DEFAULT_VNODES = 1024;
+
   /** Most points on one ring (32 MiB of arrays); larger rings get fewer per node. */
   static final int MAX_POINTS = 1 << 22;
 
@@ -35,12 +36,12 @@ public final class ConsistentHashRing {
     public Node {
       Objects.requireNonNull(name);
       if (name.isBlank() || name.chars().anyMatch(Character::isWhitespace)) {
-        throw new IllegalArgumentException("a node name must be non-empty without spaces, got '"
-            + name + "'");
+        throw new IllegalArgumentException(
+            "a node name must be non-empty without spaces, got '" + name + "'");
       }
       if (!(weight > 0) || weight > 1000) {
-        throw new IllegalArgumentException("node " + name + ": the weight must be in (0, 1000], "
-            + "got " + weight);
+        throw new IllegalArgumentException(
+            "node " + name + ": the weight must be in (0, 1000], " + "got " + weight);
       }
     }
   }
@@ -77,9 +78,12 @@ public final class ConsistentHashRing {
     for (int i = 0; i < total; i++) {
       order[i] = i;
     }
-    Arrays.sort(order, (a, b) -> packedPoints[a] != packedPoints[b]
-        ? Long.compare(packedPoints[a], packedPoints[b])
-        : Integer.compare(packedOwners[a], packedOwners[b]));
+    Arrays.sort(
+        order,
+        (a, b) ->
+            packedPoints[a] != packedPoints[b]
+                ? Long.compare(packedPoints[a], packedPoints[b])
+                : Integer.compare(packedOwners[a], packedOwners[b]));
     this.points = new long[total];
     this.owners = new int[total];
     for (int i = 0; i < total; i++) {
@@ -119,8 +123,12 @@ public final class ConsistentHashRing {
     }
     double weight = nodes.stream().mapToDouble(Node::weight).sum();
     if (weight * vnodes > MAX_POINTS) {
-      throw new IllegalArgumentException("the ring would have " + (long) (weight * vnodes)
-          + " points; use fewer virtual nodes or smaller weights (at most " + MAX_POINTS + ")");
+      throw new IllegalArgumentException(
+          "the ring would have "
+              + (long) (weight * vnodes)
+              + " points; use fewer virtual nodes or smaller weights (at most "
+              + MAX_POINTS
+              + ")");
     }
     Set<String> names = new HashSet<>();
     for (Node n : nodes) {
@@ -132,8 +140,8 @@ public final class ConsistentHashRing {
   }
 
   /**
-   * Parses a node list: one node a line, {@code NAME [WEIGHT]}, {@code #} comments and blank
-   * lines ignored; {@code source} names the list in error messages.
+   * Parses a node list: one node a line, {@code NAME [WEIGHT]}, {@code #} comments and blank lines
+   * ignored; {@code source} names the list in error messages.
    */
   public static ConsistentHashRing parse(List<String> lines, String source) {
     List<Node> nodes = new ArrayList<>();

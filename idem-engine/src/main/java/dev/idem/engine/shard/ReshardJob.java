@@ -1,16 +1,16 @@
 package dev.idem.engine.shard;
 
-import dev.idem.engine.JobException;
-import dev.idem.engine.state.Checkpoint;
-import dev.idem.engine.state.Json;
-import dev.idem.engine.state.ExactTierPlacement;
-import dev.idem.engine.state.Manifest;
-import dev.idem.engine.state.StateDirectory;
 import dev.idem.core.Fingerprinter;
 import dev.idem.core.KeyNormalizer;
 import dev.idem.core.filter.FilterSnapshot;
 import dev.idem.core.filter.FingerprintSet;
+import dev.idem.engine.JobException;
 import dev.idem.engine.KeyMode;
+import dev.idem.engine.state.Checkpoint;
+import dev.idem.engine.state.ExactTierPlacement;
+import dev.idem.engine.state.Json;
+import dev.idem.engine.state.Manifest;
+import dev.idem.engine.state.StateDirectory;
 import dev.idem.engine.store.StateStore;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -20,12 +20,12 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * {@code idem reshard}: moves the exact state of finished dedup jobs onto a new ring. Every key
- * the given states kept goes to the file of the node that owns it on the new ring,
- * {@code DIR/seen-00000.idx} ..., an exact fingerprint set in the snapshot format. A later job of
- * that node, given its file with {@code --seen-before}, treats those keys as seen, so growing
- * from N to N+1 workers between jobs keeps the result exact across both: only the keys whose
- * owner changed (about 1/(N+1) of them) move to another node's file.
+ * {@code idem reshard}: moves the exact state of finished dedup jobs onto a new ring. Every key the
+ * given states kept goes to the file of the node that owns it on the new ring, {@code
+ * DIR/seen-00000.idx} ..., an exact fingerprint set in the snapshot format. A later job of that
+ * node, given its file with {@code --seen-before}, treats those keys as seen, so growing from N to
+ * N+1 workers between jobs keeps the result exact across both: only the keys whose owner changed
+ * (about 1/(N+1) of them) move to another node's file.
  */
 public final class ReshardJob {
 
@@ -47,8 +47,8 @@ public final class ReshardJob {
   }
 
   /**
-   * Reads every kept key of {@code states} (finished, "ever seen" jobs with fingerprint keys;
-   * not running) and writes one exact set per node of {@code ring} into {@code out}.
+   * Reads every kept key of {@code states} (finished, "ever seen" jobs with fingerprint keys; not
+   * running) and writes one exact set per node of {@code ring} into {@code out}.
    */
   public static Result run(List<Path> states, ConsistentHashRing ring, Path out)
       throws IOException {
@@ -65,16 +65,27 @@ public final class ReshardJob {
       try (StateDirectory dir = StateDirectory.openExisting(state)) {
         Manifest m = dir.readManifest();
         ExactTierPlacement.Kind where = m.exactStore().kind();
-        if (m.window() != null || m.keyMode() == KeyMode.FULL_KEY
-            || where == ExactTierPlacement.Kind.SHARED || where == ExactTierPlacement.Kind.NONE) {
-          throw new JobException(state + ": only the states of exact, 'ever seen' jobs with "
-              + "fingerprint keys can be resharded");
+        if (m.window() != null
+            || m.keyMode() == KeyMode.FULL_KEY
+            || where == ExactTierPlacement.Kind.SHARED
+            || where == ExactTierPlacement.Kind.NONE) {
+          throw new JobException(
+              state
+                  + ": only the states of exact, 'ever seen' jobs with "
+                  + "fingerprint keys can be resharded");
         }
-        Fingerprinter f = Fingerprinter.xxh3().withSeed(m.seed())
-            .withNormalizer(KeyNormalizer.parse(m.normalizer()));
+        Fingerprinter f =
+            Fingerprinter.xxh3()
+                .withSeed(m.seed())
+                .withNormalizer(KeyNormalizer.parse(m.normalizer()));
         if (fingerprinter != null && !fingerprinter.equals(f)) {
-          throw new JobException(state + ": hashed as " + f + ", unlike the states before it ("
-              + fingerprinter + "); reshard the states of one job family only");
+          throw new JobException(
+              state
+                  + ": hashed as "
+                  + f
+                  + ", unlike the states before it ("
+                  + fingerprinter
+                  + "); reshard the states of one job family only");
         }
         fingerprinter = f;
         int oldOwner = ownerIndex(m.shard());
@@ -83,17 +94,20 @@ public final class ReshardJob {
           byte[] saved = store.meta("checkpoint");
           Checkpoint cp = saved == null ? Checkpoint.START : Json.read(saved, Checkpoint.class);
           if (!cp.complete()) {
-            throw new JobException(state + ": the job is not finished; finish it (rerun its "
-                + "command) before resharding its state");
+            throw new JobException(
+                state
+                    + ": the job is not finished; finish it (rerun its "
+                    + "command) before resharding its state");
           }
-          StateStore.KeyConsumer route = (hi, lo, key) -> {
-            int owner = ring.owner(hi, lo);
-            sets.get(owner).addIfAbsent(hi, lo);
-            read[0]++;
-            if (owner != oldOwner) {
-              moved[0]++;
-            }
-          };
+          StateStore.KeyConsumer route =
+              (hi, lo, key) -> {
+                int owner = ring.owner(hi, lo);
+                sets.get(owner).addIfAbsent(hi, lo);
+                read[0]++;
+                if (owner != oldOwner) {
+                  moved[0]++;
+                }
+              };
           if (m.writesSeen()) {
             store.forEachSeen(route);
           } else {
@@ -107,8 +121,8 @@ public final class ReshardJob {
     List<Path> files = new ArrayList<>();
     for (int i = 0; i < n; i++) {
       Path file = out.resolve(fileName(i));
-      FilterSnapshot.write(file, sets.get(i), fingerprinter == null ? Fingerprinter.xxh3()
-          : fingerprinter);
+      FilterSnapshot.write(
+          file, sets.get(i), fingerprinter == null ? Fingerprinter.xxh3() : fingerprinter);
       perNode[i] = sets.get(i).size();
       files.add(file);
     }

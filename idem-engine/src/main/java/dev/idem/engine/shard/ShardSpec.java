@@ -10,8 +10,13 @@ public record ShardSpec(ConsistentHashRing ring, int index) {
 
   public ShardSpec {
     if (index < 0 || index >= ring.size()) {
-      throw new IllegalArgumentException("shard " + index + " does not exist: the ring has "
-          + ring.size() + " nodes, numbered 0 to " + (ring.size() - 1));
+      throw new IllegalArgumentException(
+          "shard "
+              + index
+              + " does not exist: the ring has "
+              + ring.size()
+              + " nodes, numbered 0 to "
+              + (ring.size() - 1));
     }
   }
 
@@ -27,11 +32,11 @@ public record ShardSpec(ConsistentHashRing ring, int index) {
       if (parts.length != 2) {
         throw new NumberFormatException();
       }
-      return new ShardSpec(ConsistentHashRing.ofShards(Integer.parseInt(parts[1])),
-          Integer.parseInt(parts[0]));
+      return new ShardSpec(
+          ConsistentHashRing.ofShards(Integer.parseInt(parts[1])), Integer.parseInt(parts[0]));
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("--shard must be I/N, e.g. 0/4 (shard 0 of 4, "
-          + "numbered from 0), not '" + text + "'");
+      throw new IllegalArgumentException(
+          "--shard must be I/N, e.g. 0/4 (shard 0 of 4, " + "numbered from 0), not '" + text + "'");
     }
   }
 

@@ -1,5 +1,7 @@
 package dev.idem.engine.shard;
 
+import dev.idem.core.Fingerprinter;
+import dev.idem.core.KeyNormalizer;
 import dev.idem.engine.JobException;
 import dev.idem.engine.records.BadRecordException;
 import dev.idem.engine.records.BadRecordPolicy;
@@ -7,18 +9,16 @@ import dev.idem.engine.records.InputCheck;
 import dev.idem.engine.records.InputFile;
 import dev.idem.engine.records.InputRead;
 import dev.idem.engine.records.InputReads;
+import dev.idem.engine.records.KeyExtractor;
+import dev.idem.engine.records.KeySpec;
 import dev.idem.engine.records.OutputFile;
 import dev.idem.engine.records.RecordBatch;
+import dev.idem.engine.records.RecordFormat;
 import dev.idem.engine.records.RecordSource;
 import dev.idem.engine.records.VerifyInputs;
 import dev.idem.engine.state.Checkpoint;
 import dev.idem.engine.state.Json;
 import dev.idem.engine.state.StateDirectory;
-import dev.idem.core.Fingerprinter;
-import dev.idem.core.KeyNormalizer;
-import dev.idem.engine.records.KeyExtractor;
-import dev.idem.engine.records.KeySpec;
-import dev.idem.engine.records.RecordFormat;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
@@ -30,16 +30,16 @@ import java.util.Locale;
 import java.util.zip.GZIPOutputStream;
 
 /**
- * {@code idem split}: routes every record to the shard file of the node that owns its key, so
- * that exact dedup can run per shard on separate machines and the union of their outputs equals
- * a global dedup. Records keep their bytes and their input order within a shard.
+ * {@code idem split}: routes every record to the shard file of the node that owns its key, so that
+ * exact dedup can run per shard on separate machines and the union of their outputs equals a global
+ * dedup. Records keep their bytes and their input order within a shard.
  *
- * <p>Resumable with the dedup job's protocol, minus the dedup: a checkpoint flushes and syncs
- * every shard file (with {@code gzip}, it first ends the current gzip member, so a file cut back
- * to a checkpoint is a complete multi-member gzip), then atomically writes the input position
- * and every shard's length to {@code DIR/.idem-split/checkpoint.json}. A rerun of the same
- * command cuts the shard files back to those lengths and reads on from that position, once its
- * inputs are found to hold what the split read of them ({@link InputCheck}).
+ * <p>Resumable with the dedup job's protocol, minus the dedup: a checkpoint flushes and syncs every
+ * shard file (with {@code gzip}, it first ends the current gzip member, so a file cut back to a
+ * checkpoint is a complete multi-member gzip), then atomically writes the input position and every
+ * shard's length to {@code DIR/.idem-split/checkpoint.json}. A rerun of the same command cuts the
+ * shard files back to those lengths and reads on from that position, once its inputs are found to
+ * hold what the split read of them ({@link InputCheck}).
  */
 public final class SplitJob {
 
@@ -51,31 +51,53 @@ public final class SplitJob {
    * @param checkpointRecords records between checkpoints
    * @param verifyInputs how a resume checks that the inputs still hold what was read
    */
-  public record Spec(List<String> inputs, RecordFormat format, KeySpec key, boolean header,
-      KeyNormalizer normalizer, int maxRecordBytes, ConsistentHashRing ring, Path directory,
-      boolean gzip, BadRecordPolicy onBadRecord, long checkpointRecords,
+  public record Spec(
+      List<String> inputs,
+      RecordFormat format,
+      KeySpec key,
+      boolean header,
+      KeyNormalizer normalizer,
+      int maxRecordBytes,
+      ConsistentHashRing ring,
+      Path directory,
+      boolean gzip,
+      BadRecordPolicy onBadRecord,
+      long checkpointRecords,
       VerifyInputs verifyInputs) {}
 
   /** What a split did: records per shard (this run and before), and bad records skipped. */
-  public record Result(long records, long badRecords, long[] perShard, boolean alreadyComplete,
-      boolean resumed) {}
+  public record Result(
+      long records, long badRecords, long[] perShard, boolean alreadyComplete, boolean resumed) {}
 
   /**
-   * The durable state of a split; {@code job} identifies the command. {@code read} is what was
-   * read of input {@code fileIndex}, {@code ended} of each input before it (both {@code null} in
-   * the checkpoints of versions that did not keep them).
+   * The durable state of a split; {@code job} identifies the command. {@code read} is what was read
+   * of input {@code fileIndex}, {@code ended} of each input before it (both {@code null} in the
+   * checkpoints of versions that did not keep them).
    */
-  record Checkpoint(String job, List<InputFile> inputs, int fileIndex, long offset, long line,
-      long records, long badRecords, long[] lengths, long[] perShard, long quarantineBytes,
-      boolean complete, InputRead read, List<InputRead> ended) {}
+  record Checkpoint(
+      String job,
+      List<InputFile> inputs,
+      int fileIndex,
+      long offset,
+      long line,
+      long records,
+      long badRecords,
+      long[] lengths,
+      long[] perShard,
+      long quarantineBytes,
+      boolean complete,
+      InputRead read,
+      List<InputRead> ended) {}
 
   static final String STATE = ".idem-split";
   private static final String CHECKPOINT = "checkpoint.json";
 
   private final Spec spec;
   private final Listener listener;
+
   /** What this run read ({@link InputReads}), and what was read of the inputs before it. */
   private InputReads reads;
+
   private final List<InputRead> ended = new ArrayList<>();
   private boolean verifyStart;
 
@@ -105,12 +127,13 @@ public final class SplitJob {
 
   /** The file of shard {@code i}: {@code shard-00000.jsonl}, ... {@code .gz} when gzipped. */
   public static String shardFileName(int i, RecordFormat format, boolean gzip) {
-    String ext = switch (format) {
-      case JSONL -> ".jsonl";
-      case CSV -> ".csv";
-      case TSV -> ".tsv";
-      case LINES -> ".txt";
-    };
+    String ext =
+        switch (format) {
+          case JSONL -> ".jsonl";
+          case CSV -> ".csv";
+          case TSV -> ".tsv";
+          case LINES -> ".txt";
+        };
     return String.format(Locale.ROOT, "shard-%05d%s%s", i, ext, gzip ? ".gz" : "");
   }
 
@@ -120,9 +143,18 @@ public final class SplitJob {
   }
 
   private String identity() {
-    return "format " + spec.format().displayName() + ", key " + spec.key().describe()
-        + ", header " + spec.header() + ", normalizer " + spec.normalizer().spec() + ", ring "
-        + spec.ring().describe() + ", gzip " + spec.gzip();
+    return "format "
+        + spec.format().displayName()
+        + ", key "
+        + spec.key().describe()
+        + ", header "
+        + spec.header()
+        + ", normalizer "
+        + spec.normalizer().spec()
+        + ", ring "
+        + spec.ring().describe()
+        + ", gzip "
+        + spec.gzip();
   }
 
   private Result run() throws IOException {
@@ -132,16 +164,29 @@ public final class SplitJob {
     }
     int n = spec.ring().size();
     if (Files.exists(spec.directory()) && !Files.isDirectory(spec.directory())) {
-      throw new JobException(spec.directory() + " is a file; -o names the directory the shard "
-          + "files go to");
+      throw new JobException(
+          spec.directory() + " is a file; -o names the directory the shard " + "files go to");
     }
     Files.createDirectories(spec.directory());
     try (StateDirectory state = StateDirectory.open(stateDirectory(spec.directory()), CHECKPOINT)) {
       Checkpoint cp = readCheckpoint(state);
       if (cp == null) {
         requireNoShardFiles(n);
-        cp = new Checkpoint(identity(), inputs, 0, 0, 0, 0, 0, new long[n], new long[n], 0,
-            false, null, List.of());
+        cp =
+            new Checkpoint(
+                identity(),
+                inputs,
+                0,
+                0,
+                0,
+                0,
+                0,
+                new long[n],
+                new long[n],
+                0,
+                false,
+                null,
+                List.of());
         // committed before any shard file exists, so a kill from here on leaves a resumable split
         state.writeAtomically(CHECKPOINT, Json.write(cp));
       } else {
@@ -150,8 +195,15 @@ public final class SplitJob {
           return new Result(cp.records(), cp.badRecords(), cp.perShard(), true, true);
         }
         List<InputRead> before = cp.ended() == null ? List.of() : cp.ended();
-        InputCheck.Outcome o = InputCheck.run(cp.inputs(), inputs, cp.fileIndex(), cp.offset(),
-            cp.read(), f -> f < before.size() ? before.get(f) : null, spec.verifyInputs());
+        InputCheck.Outcome o =
+            InputCheck.run(
+                cp.inputs(),
+                inputs,
+                cp.fileIndex(),
+                cp.offset(),
+                cp.read(),
+                f -> f < before.size() ? before.get(f) : null,
+                spec.verifyInputs());
         o.notes().forEach(listener::note);
         o.warnings().forEach(listener::warning);
         verifyStart = o.verifyStart();
@@ -170,24 +222,43 @@ public final class SplitJob {
     int n = spec.ring().size();
     RecordSource.Settings settings;
     try {
-      settings = new RecordSource.Settings(spec.format(), spec.header(),
-          KeyExtractor.of(spec.key(), spec.format()),
-          Fingerprinter.xxh3().withNormalizer(spec.normalizer()), false, spec.maxRecordBytes());
+      settings =
+          new RecordSource.Settings(
+              spec.format(),
+              spec.header(),
+              KeyExtractor.of(spec.key(), spec.format()),
+              Fingerprinter.xxh3().withNormalizer(spec.normalizer()),
+              false,
+              spec.maxRecordBytes());
     } catch (IllegalArgumentException e) {
       throw new JobException(e.getMessage());
     }
     List<ShardFile> shards = new ArrayList<>();
     long total = inputs.stream().mapToLong(InputFile::size).sum();
-    Path quarantinePath = spec.onBadRecord() instanceof BadRecordPolicy.Quarantine q
-        ? q.file() : null;
-    try (RecordSource source = RecordSource.tracking(inputs, settings, start.fileIndex(),
-        start.offset(), start.line(), start.read(), verifyStart);
-        OutputFile quarantine = quarantinePath == null ? null
-            : OutputFile.open(quarantinePath, start.quarantineBytes(), null)) {
+    Path quarantinePath =
+        spec.onBadRecord() instanceof BadRecordPolicy.Quarantine q ? q.file() : null;
+    try (RecordSource source =
+            RecordSource.tracking(
+                inputs,
+                settings,
+                start.fileIndex(),
+                start.offset(),
+                start.line(),
+                start.read(),
+                verifyStart);
+        OutputFile quarantine =
+            quarantinePath == null
+                ? null
+                : OutputFile.open(quarantinePath, start.quarantineBytes(), null)) {
       reads = source.reads();
       for (int i = 0; i < n; i++) {
-        shards.add(new ShardFile(OutputFile.open(spec.directory().resolve(
-            shardFileName(i, spec.format(), spec.gzip())), start.lengths()[i], null), spec.gzip()));
+        shards.add(
+            new ShardFile(
+                OutputFile.open(
+                    spec.directory().resolve(shardFileName(i, spec.format(), spec.gzip())),
+                    start.lengths()[i],
+                    null),
+                spec.gzip()));
       }
       long[] perShard = start.perShard().clone();
       long records = start.records();
@@ -201,8 +272,8 @@ public final class SplitJob {
         for (int i = 0; i < batch.count; i++) {
           switch (batch.kind[i]) {
             case RecordBatch.OK -> {
-              int owner = spec.ring().owner(batch.fingerprints[2 * i],
-                  batch.fingerprints[2 * i + 1]);
+              int owner =
+                  spec.ring().owner(batch.fingerprints[2 * i], batch.fingerprints[2 * i + 1]);
               shards.get(owner).writeRecord(batch, i);
               perShard[owner]++;
               records++;
@@ -213,19 +284,36 @@ public final class SplitJob {
                 s.writeRecord(batch, i);
               }
             }
-            case RecordBatch.BLANK -> { }
+            case RecordBatch.BLANK -> {}
             default -> {
               if (spec.onBadRecord() instanceof BadRecordPolicy.Fail) {
-                checkpoint(state, shards, quarantine, inputs, file, offset, line, records, bad,
-                    perShard, false);
-                throw new BadRecordException(inputs.get(batch.fileIndex[i]).path(),
-                    batch.line[i], batch.problem[i], true);
+                checkpoint(
+                    state,
+                    shards,
+                    quarantine,
+                    inputs,
+                    file,
+                    offset,
+                    line,
+                    records,
+                    bad,
+                    perShard,
+                    false);
+                throw new BadRecordException(
+                    inputs.get(batch.fileIndex[i]).path(), batch.line[i], batch.problem[i], true);
               }
               if (quarantine != null && batch.tooLongToKeep(i)) {
-                listener.warning(inputs.get(batch.fileIndex[i]).path() + ":" + batch.line[i]
-                    + ": " + batch.problem[i] + "; too long to quarantine, counted as bad");
+                listener.warning(
+                    inputs.get(batch.fileIndex[i]).path()
+                        + ":"
+                        + batch.line[i]
+                        + ": "
+                        + batch.problem[i]
+                        + "; too long to quarantine, counted as bad");
               } else if (quarantine != null) {
-                quarantine.write(batch.arena, batch.start[i],
+                quarantine.write(
+                    batch.arena,
+                    batch.start[i],
                     batch.contentLength[i] + batch.terminatorLength[i]);
                 if (batch.terminatorLength[i] == 0) {
                   quarantine.write((byte) '\n');
@@ -244,13 +332,13 @@ public final class SplitJob {
         source.recycle(batch);
         listener.progress(end ? total : source.rawBytesRead(), total, records);
         if (end) {
-          checkpoint(state, shards, quarantine, inputs, file, offset, line, records, bad, perShard,
-              true);
+          checkpoint(
+              state, shards, quarantine, inputs, file, offset, line, records, bad, perShard, true);
           return new Result(records, bad, perShard, false, start.records() > 0);
         }
         if (sinceCheckpoint >= spec.checkpointRecords()) {
-          checkpoint(state, shards, quarantine, inputs, file, offset, line, records, bad,
-              perShard, false);
+          checkpoint(
+              state, shards, quarantine, inputs, file, offset, line, records, bad, perShard, false);
           sinceCheckpoint = 0;
         }
       }
@@ -261,9 +349,19 @@ public final class SplitJob {
     }
   }
 
-  private void checkpoint(StateDirectory state, List<ShardFile> shards, OutputFile quarantine,
-      List<InputFile> inputs, int file, long offset, long line, long records, long bad,
-      long[] perShard, boolean done) throws IOException {
+  private void checkpoint(
+      StateDirectory state,
+      List<ShardFile> shards,
+      OutputFile quarantine,
+      List<InputFile> inputs,
+      int file,
+      long offset,
+      long line,
+      long records,
+      long bad,
+      long[] perShard,
+      boolean done)
+      throws IOException {
     long[] lengths = new long[shards.size()];
     for (int i = 0; i < shards.size(); i++) {
       lengths[i] = shards.get(i).commit();
@@ -274,9 +372,23 @@ public final class SplitJob {
     while (ended.size() < file) { // an input before the one being read: read to its end
       ended.add(reads.ended(ended.size()));
     }
-    state.writeAtomically(CHECKPOINT, Json.write(new Checkpoint(identity(), inputs, file, offset,
-        line, records, bad, lengths, perShard, quarantine == null ? 0 : quarantine.length(),
-        done, reads.current(), ended)));
+    state.writeAtomically(
+        CHECKPOINT,
+        Json.write(
+            new Checkpoint(
+                identity(),
+                inputs,
+                file,
+                offset,
+                line,
+                records,
+                bad,
+                lengths,
+                perShard,
+                quarantine == null ? 0 : quarantine.length(),
+                done,
+                reads.current(),
+                ended)));
   }
 
   private static Checkpoint readCheckpoint(StateDirectory state) throws IOException {
@@ -286,8 +398,11 @@ public final class SplitJob {
     } catch (NoSuchFileException e) {
       return null;
     } catch (IOException e) {
-      throw new JobException(f + ": unreadable (" + e.getMessage().lines().findFirst()
-          .orElse("") + "); remove the directory to start the split over");
+      throw new JobException(
+          f
+              + ": unreadable ("
+              + e.getMessage().lines().findFirst().orElse("")
+              + "); remove the directory to start the split over");
     }
   }
 
@@ -297,33 +412,44 @@ public final class SplitJob {
       differences.add("the split in it: " + cp.job() + "; this command: " + identity());
     }
     if (cp.inputs().size() != inputs.size()) {
-      differences.add("it split " + cp.inputs().size() + " input files, this command names "
-          + inputs.size());
+      differences.add(
+          "it split " + cp.inputs().size() + " input files, this command names " + inputs.size());
     } else {
       for (int i = 0; i < inputs.size(); i++) {
-        String d = cp.inputs().get(i).path().equals(inputs.get(i).path())
-            ? cp.inputs().get(i).differenceFrom(inputs.get(i))
-            : "input " + (i + 1) + " was " + cp.inputs().get(i).path();
+        String d =
+            cp.inputs().get(i).path().equals(inputs.get(i).path())
+                ? cp.inputs().get(i).differenceFrom(inputs.get(i))
+                : "input " + (i + 1) + " was " + cp.inputs().get(i).path();
         if (d != null) {
           differences.add(d);
         }
       }
     }
     if (!differences.isEmpty()) {
-      throw new JobException(spec.directory() + " holds another split:\n  "
-          + String.join("\n  ", differences)
-          + "\nrerun the original command to resume it, or split into an empty directory");
+      throw new JobException(
+          spec.directory()
+              + " holds another split:\n  "
+              + String.join("\n  ", differences)
+              + "\nrerun the original command to resume it, or split into an empty directory");
     }
   }
 
   private void requireNoShardFiles(int n) throws IOException {
     try (var files = Files.list(spec.directory())) {
-      List<String> shardFiles = files.map(p -> p.getFileName().toString())
-          .filter(name -> name.startsWith("shard-")).sorted().toList();
+      List<String> shardFiles =
+          files
+              .map(p -> p.getFileName().toString())
+              .filter(name -> name.startsWith("shard-"))
+              .sorted()
+              .toList();
       if (!shardFiles.isEmpty()) {
-        throw new JobException(spec.directory() + " already holds shard files ("
-            + shardFiles.get(0) + (shardFiles.size() > 1 ? ", ..." : "") + ") but no split "
-            + "checkpoint: split into an empty directory");
+        throw new JobException(
+            spec.directory()
+                + " already holds shard files ("
+                + shardFiles.get(0)
+                + (shardFiles.size() > 1 ? ", ..." : "")
+                + ") but no split "
+                + "checkpoint: split into an empty directory");
       }
     }
   }
@@ -355,17 +481,20 @@ public final class SplitJob {
         return;
       }
       if (member == null) {
-        member = new GZIPOutputStream(new OutputStream() {
-          @Override
-          public void write(int x) throws IOException {
-            file.write((byte) x);
-          }
+        member =
+            new GZIPOutputStream(
+                new OutputStream() {
+                  @Override
+                  public void write(int x) throws IOException {
+                    file.write((byte) x);
+                  }
 
-          @Override
-          public void write(byte[] bytes, int o, int l) throws IOException {
-            file.write(bytes, o, l);
-          }
-        }, 1 << 16);
+                  @Override
+                  public void write(byte[] bytes, int o, int l) throws IOException {
+                    file.write(bytes, o, l);
+                  }
+                },
+                1 << 16);
       }
       member.write(b, off, len);
     }

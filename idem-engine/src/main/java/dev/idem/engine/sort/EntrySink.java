@@ -18,6 +18,15 @@ interface EntrySink {
    * @param key the key's bytes with exact keys, else ignored ({@code keyLength} 0)
    * @param record the record as it will be written, line terminator included
    */
-  void write(long hi, long lo, long ordinal, byte[] key, int keyOffset, int keyLength,
-      byte[] record, int recordOffset, int recordLength) throws IOException;
+  void write(
+      long hi,
+      long lo,
+      long ordinal,
+      byte[] key,
+      int keyOffset,
+      int keyLength,
+      byte[] record,
+      int recordOffset,
+      int recordLength)
+      throws IOException;
 }

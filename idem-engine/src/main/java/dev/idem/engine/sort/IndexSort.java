@@ -1,8 +1,8 @@
 package dev.idem.engine.sort;
 
 /**
- * Sorts entries by index, without an object per entry: one most-significant-digit pass spreads
- * the indices into buckets by a 64-bit radix key, then each bucket is sorted by the full order
+ * Sorts entries by index, without an object per entry: one most-significant-digit pass spreads the
+ * indices into buckets by a 64-bit radix key, then each bucket is sorted by the full order
  * (insertion sort when small, merge sort when not, nothing when already in order).
  *
  * <p>Fingerprints are uniform, so with about one bucket per entry the buckets hold one or two
@@ -16,8 +16,8 @@ final class IndexSort {
   /** The entries being sorted. */
   interface Entries {
     /**
-     * An unsigned key consistent with {@link #compare}: {@code compare(i, j) < 0} implies
-     * {@code radixKey(i) <= radixKey(j)} (unsigned).
+     * An unsigned key consistent with {@link #compare}: {@code compare(i, j) < 0} implies {@code
+     * radixKey(i) <= radixKey(j)} (unsigned).
      */
     long radixKey(int i);
 

@@ -11,12 +11,12 @@ import java.util.List;
  *
  * <ul>
  *   <li>By key, deduplicating at every merge: while there are more runs than the last merge can
- *       open, the smallest are merged (only as many as needed to get down to that number, so
- *       most data goes through one merge by key only).
+ *       open, the smallest are merged (only as many as needed to get down to that number, so most
+ *       data goes through one merge by key only).
  *   <li>Key order: the last merge by key writes the output.
  *   <li>Input order: the last merge by key feeds the survivors to a buffer that sorts them by
- *       position and spills runs by position; those are merged (in passes again if needed) into
- *       the output. When the survivors fit in that buffer, it writes the output itself.
+ *       position and spills runs by position; those are merged (in passes again if needed) into the
+ *       output. When the survivors fit in that buffer, it writes the output itself.
  * </ul>
  */
 final class MergePhase {
@@ -31,8 +31,7 @@ final class MergePhase {
   private int keyPasses;
   private long lastReport;
 
-  MergePhase(RunDirectory dir, SortPlan plan, boolean laterFirst,
-      SortDedupJob.Listener listener) {
+  MergePhase(RunDirectory dir, SortPlan plan, boolean laterFirst, SortDedupJob.Listener listener) {
     this.dir = dir;
     this.plan = plan;
     this.laterFirst = laterFirst;
@@ -64,14 +63,15 @@ final class MergePhase {
     List<RunFile> byKey = reduce(runs, plan.finalFanIn(), true, "key");
     RunBuffer spool = new RunBuffer(RunKind.ORDINAL, plan.spoolBytes(), false, meanRecordBytes);
     List<RunFile> byPosition = new ArrayList<>();
-    EntrySink toSpool = (hi, lo, ordinal, key, keyOff, keyLen, record, recordOff, recordLen) -> {
-      if (!spool.add(0, 0, ordinal, null, 0, 0, record, recordOff, recordLen, false)) {
-        byPosition.add(spill(spool));
-        if (!spool.add(0, 0, ordinal, null, 0, 0, record, recordOff, recordLen, false)) {
-          byPosition.add(single(ordinal, record, recordOff, recordLen));
-        }
-      }
-    };
+    EntrySink toSpool =
+        (hi, lo, ordinal, key, keyOff, keyLen, record, recordOff, recordLen) -> {
+          if (!spool.add(0, 0, ordinal, null, 0, 0, record, recordOff, recordLen, false)) {
+            byPosition.add(spill(spool));
+            if (!spool.add(0, 0, ordinal, null, 0, 0, record, recordOff, recordLen, false)) {
+              byPosition.add(single(ordinal, record, recordOff, recordLen));
+            }
+          }
+        };
     finalMerge(byKey, true, toSpool, "key");
     if (byPosition.isEmpty()) {
       return spool.drainSorted(out); // the survivors fit in memory: sorted there
@@ -79,8 +79,8 @@ final class MergePhase {
     if (spool.size() > 0) {
       byPosition.add(spill(spool));
     }
-    return finalMerge(reduce(byPosition, plan.fanIn(), false, "input position"), false, out,
-        "input position");
+    return finalMerge(
+        reduce(byPosition, plan.fanIn(), false, "input position"), false, out, "input position");
   }
 
   private RunFile spill(RunBuffer buffer) throws IOException {
@@ -104,8 +104,8 @@ final class MergePhase {
   }
 
   /**
-   * Merges the smallest runs into bigger ones, pass by pass, until at most {@code target} are
-   * left. A pass that only has to remove a few runs merges just enough of the smallest.
+   * Merges the smallest runs into bigger ones, pass by pass, until at most {@code target} are left.
+   * A pass that only has to remove a few runs merges just enough of the smallest.
    */
   private List<RunFile> reduce(List<RunFile> runs, int target, boolean dedup, String by)
       throws IOException {
@@ -129,7 +129,12 @@ final class MergePhase {
         long base = done;
         RunWriter w = dir.newRun(group.get(0).kind(), plan.blockBytes());
         try {
-          RunMerger.merge(group, plan.blockBytes(), laterFirst, dedup, w,
+          RunMerger.merge(
+              group,
+              plan.blockBytes(),
+              laterFirst,
+              dedup,
+              w,
               n -> report(by, group.size(), base + n, total, false));
           next.add(dir.finished(w.finish()));
         } finally {
@@ -152,8 +157,14 @@ final class MergePhase {
     keyPasses += dedup ? 1 : 0;
     long total = runs.stream().mapToLong(RunFile::entries).sum();
     report(by, runs.size(), 0, total, true);
-    long written = RunMerger.merge(runs, plan.blockBytes(), laterFirst, dedup, sink,
-        n -> report(by, runs.size(), n, total, false));
+    long written =
+        RunMerger.merge(
+            runs,
+            plan.blockBytes(),
+            laterFirst,
+            dedup,
+            sink,
+            n -> report(by, runs.size(), n, total, false));
     for (RunFile r : runs) {
       dir.delete(r);
     }

@@ -5,12 +5,12 @@ import java.util.Arrays;
 
 /**
  * Entries held in memory until they are sorted and written as a run: record (and key) bytes in one
- * arena, everything else in primitive arrays indexed by arrival, so a buffer of millions of
- * records is a dozen objects. Index {@code i} is the {@code i}-th entry added; in the reading
- * phase that is also position order.
+ * arena, everything else in primitive arrays indexed by arrival, so a buffer of millions of records
+ * is a dozen objects. Index {@code i} is the {@code i}-th entry added; in the reading phase that is
+ * also position order.
  *
- * <p>The budget is split between the arena and the per-entry arrays by the mean entry size; when
- * a buffer fills up on one side with the other side half empty, it re-splits by what it saw.
+ * <p>The budget is split between the arena and the per-entry arrays by the mean entry size; when a
+ * buffer fills up on one side with the other side half empty, it re-splits by what it saw.
  */
 final class RunBuffer implements IndexSort.Entries {
 
@@ -90,12 +90,24 @@ final class RunBuffer implements IndexSort.Entries {
    *
    * @param newline append a {@code '\n'} to the record (the last line of an input without one)
    */
-  boolean add(long h, long l, long position, byte[] key, int keyOff, int keyLen, byte[] record,
-      int recordOff, int recordLen, boolean newline) {
+  boolean add(
+      long h,
+      long l,
+      long position,
+      byte[] key,
+      int keyOff,
+      int keyLen,
+      byte[] record,
+      int recordOff,
+      int recordLen,
+      boolean newline) {
     int recordBytes = recordLen + (newline ? 1 : 0);
     // a key that is the record's content (whole lines) is not stored twice
-    boolean sharedKey = !kind.hasKey() || keyLen <= recordLen
-        && Arrays.equals(key, keyOff, keyOff + keyLen, record, recordOff, recordOff + keyLen);
+    boolean sharedKey =
+        !kind.hasKey()
+            || keyLen <= recordLen
+                && Arrays.equals(
+                    key, keyOff, keyOff + keyLen, record, recordOff, recordOff + keyLen);
     long need = (long) recordBytes + (sharedKey ? 0 : keyLen);
     if (count == ordinal.length || arenaSize + need > arena.length) {
       return false;
@@ -143,8 +155,14 @@ final class RunBuffer implements IndexSort.Entries {
         return c;
       }
       if (keyOffset != null) {
-        c = Arrays.compareUnsigned(arena, keyOffset[i], keyOffset[i] + keyLength[i], arena,
-            keyOffset[j], keyOffset[j] + keyLength[j]);
+        c =
+            Arrays.compareUnsigned(
+                arena,
+                keyOffset[i],
+                keyOffset[i] + keyLength[i],
+                arena,
+                keyOffset[j],
+                keyOffset[j] + keyLength[j]);
         if (c != 0) {
           return c;
         }
@@ -157,14 +175,21 @@ final class RunBuffer implements IndexSort.Entries {
   }
 
   private boolean sameKey(int i, int j) {
-    return hi[i] == hi[j] && lo[i] == lo[j] && (keyOffset == null
-        || Arrays.equals(arena, keyOffset[i], keyOffset[i] + keyLength[i], arena, keyOffset[j],
-            keyOffset[j] + keyLength[j]));
+    return hi[i] == hi[j]
+        && lo[i] == lo[j]
+        && (keyOffset == null
+            || Arrays.equals(
+                arena,
+                keyOffset[i],
+                keyOffset[i] + keyLength[i],
+                arena,
+                keyOffset[j],
+                keyOffset[j] + keyLength[j]));
   }
 
   /**
-   * Sorts the entries and writes them to {@code sink}: by key keeping only the first of each key
-   * in sort order (the survivor: earliest, or latest with {@code laterFirst}), or, for a buffer of
+   * Sorts the entries and writes them to {@code sink}: by key keeping only the first of each key in
+   * sort order (the survivor: earliest, or latest with {@code laterFirst}), or, for a buffer of
    * positions, all of them by position. Then empties the buffer.
    *
    * @return entries written
@@ -187,8 +212,8 @@ final class RunBuffer implements IndexSort.Entries {
   }
 
   /**
-   * For a job whose input fit in this one buffer: writes the survivor of each key in the order
-   * the entries were added (position order), then empties the buffer.
+   * For a job whose input fit in this one buffer: writes the survivor of each key in the order the
+   * entries were added (position order), then empties the buffer.
    *
    * @return entries written
    */
@@ -216,9 +241,16 @@ final class RunBuffer implements IndexSort.Entries {
   }
 
   private void emit(EntrySink sink, int i) throws IOException {
-    sink.write(hi == null ? 0 : hi[i], lo == null ? 0 : lo[i], ordinal[i], arena,
-        keyOffset == null ? 0 : keyOffset[i], keyLength == null ? 0 : keyLength[i], arena,
-        recordOffset[i], recordLength[i]);
+    sink.write(
+        hi == null ? 0 : hi[i],
+        lo == null ? 0 : lo[i],
+        ordinal[i],
+        arena,
+        keyOffset == null ? 0 : keyOffset[i],
+        keyLength == null ? 0 : keyLength[i],
+        arena,
+        recordOffset[i],
+        recordLength[i]);
   }
 
   private void clear() {

@@ -20,8 +20,8 @@ import java.util.stream.Stream;
 
 /**
  * A job's private directory of sorted runs under {@code --tmp}, and its life cycle: removed when
- * the job ends (success or failure), by a shutdown hook on Ctrl-C or SIGTERM, and, after a
- * SIGKILL or a power cut, by the next job that uses the same {@code --tmp}.
+ * the job ends (success or failure), by a shutdown hook on Ctrl-C or SIGTERM, and, after a SIGKILL
+ * or a power cut, by the next job that uses the same {@code --tmp}.
  *
  * <p>How the next job knows a directory's owner is dead: the owner holds an OS lock on its {@code
  * LOCK} file for its whole life, and the kernel drops the lock when the process dies, however it
@@ -39,11 +39,13 @@ final class RunDirectory implements AutoCloseable {
   private final Path dir;
   private final FileChannel lockChannel;
   private final Thread hook;
-  private final ExecutorService writer = Executors.newSingleThreadExecutor(r -> {
-    Thread t = new Thread(r, "idem-run-writer");
-    t.setDaemon(true);
-    return t;
-  });
+  private final ExecutorService writer =
+      Executors.newSingleThreadExecutor(
+          r -> {
+            Thread t = new Thread(r, "idem-run-writer");
+            t.setDaemon(true);
+            return t;
+          });
   private final boolean compress;
   private volatile boolean closed;
   private int nextRun;
@@ -81,15 +83,17 @@ final class RunDirectory implements AutoCloseable {
     try {
       dir = Files.createTempDirectory(tmp, PREFIX);
     } catch (IOException e) {
-      throw new IOException("--tmp " + tmp + ": cannot create a directory there ("
-          + e.getMessage() + ")", e);
+      throw new IOException(
+          "--tmp " + tmp + ": cannot create a directory there (" + e.getMessage() + ")", e);
     }
-    FileChannel ch = FileChannel.open(dir.resolve(LOCK), StandardOpenOption.CREATE_NEW,
-        StandardOpenOption.WRITE);
+    FileChannel ch =
+        FileChannel.open(
+            dir.resolve(LOCK), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
     try {
       ch.lock(); // held until the channel closes, or the process dies
-      ch.write(ByteBuffer.wrap((ProcessHandle.current().pid() + "\n")
-          .getBytes(StandardCharsets.US_ASCII)));
+      ch.write(
+          ByteBuffer.wrap(
+              (ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)));
       return new RunDirectory(dir, ch, compress);
     } catch (IOException | RuntimeException e) {
       ch.close();
@@ -103,10 +107,17 @@ final class RunDirectory implements AutoCloseable {
    */
   static void checkSpace(Path tmp, long needed, long usable) throws IOException {
     if (needed > usable) {
-      throw new IOException("--tmp " + tmp + " has " + ByteSize.format(usable) + " free, but "
-          + "sort-dedup needs about " + ByteSize.format(needed) + " there for its sorted runs "
-          + "(about the input's size plus 24 bytes a record): free some space or give --tmp a "
-          + "larger disk");
+      throw new IOException(
+          "--tmp "
+              + tmp
+              + " has "
+              + ByteSize.format(usable)
+              + " free, but "
+              + "sort-dedup needs about "
+              + ByteSize.format(needed)
+              + " there for its sorted runs "
+              + "(about the input's size plus 24 bytes a record): free some space or give --tmp a "
+              + "larger disk");
     }
   }
 
@@ -134,8 +145,12 @@ final class RunDirectory implements AutoCloseable {
         return; // alive, or being created
       }
       long bytes = deleteTree(d);
-      warnings.accept("removed " + ByteSize.format(bytes) + " of sorted runs left in " + d
-          + " by a sort-dedup that did not finish (killed?)");
+      warnings.accept(
+          "removed "
+              + ByteSize.format(bytes)
+              + " of sorted runs left in "
+              + d
+              + " by a sort-dedup that did not finish (killed?)");
     } catch (IOException e) {
       // no LOCK (not ours, or being created), or another user's: leave it
     }
@@ -168,8 +183,8 @@ final class RunDirectory implements AutoCloseable {
     if (closed) {
       throw new IOException("sort-dedup is stopping; no new runs");
     }
-    return new RunWriter(dir.resolve(String.format("run-%06d", ++nextRun)), kind, blockBytes,
-        writer, compress);
+    return new RunWriter(
+        dir.resolve(String.format("run-%06d", ++nextRun)), kind, blockBytes, writer, compress);
   }
 
   /** Accounts for a run just finished. */

@@ -5,11 +5,10 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Merges sorted runs of one kind into one sorted stream: a binary heap of run cursors, the
- * smallest current entry on top. Merging runs sorted by key with {@code dedup} writes only the
- * first entry of each key in merged order, which is the survivor (earliest position, or latest
- * when sorted later-first), because every run was sorted the same way and already held only its
- * own survivors.
+ * Merges sorted runs of one kind into one sorted stream: a binary heap of run cursors, the smallest
+ * current entry on top. Merging runs sorted by key with {@code dedup} writes only the first entry
+ * of each key in merged order, which is the survivor (earliest position, or latest when sorted
+ * later-first), because every run was sorted the same way and already held only its own survivors.
  */
 final class RunMerger {
 
@@ -40,8 +39,14 @@ final class RunMerger {
    * @param dedup write only the first entry of each key (runs by key only)
    * @return entries written
    */
-  static long merge(List<RunFile> runs, int blockBytes, boolean laterFirst, boolean dedup,
-      EntrySink sink, Progress progress) throws IOException {
+  static long merge(
+      List<RunFile> runs,
+      int blockBytes,
+      boolean laterFirst,
+      boolean dedup,
+      EntrySink sink,
+      Progress progress)
+      throws IOException {
     RunMerger m = new RunMerger(runs.size(), laterFirst);
     try {
       for (RunFile run : runs) {
@@ -76,8 +81,16 @@ final class RunMerger {
     while (size > 0) {
       RunReader top = heap[0];
       if (!dedup || !sameAsLast(top)) {
-        sink.write(top.hi, top.lo, top.ordinal, top.block, top.keyOffset, top.keyLength,
-            top.block, top.recordOffset, top.recordLength);
+        sink.write(
+            top.hi,
+            top.lo,
+            top.ordinal,
+            top.block,
+            top.keyOffset,
+            top.keyLength,
+            top.block,
+            top.recordOffset,
+            top.recordLength);
         written++;
         if (dedup) {
           remember(top);
@@ -103,8 +116,9 @@ final class RunMerger {
     if (lastKeyLength < 0 || r.hi != lastHi || r.lo != lastLo) {
       return false;
     }
-    return !r.run.kind().hasKey() || Arrays.equals(r.block, r.keyOffset,
-        r.keyOffset + r.keyLength, lastKey, 0, lastKeyLength);
+    return !r.run.kind().hasKey()
+        || Arrays.equals(
+            r.block, r.keyOffset, r.keyOffset + r.keyLength, lastKey, 0, lastKeyLength);
   }
 
   private void remember(RunReader r) {
@@ -149,8 +163,14 @@ final class RunMerger {
         c = Long.compareUnsigned(a.lo, b.lo);
       }
       if (c == 0 && kind.hasKey()) {
-        c = Arrays.compareUnsigned(a.block, a.keyOffset, a.keyOffset + a.keyLength, b.block,
-            b.keyOffset, b.keyOffset + b.keyLength);
+        c =
+            Arrays.compareUnsigned(
+                a.block,
+                a.keyOffset,
+                a.keyOffset + a.keyLength,
+                b.block,
+                b.keyOffset,
+                b.keyOffset + b.keyLength);
       }
       if (c != 0) {
         return c < 0;

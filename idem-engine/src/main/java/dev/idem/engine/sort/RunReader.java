@@ -11,24 +11,26 @@ import net.jpountz.lz4.LZ4Exception;
 import net.jpountz.lz4.LZ4SafeDecompressor;
 
 /**
- * Reads a run written by {@link RunWriter}, one entry at a time. After {@link #next()} the entry
- * is in the package-visible fields, its key and record inside {@link #block}, valid until the next
+ * Reads a run written by {@link RunWriter}, one entry at a time. After {@link #next()} the entry is
+ * in the package-visible fields, its key and record inside {@link #block}, valid until the next
  * call. A damaged or cut run is refused with a message naming the file.
  */
 final class RunReader implements AutoCloseable {
 
   private static final LZ4SafeDecompressor DECOMPRESSOR = RunWriter.LZ4.safeDecompressor();
-  private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class,
-      ByteOrder.BIG_ENDIAN);
-  private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class,
-      ByteOrder.BIG_ENDIAN);
+  private static final VarHandle LONG =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+  private static final VarHandle INT =
+      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
 
   final RunFile run;
   long hi;
   long lo;
   long ordinal;
+
   /** The block's keys and records. */
   byte[] block;
+
   int keyOffset;
   int keyLength;
   int recordOffset;
@@ -63,8 +65,9 @@ final class RunReader implements AutoCloseable {
     try {
       byte[] h = new byte[16];
       readFully(h, 0, 16);
-      if (!Arrays.equals(h, 0, 8, RunWriter.MAGIC, 0, 8) || (int) INT.get(h, 8)
-          != RunWriter.VERSION || (int) INT.get(h, 12) != run.kind().code) {
+      if (!Arrays.equals(h, 0, 8, RunWriter.MAGIC, 0, 8)
+          || (int) INT.get(h, 8) != RunWriter.VERSION
+          || (int) INT.get(h, 12) != run.kind().code) {
         throw damaged("not a run of this version and kind");
       }
     } catch (IOException e) {
@@ -134,7 +137,8 @@ final class RunReader implements AutoCloseable {
       crc.reset();
       crc.update(end, 0, 8);
       long entries = (long) LONG.get(end, 0);
-      if ((int) INT.get(end, 8) != (int) crc.getValue() || entries != entriesRead
+      if ((int) INT.get(end, 8) != (int) crc.getValue()
+          || entries != entriesRead
           || entries != run.entries()) {
         throw damaged("its end record does not match the " + entriesRead + " entries read");
       }
@@ -144,7 +148,10 @@ final class RunReader implements AutoCloseable {
     readFully(frameHeader, 4, 12);
     int dataLength = (int) INT.get(frameHeader, 4);
     int storedLength = (int) INT.get(frameHeader, 8);
-    if (headLength <= 0 || headLength > head.length || dataLength < 0 || storedLength < 0
+    if (headLength <= 0
+        || headLength > head.length
+        || dataLength < 0
+        || storedLength < 0
         || storedLength > dataLength + dataLength / 255 + 16) {
       throw damaged("a block header is invalid");
     }
@@ -191,8 +198,12 @@ final class RunReader implements AutoCloseable {
   }
 
   private IOException damaged(String why) {
-    return new IOException("sorted run " + run.path() + " is damaged: " + why
-        + "; was the --tmp directory changed during the job?");
+    return new IOException(
+        "sorted run "
+            + run.path()
+            + " is damaged: "
+            + why
+            + "; was the --tmp directory changed during the job?");
   }
 
   @Override

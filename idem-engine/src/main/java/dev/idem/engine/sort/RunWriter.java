@@ -36,15 +36,15 @@ import net.jpountz.lz4.LZ4Factory;
  * grows for one entry larger than the block size and shrinks back after it. The end record lets a
  * reader tell a complete run from a cut one.
  *
- * <p>Compressing and writing a block can run on a background thread while the caller fills the
- * next one (two blocks: one filling, one in flight), so that compression overlaps sorting and
- * merging.
+ * <p>Compressing and writing a block can run on a background thread while the caller fills the next
+ * one (two blocks: one filling, one in flight), so that compression overlaps sorting and merging.
  */
 final class RunWriter implements EntrySink, AutoCloseable {
 
   static final byte[] MAGIC = "IDEMRUN1".getBytes(StandardCharsets.US_ASCII);
   static final int VERSION = 1;
   static final int FRAME_HEADER = 16;
+
   /** Most bytes of an entry's head: two longs, a varlong, two varints. */
   static final int MAX_HEAD = 16 + 10 + 5 + 5;
 
@@ -52,10 +52,10 @@ final class RunWriter implements EntrySink, AutoCloseable {
   // (lz4-java's Unsafe and JNI codecs do not check bounds; see docs/SORT_DEDUP.md)
   static final LZ4Factory LZ4 = LZ4Factory.safeInstance();
   private static final LZ4Compressor COMPRESSOR = LZ4.fastCompressor();
-  private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class,
-      ByteOrder.BIG_ENDIAN);
-  private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class,
-      ByteOrder.BIG_ENDIAN);
+  private static final VarHandle LONG =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
+  private static final VarHandle INT =
+      MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.BIG_ENDIAN);
 
   /** A block's buffers: head and data as filled, and the frame they are compressed into. */
   private static final class Block {
@@ -97,8 +97,12 @@ final class RunWriter implements EntrySink, AutoCloseable {
 
   /** Heap a writer holds for blocks of {@code blockBytes}: two blocks with their frames. */
   static long memoryBytes(int blockBytes) {
-    return 2 * (2L * headBytes(blockBytes) + blockBytes + FRAME_HEADER
-        + COMPRESSOR.maxCompressedLength(blockBytes) + 64);
+    return 2
+        * (2L * headBytes(blockBytes)
+            + blockBytes
+            + FRAME_HEADER
+            + COMPRESSOR.maxCompressedLength(blockBytes)
+            + 64);
   }
 
   /**
@@ -113,11 +117,11 @@ final class RunWriter implements EntrySink, AutoCloseable {
   }
 
   /**
-   * @param compress LZ4-compress each block's data (stored as it is when that does not shrink
-   *     it); without, every block is stored as it is, which readers tell by its stored length
+   * @param compress LZ4-compress each block's data (stored as it is when that does not shrink it);
+   *     without, every block is stored as it is, which readers tell by its stored length
    */
-  RunWriter(Path path, RunKind kind, int blockBytes, ExecutorService background,
-      boolean compress) throws IOException {
+  RunWriter(Path path, RunKind kind, int blockBytes, ExecutorService background, boolean compress)
+      throws IOException {
     this.path = path;
     this.compress = compress;
     this.kind = kind;
@@ -133,8 +137,17 @@ final class RunWriter implements EntrySink, AutoCloseable {
   }
 
   @Override
-  public void write(long hi, long lo, long ordinal, byte[] key, int keyOffset, int keyLength,
-      byte[] record, int recordOffset, int recordLength) throws IOException {
+  public void write(
+      long hi,
+      long lo,
+      long ordinal,
+      byte[] key,
+      int keyOffset,
+      int keyLength,
+      byte[] record,
+      int recordOffset,
+      int recordLength)
+      throws IOException {
     int k = kind.hasKey() ? keyLength : 0;
     int dataBytes = k + recordLength;
     Block b = filling;
@@ -189,10 +202,12 @@ final class RunWriter implements EntrySink, AutoCloseable {
       return;
     }
     sent = full;
-    inFlight = background.submit(() -> {
-      compressAndWrite(full);
-      return null;
-    });
+    inFlight =
+        background.submit(
+            () -> {
+              compressAndWrite(full);
+              return null;
+            });
     filling = spare != null ? spare : new Block(headBytes(blockBytes), blockBytes);
     spare = null;
   }
@@ -208,7 +223,8 @@ final class RunWriter implements EntrySink, AutoCloseable {
       Thread.currentThread().interrupt();
       throw new IOException("interrupted while writing " + path);
     } catch (ExecutionException e) {
-      throw e.getCause() instanceof IOException io ? io
+      throw e.getCause() instanceof IOException io
+          ? io
           : new IOException(e.getCause().getMessage(), e.getCause());
     } finally {
       inFlight = null;
@@ -221,8 +237,10 @@ final class RunWriter implements EntrySink, AutoCloseable {
     byte[] frame = b.frame;
     int at = FRAME_HEADER + b.headSize;
     System.arraycopy(b.head, 0, frame, FRAME_HEADER, b.headSize);
-    int stored = b.dataSize == 0 || !compress ? b.dataSize
-        : COMPRESSOR.compress(b.data, 0, b.dataSize, frame, at, frame.length - at);
+    int stored =
+        b.dataSize == 0 || !compress
+            ? b.dataSize
+            : COMPRESSOR.compress(b.data, 0, b.dataSize, frame, at, frame.length - at);
     if (stored >= b.dataSize) { // incompressible: store it as it is
       System.arraycopy(b.data, 0, frame, at, b.dataSize);
       stored = b.dataSize;
@@ -245,8 +263,8 @@ final class RunWriter implements EntrySink, AutoCloseable {
     try {
       out.write(b, 0, len);
     } catch (IOException e) {
-      throw new IOException("cannot write the sorted run " + path + " (--tmp): "
-          + e.getMessage(), e);
+      throw new IOException(
+          "cannot write the sorted run " + path + " (--tmp): " + e.getMessage(), e);
     }
     bytes += len;
   }

@@ -1,15 +1,15 @@
 package dev.idem.engine.sort;
 
+import dev.idem.core.Fingerprinter;
 import dev.idem.engine.JobException;
 import dev.idem.engine.records.BadRecordException;
 import dev.idem.engine.records.BadRecordPolicy;
 import dev.idem.engine.records.InputFile;
+import dev.idem.engine.records.Inputs;
+import dev.idem.engine.records.KeyExtractor;
 import dev.idem.engine.records.OutputFile;
 import dev.idem.engine.records.RecordBatch;
 import dev.idem.engine.records.RecordSource;
-import dev.idem.core.Fingerprinter;
-import dev.idem.engine.records.Inputs;
-import dev.idem.engine.records.KeyExtractor;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -27,8 +27,8 @@ import java.util.List;
  * directories, keys, bad records), numbers them, and fills a buffer; a full buffer is sorted by
  * (key, position), its repeats dropped, and written as an LZ4 run. Phase 2 ({@link MergePhase})
  * merges the runs, dropping repeats across them, into the output in key order or, with one more
- * external sort on positions, in input order. Records carry their bytes throughout, so no input
- * is read twice and standard input and gzip work.
+ * external sort on positions, in input order. Records carry their bytes throughout, so no input is
+ * read twice and standard input and gzip work.
  */
 public final class SortDedupJob {
 
@@ -47,34 +47,40 @@ public final class SortDedupJob {
   }
 
   private static final long PROGRESS_NANOS = 500_000_000L;
+
   /** Decompressed bytes per gzip input byte (text), as dedup's input estimate takes it. */
   private static final int GZIP_RATIO = 5;
+
   /** Run bytes per entry besides its record: fingerprint, position and length, uncompressed. */
   private static final int ENTRY_OVERHEAD = 24;
+
   /** A guess of the mean record size when there is nothing to measure (standard input). */
   private static final int DEFAULT_RECORD_BYTES = 128;
 
   /**
-   * What a job needs for an input, before it runs: the sorted runs it writes, its merge passes
-   * and the free space it asks of {@code --tmp}; what {@code idem plan} quotes.
+   * What a job needs for an input, before it runs: the sorted runs it writes, its merge passes and
+   * the free space it asks of {@code --tmp}; what {@code idem plan} quotes.
    *
    * @param runs sorted runs written while reading
-   * @param mergePasses passes over the data after reading (by key, and by position for input
-   *     order)
+   * @param mergePasses passes over the data after reading (by key, and by position for input order)
    * @param tempBytes free space required in {@code --tmp}
    */
   public record Footprint(long runs, int mergePasses, long tempBytes) {}
 
   /** The footprint for {@code records} records of {@code inputBytes} (uncompressed) in all. */
-  public static Footprint footprint(long memory, long inputBytes, long records,
-      SortDedupSpec.Order order) {
+  public static Footprint footprint(
+      long memory, long inputBytes, long records, SortDedupSpec.Order order) {
     SortPlan plan = SortPlan.of(memory, order);
     long perRun = Math.max(1, plan.bufferBytes());
-    long runs = Math.max(1, (inputBytes + records * (long) RunBuffer.indexBytes(
-        RunKind.FINGERPRINT) + perRun - 1) / perRun);
+    long runs =
+        Math.max(
+            1,
+            (inputBytes + records * (long) RunBuffer.indexBytes(RunKind.FINGERPRINT) + perRun - 1)
+                / perRun);
     int passes = 1;
-    for (long left = runs; left > plan.finalFanIn(); left = (left + plan.fanIn() - 1)
-        / plan.fanIn()) {
+    for (long left = runs;
+        left > plan.finalFanIn();
+        left = (left + plan.fanIn() - 1) / plan.fanIn()) {
       passes++;
     }
     if (order == SortDedupSpec.Order.INPUT) {
@@ -106,8 +112,13 @@ public final class SortDedupJob {
   private long ordinal;
   private long bytesSeen;
 
-  private SortDedupJob(SortDedupSpec spec, SortPlan plan, Long usableSpace, InputStream stdin,
-      OutputStream stdout, Listener listener) {
+  private SortDedupJob(
+      SortDedupSpec spec,
+      SortPlan plan,
+      Long usableSpace,
+      InputStream stdin,
+      OutputStream stdout,
+      Listener listener) {
     this.spec = spec;
     this.plan = plan;
     this.usableSpace = usableSpace;
@@ -122,18 +133,23 @@ public final class SortDedupJob {
    *
    * @throws BadRecordException for a bad record under the fail policy
    * @throws JobException when the job cannot start as asked (a key the header lacks, …)
-   * @throws IOException for unreadable inputs, unwritable outputs, or a {@code --tmp} without
-   *     room
+   * @throws IOException for unreadable inputs, unwritable outputs, or a {@code --tmp} without room
    */
-  public static SortDedupResult run(SortDedupSpec spec, InputStream stdin, OutputStream stdout,
-      Listener listener) throws IOException {
-    return run(spec, SortPlan.of(spec.memoryBytes(), spec.order()), null, stdin, stdout,
-        listener);
+  public static SortDedupResult run(
+      SortDedupSpec spec, InputStream stdin, OutputStream stdout, Listener listener)
+      throws IOException {
+    return run(spec, SortPlan.of(spec.memoryBytes(), spec.order()), null, stdin, stdout, listener);
   }
 
   /** A job with a given plan and, when not null, a given free space in --tmp: for tests. */
-  static SortDedupResult run(SortDedupSpec spec, SortPlan plan, Long usableSpace,
-      InputStream stdin, OutputStream stdout, Listener listener) throws IOException {
+  static SortDedupResult run(
+      SortDedupSpec spec,
+      SortPlan plan,
+      Long usableSpace,
+      InputStream stdin,
+      OutputStream stdout,
+      Listener listener)
+      throws IOException {
     return new SortDedupJob(spec, plan, usableSpace, stdin, stdout, listener).run();
   }
 
@@ -146,8 +162,8 @@ public final class SortDedupJob {
     } catch (IllegalArgumentException e) {
       throw new JobException(e.getMessage());
     }
-    Fingerprinter fingerprinter = Fingerprinter.xxh3().withSeed(spec.seed())
-        .withNormalizer(spec.normalizer());
+    Fingerprinter fingerprinter =
+        Fingerprinter.xxh3().withSeed(spec.seed()).withNormalizer(spec.normalizer());
     if (spec.output() != null) {
       OutputFile.requireDirectory(spec.output()); // before the work, not after it
     }
@@ -156,8 +172,10 @@ public final class SortDedupJob {
       throw new IOException("--tmp " + tmp + ": no such directory");
     }
     List<InputFile> files = inputs.stream().filter(f -> !f.isStdin()).toList();
-    long bytes = files.stream().mapToLong(f -> f.path().endsWith(".gz")
-        ? GZIP_RATIO * f.size() : f.size()).sum();
+    long bytes =
+        files.stream()
+            .mapToLong(f -> f.path().endsWith(".gz") ? GZIP_RATIO * f.size() : f.size())
+            .sum();
     long recordsGuess = files.isEmpty() ? 0 : bytes / meanLineBytes(files.get(0)) + 1;
     long compressedTemp = tempBytesFor(bytes, recordsGuess);
     // uncompressed, the runs by key and by position coexist in input order: the input each
@@ -165,13 +183,15 @@ public final class SortDedupJob {
     long usable = usableSpace != null ? usableSpace : Files.getFileStore(tmp).getUsableSpace();
     // LZ4 costs about a third of the CPU time (lz4-java's safe codec): skip it when the disk has
     // room for plain runs with a quarter to spare
-    boolean compress = spec.compressRuns() != null ? spec.compressRuns()
-        : plainTemp + plainTemp / 4 > usable;
+    boolean compress =
+        spec.compressRuns() != null ? spec.compressRuns() : plainTemp + plainTemp / 4 > usable;
     try (RunDirectory dir = RunDirectory.create(tmp, this::warn, compress)) {
       RunDirectory.checkSpace(tmp, compress ? compressedTemp : plainTemp, usable);
       // the sort buffer's first split between record bytes and index, by the sampled mean
-      int mean = recordsGuess == 0 ? DEFAULT_RECORD_BYTES
-          : (int) Math.max(8, Math.min(1 << 20, bytes / recordsGuess));
+      int mean =
+          recordsGuess == 0
+              ? DEFAULT_RECORD_BYTES
+              : (int) Math.max(8, Math.min(1 << 20, bytes / recordsGuess));
       buffer = new RunBuffer(kind, plan.bufferBytes(), keepLast(), mean);
       read(inputs, extractor, fingerprinter, dir);
       long readMillis = (System.nanoTime() - started) / 1_000_000;
@@ -179,16 +199,20 @@ public final class SortDedupJob {
       int passes = 0;
       int keyPasses = 0;
       long outputBytes;
-      try (OutputFile out = spec.output() != null ? OutputFile.open(spec.output())
-          : OutputFile.stream("<stdout>", stdout)) {
+      try (OutputFile out =
+          spec.output() != null
+              ? OutputFile.open(spec.output())
+              : OutputFile.stream("<stdout>", stdout)) {
         if (header != null) {
           out.write(header, 0, header.length);
         }
-        EntrySink sink = (hi, lo, ord, key, keyOff, keyLen, record, off, len) ->
-            out.write(record, off, len);
+        EntrySink sink =
+            (hi, lo, ord, key, keyOff, keyLen, record, off, len) -> out.write(record, off, len);
         if (runs.isEmpty()) { // it all fit in memory: no temporary files at all
-          kept = spec.order() == SortDedupSpec.Order.INPUT
-              ? buffer.drainSurvivorsInArrivalOrder(sink) : buffer.drainSorted(sink);
+          kept =
+              spec.order() == SortDedupSpec.Order.INPUT
+                  ? buffer.drainSurvivorsInArrivalOrder(sink)
+                  : buffer.drainSorted(sink);
         } else {
           if (buffer.size() > 0) {
             spill(dir);
@@ -196,9 +220,10 @@ public final class SortDedupJob {
           buffer = null; // its memory goes to the merge
           MergePhase merge = new MergePhase(dir, plan, keepLast(), listener);
           int seen = (int) Math.min(1 << 20, bytesSeen / Math.max(1, ordinal));
-          kept = spec.order() == SortDedupSpec.Order.INPUT
-              ? merge.inInputOrder(List.copyOf(runs), sink, seen)
-              : merge.inKeyOrder(List.copyOf(runs), sink);
+          kept =
+              spec.order() == SortDedupSpec.Order.INPUT
+                  ? merge.inInputOrder(List.copyOf(runs), sink, seen)
+                  : merge.inKeyOrder(List.copyOf(runs), sink);
           passes = merge.passes();
           keyPasses = merge.keyPasses();
         }
@@ -206,9 +231,23 @@ public final class SortDedupJob {
         outputBytes = out.length();
       }
       long ok = records - badRecords;
-      return new SortDedupResult(records, kept, ok - kept, badRecords, blankLines, runs.size(),
-          passes, keyPasses, plan.fanIn(), spec.memoryBytes(), dir.writtenBytes(), dir.peakBytes(),
-          compress, outputBytes, readMillis, (System.nanoTime() - started) / 1_000_000,
+      return new SortDedupResult(
+          records,
+          kept,
+          ok - kept,
+          badRecords,
+          blankLines,
+          runs.size(),
+          passes,
+          keyPasses,
+          plan.fanIn(),
+          spec.memoryBytes(),
+          dir.writtenBytes(),
+          dir.peakBytes(),
+          compress,
+          outputBytes,
+          readMillis,
+          (System.nanoTime() - started) / 1_000_000,
           List.copyOf(warnings));
     }
   }
@@ -229,17 +268,30 @@ public final class SortDedupJob {
     }
   }
 
-  private void read(List<InputFile> inputs, KeyExtractor extractor, Fingerprinter fingerprinter,
-      RunDirectory dir) throws IOException {
-    Path quarantinePath = spec.onBadRecord() instanceof BadRecordPolicy.Quarantine q
-        ? q.file() : null;
+  private void read(
+      List<InputFile> inputs, KeyExtractor extractor, Fingerprinter fingerprinter, RunDirectory dir)
+      throws IOException {
+    Path quarantinePath =
+        spec.onBadRecord() instanceof BadRecordPolicy.Quarantine q ? q.file() : null;
     long total = inputs.stream().mapToLong(f -> Math.max(0, f.size())).sum();
     long lastProgress = System.nanoTime();
-    try (OutputFile quarantine = quarantinePath != null ? OutputFile.open(quarantinePath)
-            : null;
-        RecordSource source = new RecordSource(inputs, new RecordSource.Settings(spec.format(),
-            spec.header(), extractor, fingerprinter, spec.exactKey(), spec.maxRecordBytes()),
-            stdin, 0, 0, 0, plan.batchBytes(), plan.batchRecords())) {
+    try (OutputFile quarantine = quarantinePath != null ? OutputFile.open(quarantinePath) : null;
+        RecordSource source =
+            new RecordSource(
+                inputs,
+                new RecordSource.Settings(
+                    spec.format(),
+                    spec.header(),
+                    extractor,
+                    fingerprinter,
+                    spec.exactKey(),
+                    spec.maxRecordBytes()),
+                stdin,
+                0,
+                0,
+                0,
+                plan.batchBytes(),
+                plan.batchRecords())) {
       while (true) {
         RecordBatch batch = source.next();
         for (int i = 0; i < batch.count; i++) {
@@ -289,14 +341,14 @@ public final class SortDedupJob {
     int length = batch.contentLength[i] + batch.terminatorLength[i];
     boolean newline = batch.terminatorLength[i] == 0; // the last line of an input without one
     bytesSeen += length + keyLength;
-    if (buffer.add(hi, lo, position, key, 0, keyLength, batch.arena, batch.start[i], length,
-        newline)) {
+    if (buffer.add(
+        hi, lo, position, key, 0, keyLength, batch.arena, batch.start[i], length, newline)) {
       return;
     }
     if (buffer.size() > 0) {
       spill(dir);
-      if (buffer.add(hi, lo, position, key, 0, keyLength, batch.arena, batch.start[i], length,
-          newline)) {
+      if (buffer.add(
+          hi, lo, position, key, 0, keyLength, batch.arena, batch.start[i], length, newline)) {
         return;
       }
     }
@@ -313,8 +365,11 @@ public final class SortDedupJob {
 
   private static byte[] recordBytes(RecordBatch batch, int i) {
     int length = batch.contentLength[i] + batch.terminatorLength[i];
-    byte[] record = Arrays.copyOfRange(batch.arena, batch.start[i], batch.start[i] + length
-        + (batch.terminatorLength[i] == 0 ? 1 : 0));
+    byte[] record =
+        Arrays.copyOfRange(
+            batch.arena,
+            batch.start[i],
+            batch.start[i] + length + (batch.terminatorLength[i] == 0 ? 1 : 0));
     if (batch.terminatorLength[i] == 0) {
       record[length] = '\n';
     }
@@ -340,8 +395,13 @@ public final class SortDedupJob {
     }
     if (policy instanceof BadRecordPolicy.Quarantine) {
       if (batch.tooLongToKeep(i)) {
-        warn(name + ":" + batch.line[i] + ": " + batch.problem[i]
-            + "; too long to quarantine, counted as bad");
+        warn(
+            name
+                + ":"
+                + batch.line[i]
+                + ": "
+                + batch.problem[i]
+                + "; too long to quarantine, counted as bad");
       } else {
         quarantine.writeRecord(batch, i);
       }

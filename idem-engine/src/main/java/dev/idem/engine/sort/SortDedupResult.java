@@ -22,7 +22,21 @@ import java.util.List;
  * @param elapsedMillis time of the whole job
  * @param warnings things the user should know (leftovers removed, records too long to quarantine)
  */
-public record SortDedupResult(long records, long kept, long duplicates, long badRecords,
-    long blankLines, int runs, int mergePasses, int keyMergePasses, int fanIn, long memoryBytes,
-    long tempBytesWritten, long tempPeakBytes, boolean runsCompressed, long outputBytes,
-    long readMillis, long elapsedMillis, List<String> warnings) {}
+public record SortDedupResult(
+    long records,
+    long kept,
+    long duplicates,
+    long badRecords,
+    long blankLines,
+    int runs,
+    int mergePasses,
+    int keyMergePasses,
+    int fanIn,
+    long memoryBytes,
+    long tempBytesWritten,
+    long tempPeakBytes,
+    boolean runsCompressed,
+    long outputBytes,
+    long readMillis,
+    long elapsedMillis,
+    List<String> warnings) {}

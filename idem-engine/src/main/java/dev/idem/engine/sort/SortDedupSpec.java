@@ -1,7 +1,7 @@
 package dev.idem.engine.sort;
 
-import dev.idem.engine.records.BadRecordPolicy;
 import dev.idem.core.KeyNormalizer;
+import dev.idem.engine.records.BadRecordPolicy;
 import dev.idem.engine.records.KeySpec;
 import dev.idem.engine.records.RecordFormat;
 import java.nio.file.Path;
@@ -59,18 +59,44 @@ public record SortDedupSpec(
     /** The survivors in the order they were read. */
     INPUT,
     /**
-     * Grouped by key, in 128-bit fingerprint order (byte order of the keys with exact keys):
-     * one external pass fewer than {@link #INPUT}.
+     * Grouped by key, in 128-bit fingerprint order (byte order of the keys with exact keys): one
+     * external pass fewer than {@link #INPUT}.
      */
     KEY
   }
 
   /** A spec whose runs are LZ4-compressed. */
-  public SortDedupSpec(List<String> inputs, RecordFormat format, KeySpec key, boolean header,
-      KeyNormalizer normalizer, long seed, boolean exactKey, long memoryBytes, Path tmp,
-      Keep keep, Order order, Path output, BadRecordPolicy onBadRecord, int maxRecordBytes) {
-    this(inputs, format, key, header, normalizer, seed, exactKey, memoryBytes, tmp, keep, order,
-        output, onBadRecord, maxRecordBytes, true);
+  public SortDedupSpec(
+      List<String> inputs,
+      RecordFormat format,
+      KeySpec key,
+      boolean header,
+      KeyNormalizer normalizer,
+      long seed,
+      boolean exactKey,
+      long memoryBytes,
+      Path tmp,
+      Keep keep,
+      Order order,
+      Path output,
+      BadRecordPolicy onBadRecord,
+      int maxRecordBytes) {
+    this(
+        inputs,
+        format,
+        key,
+        header,
+        normalizer,
+        seed,
+        exactKey,
+        memoryBytes,
+        tmp,
+        keep,
+        order,
+        output,
+        onBadRecord,
+        maxRecordBytes,
+        true);
   }
 
   public SortDedupSpec {
@@ -79,8 +105,11 @@ public record SortDedupSpec(
       throw new IllegalArgumentException("at least one input is needed ('-' for standard input)");
     }
     if (memoryBytes < MIN_MEMORY) {
-      throw new IllegalArgumentException("--memory must be at least 1m (the read buffers alone "
-          + "take a few hundred KiB), got " + memoryBytes + " bytes");
+      throw new IllegalArgumentException(
+          "--memory must be at least 1m (the read buffers alone "
+              + "take a few hundred KiB), got "
+              + memoryBytes
+              + " bytes");
     }
   }
 }

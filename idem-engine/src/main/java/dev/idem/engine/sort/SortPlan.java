@@ -12,8 +12,8 @@ import dev.idem.engine.records.RecordSource;
  * <ul>
  *   <li>reading (phase 1): the reader thread's {@value RecordSource#BATCHES} batches, its line
  *       buffer and gzip window, the sort buffer, one run writer and a quarantine output;
- *   <li>merging (phase 2): one block pair per open run, one run writer, the output buffer; in
- *       input order the last merge by key also feeds a buffer that sorts survivors by position.
+ *   <li>merging (phase 2): one block pair per open run, one run writer, the output buffer; in input
+ *       order the last merge by key also feeds a buffer that sorts survivors by position.
  * </ul>
  *
  * @param batchBytes bytes per reader batch
@@ -25,18 +25,27 @@ import dev.idem.engine.records.RecordSource;
  *     position buffer shares the memory)
  * @param spoolBytes the buffer that sorts survivors by position during the last merge by key
  */
-record SortPlan(int batchBytes, int batchRecords, long bufferBytes, int blockBytes, int fanIn,
-    int finalFanIn, long spoolBytes) {
+record SortPlan(
+    int batchBytes,
+    int batchRecords,
+    long bufferBytes,
+    int blockBytes,
+    int fanIn,
+    int finalFanIn,
+    long spoolBytes) {
 
   /**
    * A record slot of a reader batch: offsets, lengths, kind, fingerprint, refs, positions,
    * checksum.
    */
   static final int BATCH_SLOT_BYTES = 104;
+
   /** The line reader's buffer and a gzip stream's buffer and window, while reading. */
   static final int READER_FIXED_BYTES = 160 << 10;
+
   /** An {@link OutputFile}'s buffer. */
   static final int OUTPUT_BUFFER_BYTES = 64 << 10;
+
   /** Most runs merged at once: beyond this, a heap step costs more than another pass saves. */
   static final int MAX_FAN_IN = 1024;
 
@@ -50,8 +59,9 @@ record SortPlan(int batchBytes, int batchRecords, long bufferBytes, int blockByt
   static SortPlan of(long memory, SortDedupSpec.Order order) {
     int batchBytes = (int) clamp(memory / 64, 16 << 10, 1 << 20);
     int batchRecords = (int) clamp(batchBytes / 128, 64, RecordBatch.MAX_RECORDS);
-    long reader = RecordSource.BATCHES * (long) (batchBytes + 4096
-        + batchRecords * BATCH_SLOT_BYTES) + READER_FIXED_BYTES;
+    long reader =
+        RecordSource.BATCHES * (long) (batchBytes + 4096 + batchRecords * BATCH_SLOT_BYTES)
+            + READER_FIXED_BYTES;
     // small blocks for small budgets keep the fan-in up; 64 KiB is LZ4's window, larger blocks
     // compress no better
     int blockBytes = (int) clamp(memory / 256, 4 << 10, 64 << 10);

@@ -1,15 +1,14 @@
 package dev.idem.engine.state;
 
+import dev.idem.engine.DedupStats;
 import dev.idem.engine.records.InputCheck;
 import dev.idem.engine.records.InputRead;
-import dev.idem.engine.records.OutputFile;
-import dev.idem.engine.DedupStats;
 import java.util.Map;
 
 /**
- * What a checkpoint commits, atomically with the keys kept up to it: where the input was, how
- * long each output was, which filter snapshot covers which keys, and the counts so far. Stored as
- * JSON in the state's {@code meta} column family under {@code "checkpoint"}.
+ * What a checkpoint commits, atomically with the keys kept up to it: where the input was, how long
+ * each output was, which filter snapshot covers which keys, and the counts so far. Stored as JSON
+ * in the state's {@code meta} column family under {@code "checkpoint"}.
  *
  * @param sequence 1, 2, …; 0 is the empty state before the first checkpoint
  * @param fileIndex the input being read (index into the manifest's inputs)
@@ -27,18 +26,32 @@ import java.util.Map;
  * @param stats the deduplicator's counts
  * @param window a windowed job's clock and counts, or {@code null}
  * @param complete whether every input was read to its end
- * @param read what the job read of input {@code fileIndex}, through {@code offset}: its
- *     CRC32C and sampled blocks, for the resume to check the input still holds it ({@link
- *     InputCheck}); {@code null} in states of versions before it was kept. Of the inputs before
- *     it, the state's meta values {@code "input-<index>"} hold the same.
+ * @param read what the job read of input {@code fileIndex}, through {@code offset}: its CRC32C and
+ *     sampled blocks, for the resume to check the input still holds it ({@link InputCheck}); {@code
+ *     null} in states of versions before it was kept. Of the inputs before it, the state's meta
+ *     values {@code "input-<index>"} hold the same.
  * @param tails each output file's {@code OutputFile.tailChecksum()} at this checkpoint, by role
  *     ({@link #OUTPUT}, {@link #DROPPED}, {@link #QUARANTINE}, {@link #LATE}); empty in states
  *     written before idem recorded them
  */
-public record Checkpoint(long sequence, int fileIndex, long offset, long line,
-    long outputBytes, long droppedBytes, String quarantine, long quarantineBytes,
-    long snapshotSequence, long records, long blankLines, long badRecords, DedupStats stats,
-    WindowCheckpoint window, boolean complete, InputRead read, Map<String, Long> tails) {
+public record Checkpoint(
+    long sequence,
+    int fileIndex,
+    long offset,
+    long line,
+    long outputBytes,
+    long droppedBytes,
+    String quarantine,
+    long quarantineBytes,
+    long snapshotSequence,
+    long records,
+    long blankLines,
+    long badRecords,
+    DedupStats stats,
+    WindowCheckpoint window,
+    boolean complete,
+    InputRead read,
+    Map<String, Long> tails) {
 
   public static final String OUTPUT = "output";
   public static final String DROPPED = "dropped";
@@ -46,8 +59,9 @@ public record Checkpoint(long sequence, int fileIndex, long offset, long line,
   public static final String LATE = "late";
 
   /** The state before anything was read. */
-  public static final Checkpoint START = new Checkpoint(0, 0, 0, 0, 0, 0, null, 0, 0, 0, 0, 0,
-      DedupStats.ZERO, null, false, null, Map.of());
+  public static final Checkpoint START =
+      new Checkpoint(
+          0, 0, 0, 0, 0, 0, null, 0, 0, 0, 0, 0, DedupStats.ZERO, null, false, null, Map.of());
 
   public Checkpoint {
     tails = tails == null ? Map.of() : Map.copyOf(tails);

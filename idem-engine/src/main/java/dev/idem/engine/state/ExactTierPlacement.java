@@ -38,7 +38,9 @@ public record ExactTierPlacement(Kind kind, String address) {
     return new ExactTierPlacement(Kind.SHARED, Objects.requireNonNull(address, "address"));
   }
 
-  /** The form manifests keep and summaries print: {@code none}, {@code memory}, ... or the address. */
+  /**
+   * The form manifests keep and summaries print: {@code none}, {@code memory}, ... or the address.
+   */
   @JsonValue
   @Override
   public String toString() {

@@ -11,11 +11,11 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A job's identity, written to {@code STATE/MANIFEST.json} when the state is created and checked
- * on every resume: a job may only continue with the inputs and options it started with.
- * Options that do not change which records are kept (checkpoint interval, bad-record policy,
- * progress, statistics file) are not part of it. Where the exact tier lives is, because the
- * state's layout follows from it (see {@link #writesSeen()}).
+ * A job's identity, written to {@code STATE/MANIFEST.json} when the state is created and checked on
+ * every resume: a job may only continue with the inputs and options it started with. Options that
+ * do not change which records are kept (checkpoint interval, bad-record policy, progress,
+ * statistics file) are not part of it. Where the exact tier lives is, because the state's layout
+ * follows from it (see {@link #writesSeen()}).
  */
 public record Manifest(
     int formatVersion,
@@ -44,10 +44,10 @@ public record Manifest(
   public static final int FORMAT_VERSION = 1;
 
   /**
-   * Whether checkpoints write every kept key into RocksDB's {@code seen} column family. Needed
-   * when RocksDB is the exact tier, and for full keys (the journal holds fingerprints only).
-   * Otherwise the journal, never truncated, is the durable record of the kept keys: one packed
-   * write per checkpoint instead of one RocksDB entry per key.
+   * Whether checkpoints write every kept key into RocksDB's {@code seen} column family. Needed when
+   * RocksDB is the exact tier, and for full keys (the journal holds fingerprints only). Otherwise
+   * the journal, never truncated, is the durable record of the kept keys: one packed write per
+   * checkpoint instead of one RocksDB entry per key.
    */
   public boolean writesSeen() {
     return exactStore.kind() == ExactTierPlacement.Kind.ROCKSDB || keyMode == KeyMode.FULL_KEY;
@@ -101,21 +101,35 @@ public record Manifest(
   }
 
   /**
-   * How {@code now} (this command) differs from this manifest (the state's): one entry per
-   * setting that differs, each naming both values; empty when they match.
+   * How {@code now} (this command) differs from this manifest (the state's): one entry per setting
+   * that differs, each naming both values; empty when they match.
    */
   public List<Difference> differencesFrom(Manifest now) {
     List<Difference> d = new ArrayList<>();
     if (inputs.size() != now.inputs.size()) {
-      d.add(new Difference(Setting.INPUTS, "the state has " + inputs.size() + " input files, "
-          + "this command " + now.inputs.size()));
+      d.add(
+          new Difference(
+              Setting.INPUTS,
+              "the state has "
+                  + inputs.size()
+                  + " input files, "
+                  + "this command "
+                  + now.inputs.size()));
     } else {
       for (int i = 0; i < inputs.size(); i++) {
         InputFile was = inputs.get(i);
         InputFile is = now.inputs.get(i);
         if (!was.path().equals(is.path())) {
-          d.add(new Difference(Setting.INPUTS, "input " + (i + 1) + " is " + was.path()
-              + " in the state, " + is.path() + " in this command"));
+          d.add(
+              new Difference(
+                  Setting.INPUTS,
+                  "input "
+                      + (i + 1)
+                      + " is "
+                      + was.path()
+                      + " in the state, "
+                      + is.path()
+                      + " in this command"));
         } else if (was.differenceFrom(is) != null) {
           d.add(new Difference(Setting.INPUTS, was.differenceFrom(is)));
         }
@@ -137,7 +151,10 @@ public record Manifest(
     compare(d, Setting.OUTPUT, output, now.output);
     compare(d, Setting.DROPPED, orNone(dropped), orNone(now.dropped));
     compare(d, Setting.WINDOW, orNone(window), orNone(now.window));
-    compare(d, Setting.SHARD, shard == null ? "(all keys)" : shard,
+    compare(
+        d,
+        Setting.SHARD,
+        shard == null ? "(all keys)" : shard,
         now.shard == null ? "(all keys)" : now.shard);
     compare(d, Setting.SEEN_BEFORE, orNone(seenBefore), orNone(now.seenBefore));
     return d;
@@ -149,9 +166,28 @@ public record Manifest(
 
   /** This manifest with another exact-tier placement. */
   public Manifest withExactStore(ExactTierPlacement store) {
-    return new Manifest(formatVersion, created, inputs, format, key, header, normalizer, mode,
-        keyMode, store, filterType, filterCapacity, expectedKeys, fpp, seed, maxRecordBytes,
-        output, dropped, window, shard, seenBefore);
+    return new Manifest(
+        formatVersion,
+        created,
+        inputs,
+        format,
+        key,
+        header,
+        normalizer,
+        mode,
+        keyMode,
+        store,
+        filterType,
+        filterCapacity,
+        expectedKeys,
+        fpp,
+        seed,
+        maxRecordBytes,
+        output,
+        dropped,
+        window,
+        shard,
+        seenBefore);
   }
 
   private static void compare(List<Difference> d, Setting setting, Object was, Object is) {

@@ -1,8 +1,8 @@
 package dev.idem.engine.state;
 
 import dev.idem.engine.JobException;
-import java.io.IOException;
 import dev.idem.engine.store.DirectoryLock;
+import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
@@ -19,8 +19,8 @@ import java.util.regex.Pattern;
 /**
  * A job's state directory: {@code MANIFEST.json} (the job's identity), {@code store/} (RocksDB),
  * {@code filter-<seq>.snap} and {@code exact-<seq>.snap} (snapshots of the filter and of an
- * in-memory exact set) and {@code LOCK}, which one process holds while it runs the job. The lock is an operating-system file lock, so it dies with its process, even
- * after {@code kill -9}.
+ * in-memory exact set) and {@code LOCK}, which one process holds while it runs the job. The lock is
+ * an operating-system file lock, so it dies with its process, even after {@code kill -9}.
  */
 public final class StateDirectory implements AutoCloseable {
 
@@ -69,14 +69,27 @@ public final class StateDirectory implements AutoCloseable {
     }
     if (Files.isDirectory(dir) && !Files.exists(dir.resolve(identity))) {
       try (var files = Files.list(dir)) {
-        List<String> other = files.map(f -> f.getFileName().toString())
-            .filter(n -> !n.equals(DirectoryLock.FILE) && !n.equals(identity + ".tmp") && !n.equals("store"))
-            .sorted().toList();
+        List<String> other =
+            files
+                .map(f -> f.getFileName().toString())
+                .filter(
+                    n ->
+                        !n.equals(DirectoryLock.FILE)
+                            && !n.equals(identity + ".tmp")
+                            && !n.equals("store"))
+                .sorted()
+                .toList();
         if (!other.isEmpty()) {
-          throw new JobException(dir + " is not empty and has no " + identity + ", so it is "
-              + "not an idem state directory (it holds " + String.join(", ", other.subList(0,
-                  Math.min(3, other.size()))) + (other.size() > 3 ? ", ..." : "") + "); give "
-              + "an empty or new directory");
+          throw new JobException(
+              dir
+                  + " is not empty and has no "
+                  + identity
+                  + ", so it is "
+                  + "not an idem state directory (it holds "
+                  + String.join(", ", other.subList(0, Math.min(3, other.size())))
+                  + (other.size() > 3 ? ", ..." : "")
+                  + "); give "
+                  + "an empty or new directory");
         }
       }
     }
@@ -84,9 +97,11 @@ public final class StateDirectory implements AutoCloseable {
     DirectoryLock lock = DirectoryLock.tryAcquire(dir);
     if (lock == null) {
       String holder = DirectoryLock.holder(dir);
-      throw new JobException(dir + " is in use by another idem process"
-          + (holder.isEmpty() ? "" : " (" + holder + ")")
-          + "; one job per state directory: wait for it, or use another --state");
+      throw new JobException(
+          dir
+              + " is in use by another idem process"
+              + (holder.isEmpty() ? "" : " (" + holder + ")")
+              + "; one job per state directory: wait for it, or use another --state");
     }
     return new StateDirectory(dir, lock);
   }
@@ -119,8 +134,12 @@ public final class StateDirectory implements AutoCloseable {
     } catch (NoSuchFileException e) {
       return null;
     } catch (IOException e) {
-      throw new IOException(manifestFile() + ": unreadable (" + e.getMessage().lines()
-          .findFirst().orElse("") + "); it is not an idem state, or it was damaged", e);
+      throw new IOException(
+          manifestFile()
+              + ": unreadable ("
+              + e.getMessage().lines().findFirst().orElse("")
+              + "); it is not an idem state, or it was damaged",
+          e);
     }
   }
 
@@ -140,8 +159,12 @@ public final class StateDirectory implements AutoCloseable {
 
   private void replace(String name, byte[] content) throws IOException {
     Path tmp = dir.resolve(name + ".tmp");
-    try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE,
-        StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+    try (FileChannel ch =
+        FileChannel.open(
+            tmp,
+            StandardOpenOption.CREATE,
+            StandardOpenOption.WRITE,
+            StandardOpenOption.TRUNCATE_EXISTING)) {
       ByteBuffer b = ByteBuffer.wrap(content);
       while (b.hasRemaining()) {
         ch.write(b);
@@ -149,7 +172,10 @@ public final class StateDirectory implements AutoCloseable {
       ch.force(true);
     }
     try {
-      Files.move(tmp, dir.resolve(name), StandardCopyOption.ATOMIC_MOVE,
+      Files.move(
+          tmp,
+          dir.resolve(name),
+          StandardCopyOption.ATOMIC_MOVE,
           StandardCopyOption.REPLACE_EXISTING);
     } catch (AtomicMoveNotSupportedException e) {
       throw new IOException(dir + ": cannot rename atomically in this directory", e);
@@ -158,12 +184,12 @@ public final class StateDirectory implements AutoCloseable {
   }
 
   /**
-   * Deletes every filter and exact-set snapshot but those of checkpoint {@code keep} (and
-   * temporary files a crash left behind).
+   * Deletes every filter and exact-set snapshot but those of checkpoint {@code keep} (and temporary
+   * files a crash left behind).
    */
   public void deleteSnapshotsExcept(long keep) throws IOException {
-    try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir,
-        "{filter-*.snap,exact-*.snap,.filter-*.tmp,.exact-*.tmp}")) {
+    try (DirectoryStream<Path> ds =
+        Files.newDirectoryStream(dir, "{filter-*.snap,exact-*.snap,.filter-*.tmp,.exact-*.tmp}")) {
       for (Path p : ds) {
         Matcher m = SNAPSHOT.matcher(p.getFileName().toString());
         if (!m.matches() || Long.parseLong(m.group(1)) != keep) {

@@ -25,8 +25,13 @@ import java.util.List;
  * @param storeBytes bytes of RocksDB's live table files
  * @param estimatedKeys RocksDB's estimate of the keys in {@code seen}
  */
-public record StateInspection(Manifest manifest, Checkpoint checkpoint, String runningBy,
-    List<String> snapshots, long storeBytes, long estimatedKeys) {
+public record StateInspection(
+    Manifest manifest,
+    Checkpoint checkpoint,
+    String runningBy,
+    List<String> snapshots,
+    long storeBytes,
+    long estimatedKeys) {
 
   /**
    * Inspects {@code state}.
@@ -45,8 +50,7 @@ public record StateInspection(Manifest manifest, Checkpoint checkpoint, String r
     long keys = 0;
     Path storeDir = state.resolve("store");
     if (Files.isDirectory(storeDir)) {
-      try (StateStore store = StateStore.openReadOnly(storeDir,
-          m.keyMode() == KeyMode.FULL_KEY)) {
+      try (StateStore store = StateStore.openReadOnly(storeDir, m.keyMode() == KeyMode.FULL_KEY)) {
         byte[] saved = store.meta("checkpoint");
         if (saved != null) {
           cp = Json.read(saved, Checkpoint.class);

@@ -31,12 +31,16 @@ public final class DirectoryLock implements AutoCloseable {
   /**
    * Takes the lock of {@code dir}, which must exist.
    *
-   * @return the lock, or {@code null} when another process (or this one) holds it; {@link
-   *     #holder} says who
+   * @return the lock, or {@code null} when another process (or this one) holds it; {@link #holder}
+   *     says who
    */
   public static DirectoryLock tryAcquire(Path dir) throws IOException {
-    FileChannel ch = FileChannel.open(dir.resolve(FILE), StandardOpenOption.CREATE,
-        StandardOpenOption.READ, StandardOpenOption.WRITE);
+    FileChannel ch =
+        FileChannel.open(
+            dir.resolve(FILE),
+            StandardOpenOption.CREATE,
+            StandardOpenOption.READ,
+            StandardOpenOption.WRITE);
     FileLock lock;
     try {
       lock = ch.tryLock();
@@ -48,8 +52,10 @@ public final class DirectoryLock implements AutoCloseable {
       return null;
     }
     ch.truncate(0);
-    ch.write(ByteBuffer.wrap(("pid " + ProcessHandle.current().pid() + "\n")
-        .getBytes(StandardCharsets.UTF_8)), 0);
+    ch.write(
+        ByteBuffer.wrap(
+            ("pid " + ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.UTF_8)),
+        0);
     ch.force(false);
     return new DirectoryLock(ch, lock);
   }

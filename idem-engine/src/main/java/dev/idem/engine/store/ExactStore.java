@@ -5,8 +5,8 @@ package dev.idem.engine.store;
  * fingerprint, and in full-key mode also by their bytes (then two keys with the same fingerprint
  * stay distinct).
  *
- * <p>New keys are held as <em>pending</em> until {@link #drainPending} hands them to the
- * checkpoint that makes them durable; lookups see pending keys too. Not thread-safe.
+ * <p>New keys are held as <em>pending</em> until {@link #drainPending} hands them to the checkpoint
+ * that makes them durable; lookups see pending keys too. Not thread-safe.
  */
 public interface ExactStore extends AutoCloseable {
 

@@ -30,7 +30,7 @@ public final class ExactStores {
    */
   public static ExactStore inRocksDb(Path directory, long cacheBytes, boolean fullKeys)
       throws IOException {
-    return RocksDbStore.owning(StateStore.open(directory, cacheBytes, fullKeys), fullKeys,
-        ROCKSDB_FLUSH_EVERY);
+    return RocksDbStore.owning(
+        StateStore.open(directory, cacheBytes, fullKeys), fullKeys, ROCKSDB_FLUSH_EVERY);
   }
 }

@@ -3,8 +3,8 @@ package dev.idem.engine.store;
 import dev.idem.core.filter.MembershipFilter;
 
 /**
- * Puts journaled keys back into a filter and an in-memory exact set on reopen, in one pass over
- * the journal, reading ahead the slots of a few keys at a time so their cache misses overlap.
+ * Puts journaled keys back into a filter and an in-memory exact set on reopen, in one pass over the
+ * journal, reading ahead the slots of a few keys at a time so their cache misses overlap.
  */
 public final class JournalReplay {
 
@@ -14,29 +14,32 @@ public final class JournalReplay {
    * Puts the keys journaled at checkpoints {@code from} to {@code to} into {@code filter} and
    * {@code set} (either may be null). Returns the number of keys read.
    */
-  public static long replay(StateStore store, long from, long to, MembershipFilter filter,
-      MemoryStore set) {
+  public static long replay(
+      StateStore store, long from, long to, MembershipFilter filter, MemoryStore set) {
     long[] keys = new long[1];
-    store.forEachJournaledBatch(from, to, (pairs, count) -> {
-      for (int c = 0; c < count; c += MembershipFilter.PREFETCH_CHUNK) {
-        int end = Math.min(count, c + MembershipFilter.PREFETCH_CHUNK);
-        if (filter != null) {
-          filter.prefetch(pairs, c, end);
-        }
-        if (set != null) {
-          set.prefetch(pairs, c, end);
-        }
-        for (int i = c; i < end; i++) {
-          if (filter != null) {
-            filter.put(pairs[2 * i], pairs[2 * i + 1]);
+    store.forEachJournaledBatch(
+        from,
+        to,
+        (pairs, count) -> {
+          for (int c = 0; c < count; c += MembershipFilter.PREFETCH_CHUNK) {
+            int end = Math.min(count, c + MembershipFilter.PREFETCH_CHUNK);
+            if (filter != null) {
+              filter.prefetch(pairs, c, end);
+            }
+            if (set != null) {
+              set.prefetch(pairs, c, end);
+            }
+            for (int i = c; i < end; i++) {
+              if (filter != null) {
+                filter.put(pairs[2 * i], pairs[2 * i + 1]);
+              }
+              if (set != null) {
+                set.restore(pairs[2 * i], pairs[2 * i + 1], null);
+              }
+            }
           }
-          if (set != null) {
-            set.restore(pairs[2 * i], pairs[2 * i + 1], null);
-          }
-        }
-      }
-      keys[0] += count;
-    });
+          keys[0] += count;
+        });
     return keys[0];
   }
 }

@@ -9,10 +9,10 @@ import java.util.HashSet;
 import java.util.Set;
 
 /**
- * The exact tier in memory: a {@link FingerprintSet} (about 21 bytes per key) in fingerprint
- * mode, a hash set of the keys' bytes in full-key mode. With a durable {@link StateStore} behind
- * it, RocksDB is only written, at checkpoints; on resume the set comes back from its last
- * {@linkplain #writeSnapshot snapshot} plus the keys journaled after it, or from RocksDB alone.
+ * The exact tier in memory: a {@link FingerprintSet} (about 21 bytes per key) in fingerprint mode,
+ * a hash set of the keys' bytes in full-key mode. With a durable {@link StateStore} behind it,
+ * RocksDB is only written, at checkpoints; on resume the set comes back from its last {@linkplain
+ * #writeSnapshot snapshot} plus the keys journaled after it, or from RocksDB alone.
  */
 public final class MemoryStore implements ExactStore {
 
@@ -29,12 +29,14 @@ public final class MemoryStore implements ExactStore {
   /**
    * An empty store.
    *
-   * @param trackPending whether new keys are kept for {@link #drainPending} (only when a
-   *     checkpoint will drain them; otherwise they would pile up)
+   * @param trackPending whether new keys are kept for {@link #drainPending} (only when a checkpoint
+   *     will drain them; otherwise they would pile up)
    */
   public static MemoryStore create(long expectedKeys, boolean fullKeyMode, boolean trackPending) {
-    return new MemoryStore(fullKeyMode ? null : FingerprintSet.withExpectedSize(expectedKeys),
-        fullKeyMode, trackPending);
+    return new MemoryStore(
+        fullKeyMode ? null : FingerprintSet.withExpectedSize(expectedKeys),
+        fullKeyMode,
+        trackPending);
   }
 
   /**
@@ -43,16 +45,19 @@ public final class MemoryStore implements ExactStore {
    * @throws IOException when the file is missing, damaged, not an exact set, or was written with
    *     another fingerprinter (the message names the file and the fault)
    */
-  public static MemoryStore fromSnapshot(Path file, Fingerprinter fingerprinter,
-      boolean trackPending) throws IOException {
+  public static MemoryStore fromSnapshot(
+      Path file, Fingerprinter fingerprinter, boolean trackPending) throws IOException {
     FilterSnapshot s = FilterSnapshot.read(file);
     if (!(s.filter() instanceof FingerprintSet set)) {
-      throw new IOException(file + ": a " + s.filter().type().displayName()
-          + " snapshot, not an exact fingerprint set");
+      throw new IOException(
+          file
+              + ": a "
+              + s.filter().type().displayName()
+              + " snapshot, not an exact fingerprint set");
     }
     if (!s.fingerprinter().equals(fingerprinter)) {
-      throw new IOException(file + ": written with " + s.fingerprinter()
-          + ", the job hashes with " + fingerprinter);
+      throw new IOException(
+          file + ": written with " + s.fingerprinter() + ", the job hashes with " + fingerprinter);
     }
     return new MemoryStore(set, false, trackPending);
   }
@@ -106,8 +111,8 @@ public final class MemoryStore implements ExactStore {
 
   @Override
   public boolean addIfAbsent(long hi, long lo, byte[] key) {
-    boolean added = fullKeys != null ? fullKeys.add(new ByteKey(key, hi))
-        : fingerprints.addIfAbsent(hi, lo);
+    boolean added =
+        fullKeys != null ? fullKeys.add(new ByteKey(key, hi)) : fingerprints.addIfAbsent(hi, lo);
     if (added && pending != null) {
       pending.add(hi, lo, key);
     }
@@ -121,7 +126,8 @@ public final class MemoryStore implements ExactStore {
 
   @Override
   public boolean contains(long hi, long lo, byte[] key) {
-    return fullKeys != null ? fullKeys.contains(new ByteKey(key, hi))
+    return fullKeys != null
+        ? fullKeys.contains(new ByteKey(key, hi))
         : fingerprints.contains(hi, lo);
   }
 
@@ -145,5 +151,4 @@ public final class MemoryStore implements ExactStore {
 
   @Override
   public void close() {}
-
 }

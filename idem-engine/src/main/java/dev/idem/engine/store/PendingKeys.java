@@ -30,7 +30,9 @@ public final class PendingKeys {
   /** Appends everything in {@code other}. */
   public void addAll(PendingKeys other) {
     for (int i = 0; i < other.size; i++) {
-      add(other.fingerprints[2 * i], other.fingerprints[2 * i + 1],
+      add(
+          other.fingerprints[2 * i],
+          other.fingerprints[2 * i + 1],
           other.keys.isEmpty() ? null : other.keys.get(i));
     }
   }

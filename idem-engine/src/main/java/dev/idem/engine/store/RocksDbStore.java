@@ -6,11 +6,11 @@ import java.util.Set;
 
 /**
  * The exact tier on disk: lookups go to the {@code seen} column family of a {@link StateStore};
- * keys added since the last checkpoint wait in memory (and are looked up there first) until
- * {@link #drainPending} hands them to the checkpoint's write batch.
+ * keys added since the last checkpoint wait in memory (and are looked up there first) until {@link
+ * #drainPending} hands them to the checkpoint's write batch.
  *
- * <p>Used as a plain library store (no checkpoints), it writes its pending keys itself in
- * unsynced batches of {@code flushEvery} keys, so memory stays bounded.
+ * <p>Used as a plain library store (no checkpoints), it writes its pending keys itself in unsynced
+ * batches of {@code flushEvery} keys, so memory stays bounded.
  */
 public final class RocksDbStore implements ExactStore {
 
@@ -23,8 +23,8 @@ public final class RocksDbStore implements ExactStore {
   private final PendingKeys pending = new PendingKeys();
   private long size;
 
-  private RocksDbStore(StateStore state, boolean fullKeyMode, long knownKeys, int flushEvery,
-      boolean ownsState) {
+  private RocksDbStore(
+      StateStore state, boolean fullKeyMode, long knownKeys, int flushEvery, boolean ownsState) {
     this.state = state;
     this.fullKeyMode = fullKeyMode;
     this.size = knownKeys;
@@ -37,8 +37,7 @@ public final class RocksDbStore implements ExactStore {
    *
    * @param knownKeys keys already in {@code state}, for {@link #size()}
    */
-  public static RocksDbStore forCheckpoints(StateStore state, boolean fullKeyMode,
-      long knownKeys) {
+  public static RocksDbStore forCheckpoints(StateStore state, boolean fullKeyMode, long knownKeys) {
     return new RocksDbStore(state, fullKeyMode, knownKeys, 0, false);
   }
 
@@ -81,8 +80,10 @@ public final class RocksDbStore implements ExactStore {
 
   @Override
   public boolean contains(long hi, long lo, byte[] key) {
-    boolean inPending = fullKeyMode ? pendingFullKeys.contains(new ByteKey(key, hi))
-        : pendingFingerprints.contains(hi, lo);
+    boolean inPending =
+        fullKeyMode
+            ? pendingFullKeys.contains(new ByteKey(key, hi))
+            : pendingFingerprints.contains(hi, lo);
     return inPending || state.seenContains(hi, lo, key);
   }
 
@@ -124,5 +125,4 @@ public final class RocksDbStore implements ExactStore {
       }
     }
   }
-
 }

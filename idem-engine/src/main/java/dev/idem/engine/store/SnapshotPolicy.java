@@ -1,10 +1,10 @@
 package dev.idem.engine.store;
 
 /**
- * When a durable state writes new snapshots rather than journal more: a reopen reads the
- * snapshots and replays the journal after them, so a snapshot is due once replaying the journal
- * since the last one would cost a quarter of reading the snapshots. Reopen time then stays within
- * 1.25 snapshot reads, however long the state has lived.
+ * When a durable state writes new snapshots rather than journal more: a reopen reads the snapshots
+ * and replays the journal after them, so a snapshot is due once replaying the journal since the
+ * last one would cost a quarter of reading the snapshots. Reopen time then stays within 1.25
+ * snapshot reads, however long the state has lived.
  */
 public final class SnapshotPolicy {
 

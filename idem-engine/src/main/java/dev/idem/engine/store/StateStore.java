@@ -10,11 +10,11 @@ import java.util.ArrayList;
 import java.util.List;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
-import org.rocksdb.IndexType;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.DBOptions;
+import org.rocksdb.IndexType;
 import org.rocksdb.LRUCache;
 import org.rocksdb.ReadOptions;
 import org.rocksdb.RocksDB;
@@ -36,11 +36,10 @@ import org.rocksdb.WriteOptions;
  *   <li>{@code windows}: a windowed job's open time buckets: (bucket, fingerprint) → event time.
  * </ul>
  *
- * <p>A {@link #commit()} writes the keys of one checkpoint, its journal entry, its window
- * changes and its metadata in a single synced write batch: after a crash, either all of it is
- * there or none. Tuned for point
- * lookups: a Bloom filter per table file, whole-key filtering, and an LRU block cache sized by the
- * caller.
+ * <p>A {@link #commit()} writes the keys of one checkpoint, its journal entry, its window changes
+ * and its metadata in a single synced write batch: after a crash, either all of it is there or
+ * none. Tuned for point lookups: a Bloom filter per table file, whole-key filtering, and an LRU
+ * block cache sized by the caller.
  */
 public final class StateStore implements AutoCloseable {
 
@@ -66,6 +65,7 @@ public final class StateStore implements AutoCloseable {
   private final ColumnFamilyHandle journal;
   private final ColumnFamilyHandle meta;
   private final ColumnFamilyHandle windows;
+
   /** The write-ahead log replayed when a crashed store is opened stays about this size. */
   static final long MAX_WAL_BYTES = 16L << 20;
 
@@ -104,43 +104,54 @@ public final class StateStore implements AutoCloseable {
       // for 14 M keys), which with a small cache was evicted and reloaded on every lookup
       // (exact-tier confirmations fell from ~180 k to ~10 k/s once `seen` left L0). The top
       // levels stay pinned, the partitions compete for the cache with high priority.
-      BlockBasedTableConfig table = new BlockBasedTableConfig()
-          .setBlockCache(cache)
-          .setFilterPolicy(bloom)
-          .setWholeKeyFiltering(true)
-          .setIndexType(IndexType.kTwoLevelIndexSearch)
-          .setPartitionFilters(true)
-          .setMetadataBlockSize(4096)
-          .setCacheIndexAndFilterBlocks(true)
-          .setCacheIndexAndFilterBlocksWithHighPriority(true)
-          .setPinTopLevelIndexAndFilter(true)
-          .setPinL0FilterAndIndexBlocksInCache(true)
-          .setBlockSize(4096);
-      seenOptions = new ColumnFamilyOptions().setTableFormatConfig(table)
-          .setOptimizeFiltersForHits(false)
-          .setLevelCompactionDynamicLevelBytes(true);
+      BlockBasedTableConfig table =
+          new BlockBasedTableConfig()
+              .setBlockCache(cache)
+              .setFilterPolicy(bloom)
+              .setWholeKeyFiltering(true)
+              .setIndexType(IndexType.kTwoLevelIndexSearch)
+              .setPartitionFilters(true)
+              .setMetadataBlockSize(4096)
+              .setCacheIndexAndFilterBlocks(true)
+              .setCacheIndexAndFilterBlocksWithHighPriority(true)
+              .setPinTopLevelIndexAndFilter(true)
+              .setPinL0FilterAndIndexBlocksInCache(true)
+              .setBlockSize(4096);
+      seenOptions =
+          new ColumnFamilyOptions()
+              .setTableFormatConfig(table)
+              .setOptimizeFiltersForHits(false)
+              .setLevelCompactionDynamicLevelBytes(true);
       otherOptions = new ColumnFamilyOptions();
       // A small column family (the journal, meta) keeps every WAL file alive until it is
       // flushed, and an open after a crash replays them all. The cap makes RocksDB flush the
       // column families that pin old WAL files (docs/BENCHMARKS.md, Part A after the WAL cap).
-      dbOptions = new DBOptions().setCreateIfMissing(access == Access.CREATE)
-          .setCreateMissingColumnFamilies(true)
-          .setMaxBackgroundJobs(2).setKeepLogFileNum(3).setMaxTotalWalSize(MAX_WAL_BYTES);
-      List<ColumnFamilyDescriptor> descriptors = List.of(
-          new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, otherOptions),
-          new ColumnFamilyDescriptor(SEEN, seenOptions),
-          new ColumnFamilyDescriptor(JOURNAL, otherOptions),
-          new ColumnFamilyDescriptor(META, otherOptions),
-          new ColumnFamilyDescriptor(WINDOWS, otherOptions));
+      dbOptions =
+          new DBOptions()
+              .setCreateIfMissing(access == Access.CREATE)
+              .setCreateMissingColumnFamilies(true)
+              .setMaxBackgroundJobs(2)
+              .setKeepLogFileNum(3)
+              .setMaxTotalWalSize(MAX_WAL_BYTES);
+      List<ColumnFamilyDescriptor> descriptors =
+          List.of(
+              new ColumnFamilyDescriptor(RocksDB.DEFAULT_COLUMN_FAMILY, otherOptions),
+              new ColumnFamilyDescriptor(SEEN, seenOptions),
+              new ColumnFamilyDescriptor(JOURNAL, otherOptions),
+              new ColumnFamilyDescriptor(META, otherOptions),
+              new ColumnFamilyDescriptor(WINDOWS, otherOptions));
       handles = new ArrayList<>();
-      db = readOnly ? RocksDB.openReadOnly(dbOptions, dir.toString(), descriptors, handles)
-          : RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
+      db =
+          readOnly
+              ? RocksDB.openReadOnly(dbOptions, dir.toString(), descriptors, handles)
+              : RocksDB.open(dbOptions, dir.toString(), descriptors, handles);
       seen = handles.get(1);
       journal = handles.get(2);
       meta = handles.get(3);
       windows = handles.get(4);
     } catch (RocksDBException e) {
-      if (access == Access.EXISTING && e.getStatus() != null
+      if (access == Access.EXISTING
+          && e.getStatus() != null
           && e.getStatus().getCode() == org.rocksdb.Status.Code.Corruption) {
         throw damaged(dir, "RocksDB: " + e.getMessage());
       }
@@ -149,9 +160,13 @@ public final class StateStore implements AutoCloseable {
   }
 
   private static IOException damaged(Path dir, String why) {
-    return new IOException(dir + " is damaged (" + why + "): the job's progress cannot be read, "
-        + "and starting over silently could repeat or lose output. Restore it from a backup, or "
-        + "start over with a new --state directory (the output is then rewritten from the start)");
+    return new IOException(
+        dir
+            + " is damaged ("
+            + why
+            + "): the job's progress cannot be read, "
+            + "and starting over silently could repeat or lose output. Restore it from a backup, or "
+            + "start over with a new --state directory (the output is then rewritten from the start)");
   }
 
   /**
@@ -165,8 +180,8 @@ public final class StateStore implements AutoCloseable {
   }
 
   /**
-   * Opens the store in {@code dir}, which must exist: for a state whose manifest says it has
-   * one, where a new, empty store would silently start the job over.
+   * Opens the store in {@code dir}, which must exist: for a state whose manifest says it has one,
+   * where a new, empty store would silently start the job over.
    *
    * @throws IOException naming {@code dir} when the store is missing or damaged
    */
@@ -206,8 +221,8 @@ public final class StateStore implements AutoCloseable {
   }
 
   /**
-   * The changes of one checkpoint, applied together by {@link #write}: after a crash, either all
-   * of them are in the store or none.
+   * The changes of one checkpoint, applied together by {@link #write}: after a crash, either all of
+   * them are in the store or none.
    */
   public final class Commit implements AutoCloseable {
     private final WriteBatch batch = new WriteBatch();
@@ -259,8 +274,8 @@ public final class StateStore implements AutoCloseable {
 
     /** Records a key kept in time bucket {@code bucket} of a windowed job. */
     public Commit windowKept(long bucket, long hi, long lo, long time) {
-      byte[] key = ByteBuffer.allocate(24).putLong(bucket ^ Long.MIN_VALUE).putLong(hi)
-          .putLong(lo).array();
+      byte[] key =
+          ByteBuffer.allocate(24).putLong(bucket ^ Long.MIN_VALUE).putLong(hi).putLong(lo).array();
       return put(windows, key, ByteBuffer.allocate(8).putLong(time).array());
     }
 
@@ -322,12 +337,12 @@ public final class StateStore implements AutoCloseable {
 
   /**
    * A failed read or write, naming the store: unchecked, since lookups happen where no I/O is
-   * declared, but an {@link UncheckedIOException}, so callers report it as the I/O problem it is
-   * (a full disk, most often) rather than as a bug.
+   * declared, but an {@link UncheckedIOException}, so callers report it as the I/O problem it is (a
+   * full disk, most often) rather than as a bug.
    */
   private UncheckedIOException failed(String what, RocksDBException e) {
-    return new UncheckedIOException(new IOException(dir + ": RocksDB " + what + " failed: "
-        + e.getMessage(), e));
+    return new UncheckedIOException(
+        new IOException(dir + ": RocksDB " + what + " failed: " + e.getMessage(), e));
   }
 
   private static final byte[] EMPTY = new byte[0];
@@ -338,10 +353,12 @@ public final class StateStore implements AutoCloseable {
     for (int i = 0; i < order.length; i++) {
       order[i] = i;
     }
-    java.util.Arrays.sort(order, (a, b) -> {
-      int c = Long.compareUnsigned(pending.hi(a), pending.hi(b));
-      return c != 0 ? c : Long.compareUnsigned(pending.lo(a), pending.lo(b));
-    });
+    java.util.Arrays.sort(
+        order,
+        (a, b) -> {
+          int c = Long.compareUnsigned(pending.hi(a), pending.hi(b));
+          return c != 0 ? c : Long.compareUnsigned(pending.lo(a), pending.lo(b));
+        });
     int[] out = new int[order.length];
     for (int i = 0; i < out.length; i++) {
       out[i] = order[i];
@@ -379,11 +396,14 @@ public final class StateStore implements AutoCloseable {
    * to}, inclusive, in order.
    */
   public void forEachJournaled(long from, long to, KeyConsumer action) {
-    forEachJournaledBatch(from, to, (pairs, count) -> {
-      for (int i = 0; i < count; i++) {
-        action.accept(pairs[2 * i], pairs[2 * i + 1], null);
-      }
-    });
+    forEachJournaledBatch(
+        from,
+        to,
+        (pairs, count) -> {
+          for (int i = 0; i < count; i++) {
+            action.accept(pairs[2 * i], pairs[2 * i + 1], null);
+          }
+        });
   }
 
   /** Receives the keys of one journal entry as (hi, lo) pairs; the array is reused. */
@@ -392,8 +412,8 @@ public final class StateStore implements AutoCloseable {
   }
 
   /**
-   * {@link #forEachJournaled} a checkpoint's keys at a time, for callers that look a batch of
-   * keys up together.
+   * {@link #forEachJournaled} a checkpoint's keys at a time, for callers that look a batch of keys
+   * up together.
    */
   public void forEachJournaledBatch(long from, long to, KeyBatchConsumer action) {
     long[] pairs = new long[0];
@@ -434,7 +454,6 @@ public final class StateStore implements AutoCloseable {
   private static byte[] sequenceKey(long sequence) {
     return ByteBuffer.allocate(8).putLong(sequence).array();
   }
-
 
   @Override
   public void close() {

@@ -2,9 +2,9 @@ package dev.idem.engine.window;
 
 /**
  * The keys kept in one time bucket, each with the event time it was kept at: open addressing over
- * primitive arrays (fingerprint halves and time), so a bucket of a million keys is three arrays.
- * A key is kept at most once per bucket (a second event that close in time is a duplicate), so
- * there is no update or removal; whole buckets are dropped when the watermark passes them.
+ * primitive arrays (fingerprint halves and time), so a bucket of a million keys is three arrays. A
+ * key is kept at most once per bucket (a second event that close in time is a duplicate), so there
+ * is no update or removal; whole buckets are dropped when the watermark passes them.
  */
 final class TimedFingerprints {
 

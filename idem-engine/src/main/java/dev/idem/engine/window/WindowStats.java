@@ -12,5 +12,12 @@ package dev.idem.engine.window;
  * @param openBuckets time buckets (windows) open now
  * @param watermark the watermark now ({@link Long#MIN_VALUE} before the first event)
  */
-public record WindowStats(long events, long kept, long duplicates, long late, long held,
-    long peakHeld, int openBuckets, long watermark) {}
+public record WindowStats(
+    long events,
+    long kept,
+    long duplicates,
+    long late,
+    long held,
+    long peakHeld,
+    int openBuckets,
+    long watermark) {}

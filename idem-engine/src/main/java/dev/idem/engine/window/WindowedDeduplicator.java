@@ -1,10 +1,10 @@
 package dev.idem.engine.window;
 
-import dev.idem.engine.Verdict;
 import dev.idem.core.Fingerprint;
 import dev.idem.core.Fingerprinter;
 import dev.idem.core.window.WindowKind;
 import dev.idem.core.window.WindowRule;
+import dev.idem.engine.Verdict;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -15,21 +15,20 @@ import java.util.Objects;
 import java.util.TreeMap;
 
 /**
- * "Was this key seen in the last W of event time?" for a stream, with memory that follows the
- * open windows rather than the total volume (docs/WINDOWS.md), in the
- * words of Flink and Beam:
+ * "Was this key seen in the last W of event time?" for a stream, with memory that follows the open
+ * windows rather than the total volume (docs/WINDOWS.md), in the words of Flink and Beam:
  *
  * <ul>
  *   <li><b>Watermark</b> = the largest event time seen − {@code maxDelay} (the out-of-orderness
  *       allowed). Events may arrive out of order within it.
- *   <li><b>Tumbling</b> windows of size W: the window of time t is ⌊t / W⌋ (aligned to the
- *       epoch); an event is a duplicate if its key was kept earlier in the same window. A window
- *       is forgotten once the watermark passes its end + {@code allowedLateness}; an event whose
+ *   <li><b>Tumbling</b> windows of size W: the window of time t is ⌊t / W⌋ (aligned to the epoch);
+ *       an event is a duplicate if its key was kept earlier in the same window. A window is
+ *       forgotten once the watermark passes its end + {@code allowedLateness}; an event whose
  *       window is already forgotten is {@link Verdict#LATE}.
  *   <li><b>Sliding</b> (TTL, Beam's {@code Deduplicate.withDuration}): an event is a duplicate if
- *       an event of its key was kept before it with an event time less than W away. A kept event
- *       at t0 is forgotten once the watermark − {@code allowedLateness} passes t0 + W; an event
- *       older than watermark − {@code allowedLateness} is {@link Verdict#LATE}.
+ *       an event of its key was kept before it with an event time less than W away. A kept event at
+ *       t0 is forgotten once the watermark − {@code allowedLateness} passes t0 + W; an event older
+ *       than watermark − {@code allowedLateness} is {@link Verdict#LATE}.
  * </ul>
  *
  * <p>Example (a stream engineer's): 10-minute windows, the same user clicking the same ad at
@@ -37,9 +36,9 @@ import java.util.TreeMap;
  * tumbling windows (10:00–10:10 and 10:10–10:20), one in sliding (2 minutes apart).
  *
  * <p>State: keys kept in time buckets of W (exact 128-bit fingerprints with their event time);
- * whole buckets go when the watermark passes them. For a non-late event the answer is exactly
- * what the definitions above say over the whole history; only late events get {@code LATE}.
- * Not thread-safe.
+ * whole buckets go when the watermark passes them. For a non-late event the answer is exactly what
+ * the definitions above say over the whole history; only late events get {@code LATE}. Not
+ * thread-safe.
  */
 public final class WindowedDeduplicator {
 
@@ -227,8 +226,8 @@ public final class WindowedDeduplicator {
 
   /** Counts so far. */
   public WindowStats stats() {
-    return new WindowStats(events, kept, duplicates(), late, held, peakHeld, buckets.size(),
-        watermark());
+    return new WindowStats(
+        events, kept, duplicates(), late, held, peakHeld, buckets.size(), watermark());
   }
 
   private long duplicates() {
@@ -263,8 +262,7 @@ public final class WindowedDeduplicator {
    * #restoreClock}).
    */
   public void restoreKept(long hi, long lo, long time) {
-    buckets.computeIfAbsent(rule.windowOf(time), x -> new TimedFingerprints())
-        .put(hi, lo, time);
+    buckets.computeIfAbsent(rule.windowOf(time), x -> new TimedFingerprints()).put(hi, lo, time);
     held++;
     peakHeld = Math.max(peakHeld, held);
   }

@@ -1,7 +1,5 @@
 package dev.idem.engine.job;
 
-import dev.idem.engine.ExpectedKeys;
-
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idem.core.Fingerprint;
@@ -13,6 +11,7 @@ import dev.idem.core.filter.FingerprintSet;
 import dev.idem.core.window.WindowKind;
 import dev.idem.engine.DedupMode;
 import dev.idem.engine.DedupStats;
+import dev.idem.engine.ExpectedKeys;
 import dev.idem.engine.KeyMode;
 import dev.idem.engine.job.CrashPoints.Step;
 import dev.idem.engine.records.BadRecordPolicy;
@@ -61,32 +60,31 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * The exactly-once protocol of docs/DESIGN.md, section 3, in one JVM and without a child
- * process: a {@link DedupJob} is killed at a chosen step of state creation, resume or checkpoint
- * (the {@link CrashPoints} seam), rerun with the same spec, maybe killed again, and finally run
- * to its end. Everything it wrote (output, {@code --dropped}, quarantine, late file) must equal,
- * byte for byte, what an uninterrupted run wrote, and so must its final counts.
+ * The exactly-once protocol of docs/DESIGN.md, section 3, in one JVM and without a child process: a
+ * {@link DedupJob} is killed at a chosen step of state creation, resume or checkpoint (the {@link
+ * CrashPoints} seam), rerun with the same spec, maybe killed again, and finally run to its end.
+ * Everything it wrote (output, {@code --dropped}, quarantine, late file) must equal, byte for byte,
+ * what an uninterrupted run wrote, and so must its final counts.
  *
  * <p>How a kill is simulated. The seam throws {@link SimulatedCrash}, an {@link Error} that no
- * catch block of the job handles, so nothing after the crash point runs. The job's finally
- * blocks do run, and all but one leave the files as a kill would: RocksDB holds the same
- * synced batches (a batch not yet written is discarded, as in a kill), and the locks are
- * released, as the operating system releases them when a process dies. The exception is
- * {@code OutputFile.close()}, which flushes the 64 KiB buffer. A kill does not: bytes the job
- * handed to the operating system with {@code write()} are in the file, fsynced or not, and
- * bytes still in its buffer are lost. So the seam notes each output's size on disk at the
- * moment of the crash, and the test cuts the file back to it once the job has unwound: outputs
- * only append, so that leaves exactly the bytes a kill leaves. (The other way, telling the
- * outputs not to flush, needs a flag in {@code OutputFile}, production code in a package that
- * knows nothing of jobs; this needs none.) A kill inside the writing of an atomic file (the
- * manifest, a snapshot) leaves a torn temporary file and no final one: the {@code *_TORN}
- * points make that state out of the finished file. Power loss, which also loses bytes written
- * but not fsynced, is not simulated.
+ * catch block of the job handles, so nothing after the crash point runs. The job's finally blocks
+ * do run, and all but one leave the files as a kill would: RocksDB holds the same synced batches (a
+ * batch not yet written is discarded, as in a kill), and the locks are released, as the operating
+ * system releases them when a process dies. The exception is {@code OutputFile.close()}, which
+ * flushes the 64 KiB buffer. A kill does not: bytes the job handed to the operating system with
+ * {@code write()} are in the file, fsynced or not, and bytes still in its buffer are lost. So the
+ * seam notes each output's size on disk at the moment of the crash, and the test cuts the file back
+ * to it once the job has unwound: outputs only append, so that leaves exactly the bytes a kill
+ * leaves. (The other way, telling the outputs not to flush, needs a flag in {@code OutputFile},
+ * production code in a package that knows nothing of jobs; this needs none.) A kill inside the
+ * writing of an atomic file (the manifest, a snapshot) leaves a torn temporary file and no final
+ * one: the {@code *_TORN} points make that state out of the finished file. Power loss, which also
+ * loses bytes written but not fsynced, is not simulated.
  *
- * <p>The inputs are small and full of duplicates, with checkpoints every few records, blank
- * lines, bad records (quarantined), records of tens of KiB (so the output buffer also fills and
- * flushes between checkpoints, and a cut has bytes to remove), and several input files: one
- * gzipped, the last without a final line break, and for CSV an empty one first.
+ * <p>The inputs are small and full of duplicates, with checkpoints every few records, blank lines,
+ * bad records (quarantined), records of tens of KiB (so the output buffer also fills and flushes
+ * between checkpoints, and a cut has bytes to remove), and several input files: one gzipped, the
+ * last without a final line break, and for CSV an empty one first.
  */
 class DedupJobProtocolTest {
 
@@ -108,8 +106,8 @@ class DedupJobProtocolTest {
     /** Shard 0 of 2, {@code --seen-before} and a recent tier, over the RocksDB exact tier. */
     SHARDED,
     /**
-     * CSV with a header, an empty first input and quoted fields across lines, over the memory
-     * exact tier without snapshots: the set and filter come from the whole journal.
+     * CSV with a header, an empty first input and quoted fields across lines, over the memory exact
+     * tier without snapshots: the set and filter come from the whole journal.
      */
     CSV
   }
@@ -143,8 +141,9 @@ class DedupJobProtocolTest {
     /** Turns what the step finished into what a kill halfway through it leaves. */
     void tear(Path state) throws IOException {
       switch (this) {
-        case MANIFEST_TORN -> Files.writeString(state.resolve("MANIFEST.json.tmp"),
-            "{\"format_version\":1,\"created\":\"20");
+        case MANIFEST_TORN ->
+            Files.writeString(
+                state.resolve("MANIFEST.json.tmp"), "{\"format_version\":1,\"created\":\"20");
         case FILTER_SNAPSHOT_TORN -> tearNewest(state, "filter");
         case EXACT_SNAPSHOT_TORN -> tearNewest(state, "exact");
         default -> {}
@@ -155,8 +154,11 @@ class DedupJobProtocolTest {
     private static void tearNewest(Path state, String kind) throws IOException {
       Path newest;
       try (Stream<Path> files = Files.list(state)) {
-        newest = files.filter(p -> p.getFileName().toString().matches(kind + "-\\d+\\.snap"))
-            .max(Comparator.comparingLong(DedupJobProtocolTest::snapshotSequence)).orElseThrow();
+        newest =
+            files
+                .filter(p -> p.getFileName().toString().matches(kind + "-\\d+\\.snap"))
+                .max(Comparator.comparingLong(DedupJobProtocolTest::snapshotSequence))
+                .orElseThrow();
       }
       // FilterSnapshot.write's temporary: "." + target name + "." + random + ".tmp"
       Path tmp = state.resolve("." + newest.getFileName() + ".8675309.tmp");
@@ -187,6 +189,7 @@ class DedupJobProtocolTest {
     final EnumMap<Step, Integer> counts = new EnumMap<>(Step.class);
     private final Kill kill;
     private final List<Path> outputs;
+
     /** Each output's size on disk at the kill; -1 for none. */
     final Map<Path, Long> onDisk = new HashMap<>();
 
@@ -227,8 +230,12 @@ class DedupJobProtocolTest {
     }
 
     JobResult run(CrashPoints crash) throws IOException {
-      return DedupJob.run(spec, InputStream.nullInputStream(), OutputStream.nullOutputStream(),
-          new DedupJob.Listener() {}, crash);
+      return DedupJob.run(
+          spec,
+          InputStream.nullInputStream(),
+          OutputStream.nullOutputStream(),
+          new DedupJob.Listener() {},
+          crash);
     }
 
     List<byte[]> written() throws IOException {
@@ -241,13 +248,22 @@ class DedupJobProtocolTest {
   }
 
   /** A shape's inputs and what an uninterrupted run of it does. */
-  private record Fixture(Shape shape, List<String> inputs, Path seenBefore, List<byte[]> written,
-      Checkpoint last, EnumMap<Step, Integer> counts) {
+  private record Fixture(
+      Shape shape,
+      List<String> inputs,
+      Path seenBefore,
+      List<byte[]> written,
+      Checkpoint last,
+      EnumMap<Step, Integer> counts) {
 
     Job job(Path dir) {
       DedupJobSpec spec = spec(shape, inputs, seenBefore, dir);
-      List<Path> outputs = new ArrayList<>(List.of(spec.output(), spec.dropped(),
-          ((BadRecordPolicy.Quarantine) spec.onBadRecord()).file()));
+      List<Path> outputs =
+          new ArrayList<>(
+              List.of(
+                  spec.output(),
+                  spec.dropped(),
+                  ((BadRecordPolicy.Quarantine) spec.onBadRecord()).file()));
       if (spec.window() != null) {
         outputs.add(((WindowSpec.LatePolicy.SideOutput) spec.window().late()).file());
       }
@@ -263,13 +279,15 @@ class DedupJobProtocolTest {
 
   /** The shape's inputs, written once, and its uninterrupted run, made once. */
   private static synchronized Fixture fixture(Shape shape) {
-    return FIXTURES.computeIfAbsent(shape, s -> {
-      try {
-        return makeFixture(s);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    });
+    return FIXTURES.computeIfAbsent(
+        shape,
+        s -> {
+          try {
+            return makeFixture(s);
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        });
   }
 
   private static Fixture makeFixture(Shape shape) throws IOException {
@@ -279,11 +297,13 @@ class DedupJobProtocolTest {
     Random r = new Random(shape.name().hashCode());
     // the memory exact set holds at least 1,024 keys, so its snapshots (32 KiB) come only
     // every 512 kept keys (TieredJudge's rule): that shape needs many more keys
-    List<String> lines = shape == Shape.WINDOWED ? events(r)
-        : shape == Shape.CSV ? rows(r)
-        : shape == Shape.MEMORY_SNAPSHOTS ? records(r, 1600, 4000) : records(r, 200, 150);
-    List<String> inputs = shape == Shape.CSV ? writeCsvInputs(dir, lines)
-        : writeInputs(dir, lines);
+    List<String> lines =
+        shape == Shape.WINDOWED
+            ? events(r)
+            : shape == Shape.CSV
+                ? rows(r)
+                : shape == Shape.MEMORY_SNAPSHOTS ? records(r, 1600, 4000) : records(r, 200, 150);
+    List<String> inputs = shape == Shape.CSV ? writeCsvInputs(dir, lines) : writeInputs(dir, lines);
     Path seenBefore = null;
     if (shape == Shape.SHARDED) {
       // keys earlier jobs kept: duplicates here from their first record on
@@ -331,9 +351,10 @@ class DedupJobProtocolTest {
       case WINDOWED, CSV -> assertThat(filterSnapshots + exactSnapshots).isZero();
     }
     if (f.shape() == Shape.APPROXIMATE) {
-      long distinct = lines.stream().map(DedupJobProtocolTest::id).filter(id -> id != null)
-          .distinct().count();
-      assertThat(last.stats().kept()).as("new keys dropped as false positives")
+      long distinct =
+          lines.stream().map(DedupJobProtocolTest::id).filter(id -> id != null).distinct().count();
+      assertThat(last.stats().kept())
+          .as("new keys dropped as false positives")
           .isLessThan(distinct);
     }
     if (f.shape() == Shape.WINDOWED) {
@@ -341,10 +362,12 @@ class DedupJobProtocolTest {
       assertThat(last.window().stats().duplicates()).isPositive();
     }
     if (f.shape() == Shape.SHARDED) {
-      assertThat(last.records() - last.badRecords()).as("the other shard's records skipped")
+      assertThat(last.records() - last.badRecords())
+          .as("the other shard's records skipped")
           .isLessThan(lines.stream().filter(line -> id(line) != null).count());
     }
-    if (f.shape() == Shape.MEMORY_SNAPSHOTS || f.shape() == Shape.ROCKSDB
+    if (f.shape() == Shape.MEMORY_SNAPSHOTS
+        || f.shape() == Shape.ROCKSDB
         || f.shape() == Shape.FULL_KEYS) {
       ByteArrayOutputStream first = new ByteArrayOutputStream();
       Set<String> seen = new HashSet<>();
@@ -365,30 +388,63 @@ class DedupJobProtocolTest {
     // tiny filters: snapshots every few checkpoints, and many false positives to settle
     FilterType filter = shape == Shape.ROCKSDB ? null : FilterType.BLOCKED;
     boolean csv = shape == Shape.CSV;
-    ExpectedKeys expected = shape == Shape.ROCKSDB ? ExpectedKeys.UNKNOWN
-        : ExpectedKeys.of(shape == Shape.APPROXIMATE ? 40 : 48);
+    ExpectedKeys expected =
+        shape == Shape.ROCKSDB
+            ? ExpectedKeys.UNKNOWN
+            : ExpectedKeys.of(shape == Shape.APPROXIMATE ? 40 : 48);
     double fpp = shape == Shape.APPROXIMATE ? 0.2 : 0.01;
-    DedupJobSpec.ExactStoreChoice store = shape == Shape.ROCKSDB || shape == Shape.SHARDED
-        ? DedupJobSpec.ExactStoreChoice.ROCKSDB : DedupJobSpec.ExactStoreChoice.MEMORY;
-    long every = switch (shape) {
-      case MEMORY_SNAPSHOTS -> 50;
-      case WINDOWED, ROCKSDB -> 6;
-      case FULL_KEYS -> 5;
-      case APPROXIMATE -> 7;
-      case SHARDED, CSV -> 4;
-    };
-    WindowSpec window = shape != Shape.WINDOWED ? null : new WindowSpec(WindowKind.TUMBLING,
-        Duration.ofSeconds(2), KeySpec.jsonField("ts", false), EventTime.MILLIS,
-        Duration.ofSeconds(1), Duration.ofMillis(500),
-        new WindowSpec.LatePolicy.SideOutput(dir.resolve("late.jsonl")));
+    DedupJobSpec.ExactStoreChoice store =
+        shape == Shape.ROCKSDB || shape == Shape.SHARDED
+            ? DedupJobSpec.ExactStoreChoice.ROCKSDB
+            : DedupJobSpec.ExactStoreChoice.MEMORY;
+    long every =
+        switch (shape) {
+          case MEMORY_SNAPSHOTS -> 50;
+          case WINDOWED, ROCKSDB -> 6;
+          case FULL_KEYS -> 5;
+          case APPROXIMATE -> 7;
+          case SHARDED, CSV -> 4;
+        };
+    WindowSpec window =
+        shape != Shape.WINDOWED
+            ? null
+            : new WindowSpec(
+                WindowKind.TUMBLING,
+                Duration.ofSeconds(2),
+                KeySpec.jsonField("ts", false),
+                EventTime.MILLIS,
+                Duration.ofSeconds(1),
+                Duration.ofMillis(500),
+                new WindowSpec.LatePolicy.SideOutput(dir.resolve("late.jsonl")));
     ShardSpec shard = shape == Shape.SHARDED ? ShardSpec.parse("0/2") : null;
     long recent = shape == Shape.SHARDED ? 8 : 0;
-    return new DedupJobSpec(inputs, csv ? RecordFormat.CSV : RecordFormat.JSONL,
-        csv ? KeySpec.column("id") : KeySpec.jsonField("id", false), csv,
-        KeyNormalizer.identity(), mode, keyMode, filter, expected, fpp, SEED, store,
-        dir.resolve("state"), every, Duration.ofHours(1), dir.resolve("out.jsonl"),
-        dir.resolve("dropped.tsv"), new BadRecordPolicy.Quarantine(dir.resolve("bad.jsonl")),
-        1 << 20, recent, 8L << 20, window, shard, null, seenBefore, VerifyInputs.SAMPLE);
+    return new DedupJobSpec(
+        inputs,
+        csv ? RecordFormat.CSV : RecordFormat.JSONL,
+        csv ? KeySpec.column("id") : KeySpec.jsonField("id", false),
+        csv,
+        KeyNormalizer.identity(),
+        mode,
+        keyMode,
+        filter,
+        expected,
+        fpp,
+        SEED,
+        store,
+        dir.resolve("state"),
+        every,
+        Duration.ofHours(1),
+        dir.resolve("out.jsonl"),
+        dir.resolve("dropped.tsv"),
+        new BadRecordPolicy.Quarantine(dir.resolve("bad.jsonl")),
+        1 << 20,
+        recent,
+        8L << 20,
+        window,
+        shard,
+        null,
+        seenBefore,
+        VerifyInputs.SAMPLE);
   }
 
   /** Records with a skewed key distribution, blank lines, bad records and a few big ones. */
@@ -420,16 +476,16 @@ class DedupJobProtocolTest {
         lines.add("{\"id\":\"u1\",\"n\":" + i + "}"); // no event time
       } else {
         long ts = start + 200L * i - r.nextInt(3000);
-        lines.add("{\"id\":\"u" + r.nextInt(25) + "\",\"ts\":" + ts + ",\"n\":" + i
-            + pad(r, 0.06) + "}");
+        lines.add(
+            "{\"id\":\"u" + r.nextInt(25) + "\",\"ts\":" + ts + ",\"n\":" + i + pad(r, 0.06) + "}");
       }
     }
     return lines;
   }
 
   /**
-   * CSV rows under a header {@code n,id,note}: some notes quoted across lines, some rows with
-   * one field (bad: no column id).
+   * CSV rows under a header {@code n,id,note}: some notes quoted across lines, some rows with one
+   * field (bad: no column id).
    */
   private static List<String> rows(Random r) {
     List<String> lines = new ArrayList<>();
@@ -438,8 +494,10 @@ class DedupJobProtocolTest {
       if (x < 0.04) {
         lines.add(Integer.toString(i));
       } else {
-        String note = x < 0.15 ? "\"two\nlines, \"\"quoted\"\"\"" : r.nextDouble() < 0.06
-            ? "x".repeat(20_000 + r.nextInt(40_000)) : "n" + i;
+        String note =
+            x < 0.15
+                ? "\"two\nlines, \"\"quoted\"\"\""
+                : r.nextDouble() < 0.06 ? "x".repeat(20_000 + r.nextInt(40_000)) : "n" + i;
         lines.add(i + ",k" + (int) (150 * Math.pow(r.nextDouble(), 2)) + "," + note);
       }
     }
@@ -448,8 +506,7 @@ class DedupJobProtocolTest {
 
   /** Now and then tens of KiB: the 64 KiB output buffer then flushes between checkpoints. */
   private static String pad(Random r, double p) {
-    return r.nextDouble() < p ? ",\"pad\":\"" + "x".repeat(20_000 + r.nextInt(40_000)) + "\""
-        : "";
+    return r.nextDouble() < p ? ",\"pad\":\"" + "x".repeat(20_000 + r.nextInt(40_000)) + "\"" : "";
   }
 
   /** The key the job sees in {@code line}, or null for a blank line or a bad record. */
@@ -467,17 +524,17 @@ class DedupJobProtocolTest {
     Path c = dir.resolve("c.jsonl");
     Files.writeString(a, String.join("\n", lines.subList(0, third)) + "\n");
     try (OutputStream gz = new GZIPOutputStream(Files.newOutputStream(b))) {
-      gz.write((String.join("\n", lines.subList(third, 2 * third)) + "\n")
-          .getBytes(StandardCharsets.UTF_8));
+      gz.write(
+          (String.join("\n", lines.subList(third, 2 * third)) + "\n")
+              .getBytes(StandardCharsets.UTF_8));
     }
     Files.writeString(c, String.join("\n", lines.subList(2 * third, lines.size())));
     return List.of(a.toString(), b.toString(), c.toString());
   }
 
   /**
-   * CSV inputs, each with the header: an empty one (as a Spark job writes for an empty
-   * partition: no header either), a plain one, a gzipped one, and one without a final line
-   * break.
+   * CSV inputs, each with the header: an empty one (as a Spark job writes for an empty partition:
+   * no header either), a plain one, a gzipped one, and one without a final line break.
    */
   private static List<String> writeCsvInputs(Path dir, List<String> lines) throws IOException {
     int third = lines.size() / 3;
@@ -488,8 +545,9 @@ class DedupJobProtocolTest {
     Path c = dir.resolve("part-3.csv");
     Files.writeString(a, header + String.join("\n", lines.subList(0, third)) + "\n");
     try (OutputStream gz = new GZIPOutputStream(Files.newOutputStream(b))) {
-      gz.write((header + String.join("\n", lines.subList(third, 2 * third)) + "\n")
-          .getBytes(StandardCharsets.UTF_8));
+      gz.write(
+          (header + String.join("\n", lines.subList(third, 2 * third)) + "\n")
+              .getBytes(StandardCharsets.UTF_8));
     }
     Files.writeString(c, header + String.join("\n", lines.subList(2 * third, lines.size())));
     return List.of(empty.toString(), a.toString(), b.toString(), c.toString());
@@ -497,9 +555,9 @@ class DedupJobProtocolTest {
 
   /**
    * Runs the job of {@code shape} in a new directory, killed by each of {@code kills} in turn (a
-   * run that completes before its kill point is just a run: the next one finds the job
-   * complete), then once more without a kill, and checks that it wrote what the uninterrupted
-   * run wrote. Returns the number of runs killed.
+   * run that completes before its kill point is just a run: the next one finds the job complete),
+   * then once more without a kill, and checks that it wrote what the uninterrupted run wrote.
+   * Returns the number of runs killed.
    */
   private static int killAndResume(Shape shape, List<Kill> kills) throws IOException {
     Fixture f = fixture(shape);
@@ -533,9 +591,9 @@ class DedupJobProtocolTest {
   }
 
   /**
-   * A kill leaves nothing to repair. A resume that found a snapshot missing or damaged rebuilds
-   * it and warns: the output may still be right (the journal or {@code seen} has every key), so
-   * only the warning shows that a checkpoint named a file that was not there.
+   * A kill leaves nothing to repair. A resume that found a snapshot missing or damaged rebuilds it
+   * and warns: the output may still be right (the journal or {@code seen} has every key), so only
+   * the warning shows that a checkpoint named a file that was not there.
    */
   private static void assertNothingRepaired(JobResult result, List<Kill> kills) {
     assertThat(result.warnings()).as("warnings of a run after %s", kills).isEmpty();
@@ -549,9 +607,10 @@ class DedupJobProtocolTest {
     assertThat(actual).as(what + ": missing").isNotNull();
     assertThat(expected).as(what + ": not written by the uninterrupted run").isNotNull();
     int at = Arrays.mismatch(actual, expected);
-    throw new AssertionError(String.format("%s: %,d bytes, %,d expected; from byte %,d it has"
-        + "%n  %s%ninstead of%n  %s", what, actual.length, expected.length, at,
-        excerpt(actual, at), excerpt(expected, at)));
+    throw new AssertionError(
+        String.format(
+            "%s: %,d bytes, %,d expected; from byte %,d it has" + "%n  %s%ninstead of%n  %s",
+            what, actual.length, expected.length, at, excerpt(actual, at), excerpt(expected, at)));
   }
 
   private static String excerpt(byte[] b, int from) {
@@ -560,25 +619,40 @@ class DedupJobProtocolTest {
   }
 
   /**
-   * The final checkpoint counts what the uninterrupted one counts. Not the exact-tier traffic:
-   * a resumed job's recent tier starts empty, which changes where a key is found, not whether.
+   * The final checkpoint counts what the uninterrupted one counts. Not the exact-tier traffic: a
+   * resumed job's recent tier starts empty, which changes where a key is found, not whether.
    */
   private static void assertSameCounts(Checkpoint resumed, Checkpoint once, List<Kill> kills) {
     assertThat(resumed.complete()).isTrue();
-    assertThat(new long[] {resumed.records(), resumed.blankLines(), resumed.badRecords(),
-        resumed.outputBytes(), resumed.droppedBytes(), resumed.quarantineBytes()})
-        .as("counts after %s", kills).containsExactly(once.records(), once.blankLines(),
-            once.badRecords(), once.outputBytes(), once.droppedBytes(), once.quarantineBytes());
+    assertThat(
+            new long[] {
+              resumed.records(),
+              resumed.blankLines(),
+              resumed.badRecords(),
+              resumed.outputBytes(),
+              resumed.droppedBytes(),
+              resumed.quarantineBytes()
+            })
+        .as("counts after %s", kills)
+        .containsExactly(
+            once.records(),
+            once.blankLines(),
+            once.badRecords(),
+            once.outputBytes(),
+            once.droppedBytes(),
+            once.quarantineBytes());
     DedupStats a = resumed.stats();
     DedupStats b = once.stats();
-    assertThat(new long[] {a.checked(), a.kept(), a.duplicates()}).as("stats after %s", kills)
+    assertThat(new long[] {a.checked(), a.kept(), a.duplicates()})
+        .as("stats after %s", kills)
         .containsExactly(b.checked(), b.kept(), b.duplicates());
     if (once.window() != null) {
       WindowStats w = resumed.window().stats();
       WindowStats v = once.window().stats();
-      assertThat(new long[] {w.events(), w.kept(), w.duplicates(), w.late(), w.held(),
-          w.watermark()}).as("window counts after %s", kills).containsExactly(v.events(),
-              v.kept(), v.duplicates(), v.late(), v.held(), v.watermark());
+      assertThat(
+              new long[] {w.events(), w.kept(), w.duplicates(), w.late(), w.held(), w.watermark()})
+          .as("window counts after %s", kills)
+          .containsExactly(v.events(), v.kept(), v.duplicates(), v.late(), v.held(), v.watermark());
       assertThat(resumed.window().maxEventTime()).isEqualTo(once.window().maxEventTime());
     }
   }
@@ -596,8 +670,8 @@ class DedupJobProtocolTest {
   }
 
   /**
-   * One kill at the middle occurrence of a point (the only one for the once-a-run points), then
-   * a resume: a regression names the shape and the step.
+   * One kill at the middle occurrence of a point (the only one for the once-a-run points), then a
+   * resume: a regression names the shape and the step.
    */
   @ParameterizedTest(name = "{0} killed at {1}")
   @MethodSource("shapesAndPoints")
@@ -608,26 +682,40 @@ class DedupJobProtocolTest {
   }
 
   static Stream<Arguments> shapesAndResumePoints() {
-    return Arrays.stream(Shape.values()).flatMap(s -> Stream.of(Point.TIERS_RESTORED,
-        Point.OUTPUTS_CUT, Point.RECORD_HANDLED, Point.FILTER_SNAPSHOT_TORN)
-        .filter(p -> fixture(s).count(p) > 0).map(p -> Arguments.of(s, p)));
+    return Arrays.stream(Shape.values())
+        .flatMap(
+            s ->
+                Stream.of(
+                        Point.TIERS_RESTORED,
+                        Point.OUTPUTS_CUT,
+                        Point.RECORD_HANDLED,
+                        Point.FILTER_SNAPSHOT_TORN)
+                    .filter(p -> fixture(s).count(p) > 0)
+                    .map(p -> Arguments.of(s, p)));
   }
 
   /**
-   * A resume killed in its turn, before it checkpointed anything (restoring, cutting the
-   * outputs, judging again the records after the checkpoint) or in its first snapshot, then
-   * resumed again: a resume must leave the state as it found it, or as a checkpoint of its own.
+   * A resume killed in its turn, before it checkpointed anything (restoring, cutting the outputs,
+   * judging again the records after the checkpoint) or in its first snapshot, then resumed again: a
+   * resume must leave the state as it found it, or as a checkpoint of its own.
    */
   @ParameterizedTest(name = "{0} resume killed at {1}")
   @MethodSource("shapesAndResumePoints")
   void aResumeKilledInItsTurnIsResumedAgain(Shape shape, Point during) throws IOException {
     Fixture f = fixture(shape);
     // first killed at a snapshot when there are any, so the resume finds one to ignore
-    Point first = f.count(Point.FILTER_SNAPSHOT_WRITTEN) > 0 ? Point.FILTER_SNAPSHOT_WRITTEN
-        : Point.OUTPUTS_SYNCED;
+    Point first =
+        f.count(Point.FILTER_SNAPSHOT_WRITTEN) > 0
+            ? Point.FILTER_SNAPSHOT_WRITTEN
+            : Point.OUTPUTS_SYNCED;
     int n = f.count(first) / 3 + 1;
-    List<Kill> kills = List.of(new Kill(first, n), new Kill(during, 1), new Kill(during, 1),
-        new Kill(Point.COMMITTED, 2), new Kill(during, 2));
+    List<Kill> kills =
+        List.of(
+            new Kill(first, n),
+            new Kill(during, 1),
+            new Kill(during, 1),
+            new Kill(Point.COMMITTED, 2),
+            new Kill(during, 2));
     // the first three always come: the later ones only if the resumed run gets that far
     assertThat(killAndResume(shape, kills)).isGreaterThanOrEqualTo(3);
   }
@@ -644,35 +732,44 @@ class DedupJobProtocolTest {
   // ---------------------------------------------------------------- random kills
 
   /**
-   * Up to four kills at points the shape reaches. The first, in a new job, at any occurrence;
-   * the later ones mostly at early occurrences, since a resumed run has fewer steps left.
+   * Up to four kills at points the shape reaches. The first, in a new job, at any occurrence; the
+   * later ones mostly at early occurrences, since a resumed run has fewer steps left.
    */
   private static Arbitrary<List<Kill>> kills(Shape shape) {
     Arbitrary<Point> point = Arbitraries.of(points(shape));
-    Arbitrary<Kill> first = point.flatMap(p -> Arbitraries.integers()
-        .between(1, fixture(shape).count(p)).map(n -> new Kill(p, n)));
-    Arbitrary<Kill> later = point.flatMap(p -> Arbitraries.integers()
-        .between(1, fixture(shape).count(p)).withDistribution(RandomDistribution.biased())
-        .map(n -> new Kill(p, n)));
-    return Combinators.combine(first, later.list().ofMaxSize(3)).as((f, l) -> {
-      List<Kill> all = new ArrayList<>(List.of(f));
-      all.addAll(l);
-      return all;
-    });
+    Arbitrary<Kill> first =
+        point.flatMap(
+            p ->
+                Arbitraries.integers()
+                    .between(1, fixture(shape).count(p))
+                    .map(n -> new Kill(p, n)));
+    Arbitrary<Kill> later =
+        point.flatMap(
+            p ->
+                Arbitraries.integers()
+                    .between(1, fixture(shape).count(p))
+                    .withDistribution(RandomDistribution.biased())
+                    .map(n -> new Kill(p, n)));
+    return Combinators.combine(first, later.list().ofMaxSize(3))
+        .as(
+            (f, l) -> {
+              List<Kill> all = new ArrayList<>(List.of(f));
+              all.addAll(l);
+              return all;
+            });
   }
 
   record Scenario(Shape shape, List<Kill> kills) {}
 
   @Provide
   Arbitrary<Scenario> scenarios() {
-    return Arbitraries.of(Shape.values())
-        .flatMap(s -> kills(s).map(k -> new Scenario(s, k)));
+    return Arbitraries.of(Shape.values()).flatMap(s -> kills(s).map(k -> new Scenario(s, k)));
   }
 
   /**
-   * Up to four kills in a row, at random points and occurrences (a later kill often lands in
-   * the resume itself, or never comes because the resumed run has fewer steps left), then a run
-   * to the end: the outputs are always those of the uninterrupted run.
+   * Up to four kills in a row, at random points and occurrences (a later kill often lands in the
+   * resume itself, or never comes because the resumed run has fewer steps left), then a run to the
+   * end: the outputs are always those of the uninterrupted run.
    */
   @Property(tries = 200, edgeCases = EdgeCasesMode.NONE)
   void killedAnywhereAnyNumberOfTimesTheOutputsAreThoseOfAnUninterruptedRun(
@@ -701,16 +798,19 @@ class DedupJobProtocolTest {
   }
 
   /**
-   * Where the test's files go: a tmpfs when there is one. The kills are simulated, so the fsyncs
-   * of the jobs (outputs, RocksDB, snapshots, thousands of them) buy nothing here, and on a disk
-   * they make the test several times slower. It needs some 30 MB at most.
+   * Where the test's files go: a tmpfs when there is one. The kills are simulated, so the fsyncs of
+   * the jobs (outputs, RocksDB, snapshots, thousands of them) buy nothing here, and on a disk they
+   * make the test several times slower. It needs some 30 MB at most.
    */
   private static Path temporaryBase() {
     try {
       Path shm = Path.of("/dev/shm");
-      Path parent = Files.isDirectory(shm) && Files.isWritable(shm)
-          && Files.getFileStore(shm).getUsableSpace() > (256L << 20) ? shm
-          : Path.of(System.getProperty("java.io.tmpdir"));
+      Path parent =
+          Files.isDirectory(shm)
+                  && Files.isWritable(shm)
+                  && Files.getFileStore(shm).getUsableSpace() > (256L << 20)
+              ? shm
+              : Path.of(System.getProperty("java.io.tmpdir"));
       Path base = Files.createTempDirectory(parent, "idem-protocol-test-");
       Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteRecursively(base)));
       return base;

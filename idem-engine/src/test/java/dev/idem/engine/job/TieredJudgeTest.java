@@ -1,14 +1,11 @@
 package dev.idem.engine.job;
 
-import dev.idem.engine.state.StateDirectory;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.idem.core.Fingerprinter;
 import dev.idem.core.filter.BlockedBloomFilter;
-import dev.idem.engine.DedupMode;
 import dev.idem.engine.Deduplicator;
 import dev.idem.engine.Idem;
-import dev.idem.engine.KeyMode;
+import dev.idem.engine.state.StateDirectory;
 import dev.idem.engine.store.MemoryStore;
 import dev.idem.engine.store.SnapshotPolicy;
 import dev.idem.engine.store.StateStore;
@@ -25,8 +22,8 @@ class TieredJudgeTest {
   @TempDir Path tmp;
 
   /**
-   * A resume that replayed many journaled keys must count them: otherwise a job stopped often
-   * never reaches the threshold within one run, and each resume replays more of the journal.
+   * A resume that replayed many journaled keys must count them: otherwise a job stopped often never
+   * reaches the threshold within one run, and each resume replays more of the journal.
    */
   @ParameterizedTest
   @ValueSource(booleans = {false, true})

@@ -17,7 +17,10 @@ import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
-/** The plan's numbers against the real structures and the worked examples of docs/DESIGN.md, section 5. */
+/**
+ * The plan's numbers against the real structures and the worked examples of docs/DESIGN.md, section
+ * 5.
+ */
 class PlannerTest {
 
   private static final long MIB = 1L << 20;
@@ -51,26 +54,28 @@ class PlannerTest {
     assertThat(row(rows, "FingerprintSet").memoryBytes())
         .isEqualTo(FingerprintSet.withExpectedSize(n).bitSize() / 8);
     // the scalable row of a filter grown from 1,000 keys matches one that really grew
-    ScalableBloomFilter grown = ScalableBloomFilter.builder().initialCapacity(1_000)
-        .falsePositiveRate(p).build();
+    ScalableBloomFilter grown =
+        ScalableBloomFilter.builder().initialCapacity(1_000).falsePositiveRate(p).build();
     for (long i = 0; i < n; i++) {
       grown.put(i * 0x9E3779B97F4A7C15L, ~i * 0xC2B2AE3D27D4EB4FL);
     }
-    assertThat(ScalableBloomFilter.builder().initialCapacity(1_000).falsePositiveRate(p)
-        .bitSizeFor(grown.approximateCount())).isEqualTo(grown.bitSize());
+    assertThat(
+            ScalableBloomFilter.builder()
+                .initialCapacity(1_000)
+                .falsePositiveRate(p)
+                .bitSizeFor(grown.approximateCount()))
+        .isEqualTo(grown.bitSize());
   }
 
   @Test
   void sourceArticleFigures() {
     // 1e8 keys at 0.1 %: about 171 MiB classic (Bloom 1970's formulas), k = 10
-    Workload tight = new Workload(100_000_000, 100_000_000, 0, 0.001, null, 0, false, false,
-        36, 0);
+    Workload tight = new Workload(100_000_000, 100_000_000, 0, 0.001, null, 0, false, false, 36, 0);
     MethodEstimate classic = row(Planner.methods(tight), "classic Bloom");
     assertThat(classic.memoryBytes() / (double) MIB).isCloseTo(171.4, within(0.5));
     assertThat(classic.note()).isEqualTo("k = 10");
     // 1e8 at 1 %: about 114 MiB, k = 7
-    Workload loose = new Workload(100_000_000, 100_000_000, 0, 0.01, null, 0, false, false,
-        36, 0);
+    Workload loose = new Workload(100_000_000, 100_000_000, 0, 0.01, null, 0, false, false, 36, 0);
     MethodEstimate onePercent = row(Planner.methods(loose), "classic Bloom");
     assertThat(onePercent.memoryBytes() / (double) MIB).isCloseTo(114.3, within(0.5));
     assertThat(onePercent.note()).isEqualTo("k = 7");
@@ -114,23 +119,21 @@ class PlannerTest {
     assertThat(medium.method()).isEqualTo("two-tier + RocksDB");
     assertThat(medium.command()).contains("--exact-store rocksdb", "--expected 2000000000");
     // 10 M keys in 1 GiB: everything in memory
-    assertThat(recommend(exact(10_000_000, 1L << 30)).command())
-        .contains("--exact-store memory");
+    assertThat(recommend(exact(10_000_000, 1L << 30)).command()).contains("--exact-store memory");
     // approximate within a budget too small for the rate: says what the budget reaches
     Workload approx = new Workload(n, n, 512 * MIB, 0.001, null, 0, false, false, 36, 0);
     Planner.Recommendation r = recommend(approx);
     assertThat(r.reason()).contains("no filter at that rate fits");
     assertThat(r.command()).contains("--mode approximate");
     // a stream: windowed
-    Workload stream = new Workload(n, n, 0, 0, Duration.ofMinutes(10), 1_000_000, false, false,
-        36, 0);
+    Workload stream =
+        new Workload(n, n, 0, 0, Duration.ofMinutes(10), 1_000_000, false, false, 36, 0);
     assertThat(recommend(stream).command()).contains("--window 10m");
     // workers that share state: the Redis tier
     Workload shared = new Workload(n, n, 0, 0, null, 0, false, true, 36, 0);
     assertThat(recommend(shared).command()).contains("--exact-store redis://");
     // deletes, approximate: a cuckoo filter
-    Workload deletes = new Workload(n / 100, n / 100, 1L << 30, 0.001, null, 0, true, false,
-        36, 0);
+    Workload deletes = new Workload(n / 100, n / 100, 1L << 30, 0.001, null, 0, true, false, 36, 0);
     assertThat(recommend(deletes).method()).startsWith("cuckoo");
   }
 

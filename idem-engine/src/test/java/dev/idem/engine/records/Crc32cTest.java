@@ -22,7 +22,8 @@ class Crc32cTest {
     int[] cuts = {0, 1, 2, 7, 8, 4095, 65_536, 150_001, 299_999, 300_000};
     for (int cut : cuts) {
       assertThat(Crc32c.combine(crc(b, 0, cut), crc(b, cut, b.length), b.length - cut))
-          .as("cut at %d", cut).isEqualTo(crc(b, 0, b.length));
+          .as("cut at %d", cut)
+          .isEqualTo(crc(b, 0, b.length));
     }
     for (int i = 0; i < 200; i++) {
       int from = r.nextInt(b.length);

@@ -36,7 +36,8 @@ class DistinctKeyCounterTest {
       }
       worst = Math.max(worst, Math.abs(e.estimate() - n) / n);
     }
-    assertThat(inside).as("trials whose interval holds the truth, of %d", trials)
+    assertThat(inside)
+        .as("trials whose interval holds the truth, of %d", trials)
         .isGreaterThanOrEqualTo(95);
     // 0.61 % standard error: no trial should be off by more than 4 of them
     assertThat(worst).isLessThan(4 * DistinctKeyCounter.RELATIVE_STANDARD_ERROR);

@@ -1,10 +1,10 @@
 package dev.idem.engine.records;
 
-import dev.idem.engine.JobException;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idem.core.KeyNormalizer;
+import dev.idem.engine.JobException;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -25,22 +25,30 @@ class InputSurveyTest {
   private Path jsonl(String name, int records, int distinct, long seed) throws IOException {
     Path file = dir.resolve(name);
     SplittableRandom random = new SplittableRandom(seed);
-    try (OutputStream out = name.endsWith(".gz")
-        ? new GZIPOutputStream(Files.newOutputStream(file)) : Files.newOutputStream(file)) {
+    try (OutputStream out =
+        name.endsWith(".gz")
+            ? new GZIPOutputStream(Files.newOutputStream(file))
+            : Files.newOutputStream(file)) {
       for (int i = 0; i < records; i++) {
         // every id once first, then repeats of earlier ones
         int id = i < distinct ? i : random.nextInt(distinct);
-        out.write(("{\"id\":\"k\\u00e9-" + id + "\",\"v\":" + i + "}\n")
-            .getBytes(StandardCharsets.UTF_8));
+        out.write(
+            ("{\"id\":\"k\\u00e9-" + id + "\",\"v\":" + i + "}\n")
+                .getBytes(StandardCharsets.UTF_8));
       }
     }
     return file;
   }
 
-  private static InputSurvey.Result survey(List<Path> files, long sampleBytes)
-      throws IOException {
-    return InputSurvey.run(files.stream().map(Path::toString).toList(), RecordFormat.JSONL,
-        KeySpec.jsonField("id", false), false, KeyNormalizer.identity(), 1 << 20, sampleBytes);
+  private static InputSurvey.Result survey(List<Path> files, long sampleBytes) throws IOException {
+    return InputSurvey.run(
+        files.stream().map(Path::toString).toList(),
+        RecordFormat.JSONL,
+        KeySpec.jsonField("id", false),
+        false,
+        KeyNormalizer.identity(),
+        1 << 20,
+        sampleBytes);
   }
 
   @Test
@@ -87,7 +95,8 @@ class InputSurveyTest {
   @Test
   void standardInputAndBadKeysAreReported() throws IOException {
     assertThatThrownBy(() -> survey(List.of(Path.of("-")), Long.MAX_VALUE))
-        .isInstanceOf(JobException.class).hasMessageContaining("standard input");
+        .isInstanceOf(JobException.class)
+        .hasMessageContaining("standard input");
     Path bad = Files.writeString(dir.resolve("bad.jsonl"), "{\"id\":1}\n{\"x\":2}\nnot json\n");
     InputSurvey.Result r = survey(List.of(bad), Long.MAX_VALUE);
     assertThat(r.records()).isEqualTo(3);

@@ -16,11 +16,10 @@ import net.jqwik.api.constraints.Size;
 
 class KeyExtractorTest {
 
-  private static byte[] json(String id, boolean escapeNonAscii, String before)
-      throws IOException {
+  private static byte[] json(String id, boolean escapeNonAscii, String before) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    JsonFactory f = JsonFactory.builder()
-        .configure(JsonWriteFeature.ESCAPE_NON_ASCII, escapeNonAscii).build();
+    JsonFactory f =
+        JsonFactory.builder().configure(JsonWriteFeature.ESCAPE_NON_ASCII, escapeNonAscii).build();
     try (JsonGenerator g = f.createGenerator(out)) {
       g.writeStartObject();
       g.writeStringField("before", before);
@@ -33,8 +32,8 @@ class KeyExtractorTest {
   }
 
   @Property
-  void theJsonKeyIsTheUnescapedTextWhateverTheEscaping(@ForAll String id,
-      @ForAll String before) throws IOException {
+  void theJsonKeyIsTheUnescapedTextWhateverTheEscaping(@ForAll String id, @ForAll String before)
+      throws IOException {
     KeyExtractor x = KeyExtractor.of(KeySpec.jsonField("/meta/id", false), RecordFormat.JSONL);
     KeyBuffer raw = new KeyBuffer();
     KeyBuffer escaped = new KeyBuffer();
@@ -55,8 +54,8 @@ class KeyExtractorTest {
   @Property
   void theCsvKeyIsTheFieldValueWhateverTheQuoting(
       @ForAll @Size(min = 1, max = 6) List<String> fields) {
-    KeyExtractor x = KeyExtractor.of(KeySpec.column(String.valueOf(fields.size())),
-        RecordFormat.CSV);
+    KeyExtractor x =
+        KeyExtractor.of(KeySpec.column(String.valueOf(fields.size())), RecordFormat.CSV);
     String record = String.join(",", fields.stream().map(KeyExtractorTest::csvField).toList());
     byte[] bytes = record.getBytes(StandardCharsets.UTF_8);
     KeyBuffer key = new KeyBuffer();

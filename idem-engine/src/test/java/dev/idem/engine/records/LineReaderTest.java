@@ -25,19 +25,23 @@ class LineReaderTest {
   @Provide
   Arbitrary<byte[]> inputs() {
     return Arbitraries.of((byte) '\n', (byte) '\r', (byte) 'a', (byte) 0xff, (byte) 0)
-        .array(byte[].class).ofMaxSize(300);
+        .array(byte[].class)
+        .ofMaxSize(300);
   }
 
   @Property
-  void readsWhatASimpleSplitReads(@ForAll("inputs") byte[] input,
-      @ForAll @IntRange(min = 1, max = 7) int chunk) throws IOException {
+  void readsWhatASimpleSplitReads(
+      @ForAll("inputs") byte[] input, @ForAll @IntRange(min = 1, max = 7) int chunk)
+      throws IOException {
     assertThat(readAll(new Trickle(input, chunk))).containsExactlyElementsOf(reference(input));
   }
 
   @Property
-  void theChecksumCoversExactlyTheBytesConsumed(@ForAll("inputs") byte[] input,
+  void theChecksumCoversExactlyTheBytesConsumed(
+      @ForAll("inputs") byte[] input,
       @ForAll @IntRange(min = 1, max = 7) int chunk,
-      @ForAll @IntRange(min = 1, max = 6) int maxLineBytes) throws IOException {
+      @ForAll @IntRange(min = 1, max = 6) int maxLineBytes)
+      throws IOException {
     assertChecksumFollows(input, new Trickle(input, chunk), maxLineBytes);
   }
 
@@ -69,7 +73,8 @@ class LineReaderTest {
       while (lines.next()) {
         expected.update(input, consumed, (int) lines.bytesConsumed() - consumed);
         consumed = (int) lines.bytesConsumed();
-        assertThat(lines.checksum()).as("after line %d", lines.lineNumber())
+        assertThat(lines.checksum())
+            .as("after line %d", lines.lineNumber())
             .isEqualTo(expected.getValue());
       }
       assertThat(lines.bytesConsumed()).isEqualTo(input.length);
@@ -91,8 +96,10 @@ class LineReaderTest {
   }
 
   @Property
-  void overlongLinesAreSkippedWholeAndCounted(@ForAll @IntRange(min = 1, max = 40) int max,
-      @ForAll("inputs") byte[] input, @ForAll @IntRange(min = 1, max = 7) int chunk)
+  void overlongLinesAreSkippedWholeAndCounted(
+      @ForAll @IntRange(min = 1, max = 40) int max,
+      @ForAll("inputs") byte[] input,
+      @ForAll @IntRange(min = 1, max = 7) int chunk)
       throws IOException {
     List<String> expected = reference(input);
     LineReader r = new LineReader(new Trickle(input, chunk), "t");
@@ -106,8 +113,13 @@ class LineReaderTest {
         assertThat(r.length()).isZero();
       } else {
         assertThat(r.overlong()).isFalse();
-        assertThat(new String(r.bytes(), r.offset(), r.length(),
-            java.nio.charset.StandardCharsets.ISO_8859_1)).isEqualTo(line);
+        assertThat(
+                new String(
+                    r.bytes(),
+                    r.offset(),
+                    r.length(),
+                    java.nio.charset.StandardCharsets.ISO_8859_1))
+            .isEqualTo(line);
       }
       assertThat(r.lineNumber()).isEqualTo(i);
       consumed = r.bytesConsumed();
@@ -117,16 +129,28 @@ class LineReaderTest {
   }
 
   /** A line of a generated input: its length relative to the limit, and its terminator. */
-  enum Length { EMPTY, ONE, BELOW, AT, ABOVE, TWO_ABOVE, TWICE, MANY_TIMES, BUFFER_BELOW,
-    BUFFER, BUFFER_ABOVE }
+  enum Length {
+    EMPTY,
+    ONE,
+    BELOW,
+    AT,
+    ABOVE,
+    TWO_ABOVE,
+    TWICE,
+    MANY_TIMES,
+    BUFFER_BELOW,
+    BUFFER,
+    BUFFER_ABOVE
+  }
 
   record Line(Length length, boolean crlf) {}
 
   @Provide
   Arbitrary<Integer> limits() {
     // 2^k - 1, 2^k and 2^k + 1: a power of two once made the buffer stop growing at the limit
-    return Combinators.combine(Arbitraries.integers().between(0, 20),
-        Arbitraries.integers().between(-1, 1)).as((k, d) -> Math.max(1, (1 << k) + d));
+    return Combinators.combine(
+            Arbitraries.integers().between(0, 20), Arbitraries.integers().between(-1, 1))
+        .as((k, d) -> Math.max(1, (1 << k) + d));
   }
 
   @Property(tries = 300)
@@ -135,7 +159,8 @@ class LineReaderTest {
       @ForAll("lines") List<Line> lines,
       @ForAll boolean lastTerminated,
       @ForAll("bufferSizes") int initialBuffer,
-      @ForAll("chunks") int chunk) throws IOException {
+      @ForAll("chunks") int chunk)
+      throws IOException {
     long[] lengths = new long[lines.size()];
     int[] terminators = new int[lines.size()];
     for (int i = 0; i < lengths.length; i++) {
@@ -145,8 +170,8 @@ class LineReaderTest {
       boolean unterminated = last && !lastTerminated && lengths[i] > 0;
       terminators[i] = unterminated ? 0 : lines.get(i).crlf() ? 2 : 1;
     }
-    LineReader r = new LineReader(new Generated(lengths, terminators, chunk), "t", 1000, 10,
-        initialBuffer);
+    LineReader r =
+        new LineReader(new Generated(lengths, terminators, chunk), "t", 1000, 10, initialBuffer);
     r.setMaxLineBytes(limit);
     long consumed = 1000;
     for (int i = 0; i < lengths.length; i++) {
@@ -194,7 +219,10 @@ class LineReaderTest {
   @Provide
   Arbitrary<List<Line>> lines() {
     return Combinators.combine(Arbitraries.of(Length.class), Arbitraries.of(false, true))
-        .as(Line::new).list().ofMinSize(1).ofMaxSize(6);
+        .as(Line::new)
+        .list()
+        .ofMinSize(1)
+        .ofMaxSize(6);
   }
 
   @Provide
@@ -211,8 +239,9 @@ class LineReaderTest {
   void aLineOfHundredsOfMegabytesIsSkippedWithTheBufferAtTheLimit() throws IOException {
     long big = 200L << 20;
     int limit = 1 << 20;
-    LineReader r = new LineReader(new Generated(new long[] {1, big, 1, big}, new int[] {1, 2, 1, 0},
-        1 << 16), "t");
+    LineReader r =
+        new LineReader(
+            new Generated(new long[] {1, big, 1, big}, new int[] {1, 2, 1, 0}, 1 << 16), "t");
     r.setMaxLineBytes(limit);
     assertThat(r.next()).isTrue();
     assertThat(r.overlong()).isFalse();
@@ -235,8 +264,9 @@ class LineReaderTest {
   @Test
   void theLargestLimitIsALimitLikeAnyOther() throws IOException {
     int max = LineReader.MAX_LINE_BYTES;
-    LineReader r = new LineReader(new Generated(new long[] {max, max + 1L, 3},
-        new int[] {2, 1, 1}, 1 << 20), "t");
+    LineReader r =
+        new LineReader(
+            new Generated(new long[] {max, max + 1L, 3}, new int[] {2, 1, 1}, 1 << 20), "t");
     r.setMaxLineBytes(max);
     assertThat(r.next()).isTrue();
     assertThat(r.overlong()).isFalse();
@@ -252,13 +282,16 @@ class LineReaderTest {
   @Test
   void withoutALimitALineOverTheLargestIsAnErrorNamingItsLine() {
     int max = LineReader.MAX_LINE_BYTES;
-    LineReader r = new LineReader(new Generated(new long[] {1, max + 1L}, new int[] {1, 1},
-        1 << 20), "dump.bin");
-    assertThatThrownBy(() -> {
-      while (r.next()) {
-        // drain
-      }
-    }).isInstanceOf(IOException.class)
+    LineReader r =
+        new LineReader(
+            new Generated(new long[] {1, max + 1L}, new int[] {1, 1}, 1 << 20), "dump.bin");
+    assertThatThrownBy(
+            () -> {
+              while (r.next()) {
+                // drain
+              }
+            })
+        .isInstanceOf(IOException.class)
         .hasMessage("dump.bin:2: line longer than 64 MiB; is this a binary file?");
   }
 
@@ -279,37 +312,42 @@ class LineReaderTest {
 
   @Test
   void readFailuresNameTheSourceAndLine() {
-    InputStream failing = new InputStream() {
-      int calls;
+    InputStream failing =
+        new InputStream() {
+          int calls;
 
-      @Override
-      public int read() {
-        throw new UnsupportedOperationException();
-      }
+          @Override
+          public int read() {
+            throw new UnsupportedOperationException();
+          }
 
-      @Override
-      public int read(byte[] b, int off, int len) throws IOException {
-        if (calls++ == 0) {
-          b[off] = 'k';
-          b[off + 1] = '\n';
-          return 2;
-        }
-        throw new IOException("Unexpected end of ZLIB input stream");
-      }
-    };
+          @Override
+          public int read(byte[] b, int off, int len) throws IOException {
+            if (calls++ == 0) {
+              b[off] = 'k';
+              b[off + 1] = '\n';
+              return 2;
+            }
+            throw new IOException("Unexpected end of ZLIB input stream");
+          }
+        };
     LineReader r = new LineReader(failing, "shard-7.gz");
-    assertThatThrownBy(() -> {
-      while (r.next()) {
-        // drain
-      }
-    }).hasMessage("shard-7.gz: read failed after line 1: Unexpected end of ZLIB input stream");
+    assertThatThrownBy(
+            () -> {
+              while (r.next()) {
+                // drain
+              }
+            })
+        .hasMessage("shard-7.gz: read failed after line 1: Unexpected end of ZLIB input stream");
   }
 
   private static List<String> readAll(InputStream in) throws IOException {
     List<String> lines = new ArrayList<>();
     try (LineReader r = new LineReader(in, "test")) {
       while (r.next()) {
-        lines.add(new String(r.bytes(), r.offset(), r.length(), java.nio.charset.StandardCharsets.ISO_8859_1));
+        lines.add(
+            new String(
+                r.bytes(), r.offset(), r.length(), java.nio.charset.StandardCharsets.ISO_8859_1));
       }
     }
     return lines;
@@ -335,8 +373,8 @@ class LineReaderTest {
 
   /**
    * An input made of lines of given lengths and terminators (0, 1 = LF, 2 = CRLF), generated as it
-   * is read, so that lines of hundreds of megabytes cost no memory. Content bytes are letters
-   * with a lone {@code \r} here and there, never {@code \n} and never {@code \r} last.
+   * is read, so that lines of hundreds of megabytes cost no memory. Content bytes are letters with
+   * a lone {@code \r} here and there, never {@code \n} and never {@code \r} last.
    */
   private static final class Generated extends InputStream {
     private final long[] lengths;
@@ -376,8 +414,10 @@ class LineReaderTest {
       long length = lengths[line];
       int n = (int) Math.min(Math.min(len, chunk), length + terminators[line] - pos);
       for (int i = 0; i < n; i++, pos++) {
-        b[off + i] = pos < length ? content(line, pos, length)
-            : pos == length + terminators[line] - 1 ? (byte) '\n' : (byte) '\r';
+        b[off + i] =
+            pos < length
+                ? content(line, pos, length)
+                : pos == length + terminators[line] - 1 ? (byte) '\n' : (byte) '\r';
       }
       return n;
     }

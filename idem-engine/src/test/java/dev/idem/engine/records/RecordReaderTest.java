@@ -20,8 +20,8 @@ class RecordReaderTest {
     assertThat(r.next()).isFalse();
     RecordReader odd = reader("x".repeat(1001) + "\n", false, 1000);
     assertThat(odd.next()).isTrue();
-    assertThat(odd.problem()).isEqualTo(
-        "record of 1,001 bytes is longer than --max-record-bytes 1000");
+    assertThat(odd.problem())
+        .isEqualTo("record of 1,001 bytes is longer than --max-record-bytes 1000");
   }
 
   @Test
@@ -42,8 +42,13 @@ class RecordReaderTest {
     RecordReader fits = reader(record + "\r\n", true, 10);
     assertThat(fits.next()).isTrue();
     assertThat(fits.problem()).isNull();
-    assertThat(new String(fits.bytes(), fits.offset(), fits.length() + fits.terminatorLength(),
-        StandardCharsets.ISO_8859_1)).isEqualTo(record + "\r\n");
+    assertThat(
+            new String(
+                fits.bytes(),
+                fits.offset(),
+                fits.length() + fits.terminatorLength(),
+                StandardCharsets.ISO_8859_1))
+        .isEqualTo(record + "\r\n");
     assertThat(fits.terminatorLength()).isEqualTo(2);
     RecordReader over = reader(record + "\r\n", true, 9);
     assertThat(over.next()).isTrue();
@@ -85,7 +90,9 @@ class RecordReaderTest {
   }
 
   private static RecordReader reader(String input, boolean csv, int maxRecordBytes) {
-    return new RecordReader(new LineReader(new ByteArrayInputStream(
-        input.getBytes(StandardCharsets.ISO_8859_1)), "t"), csv, maxRecordBytes);
+    return new RecordReader(
+        new LineReader(new ByteArrayInputStream(input.getBytes(StandardCharsets.ISO_8859_1)), "t"),
+        csv,
+        maxRecordBytes);
   }
 }

@@ -89,8 +89,8 @@ class ConsistentHashRingTest {
 
   @Test
   void weightsSetTheShares() {
-    ConsistentHashRing ring = ConsistentHashRing.of(List.of(new Node("big", 3),
-        new Node("small", 1)), 256);
+    ConsistentHashRing ring =
+        ConsistentHashRing.of(List.of(new Node("big", 3), new Node("small", 1)), 256);
     double[] share = ring.shares();
     assertThat(share[0] + share[1]).isCloseTo(1.0, within(1e-9));
     assertThat(share[0]).isCloseTo(0.75, within(0.03));
@@ -98,8 +98,8 @@ class ConsistentHashRingTest {
 
   @Test
   void nodeListsAreParsedWithLineNumbersInErrors() {
-    ConsistentHashRing ring = ConsistentHashRing.parse(List.of("# workers", "a 2", "", "b"),
-        "nodes.txt");
+    ConsistentHashRing ring =
+        ConsistentHashRing.parse(List.of("# workers", "a 2", "", "b"), "nodes.txt");
     assertThat(ring.nodes()).containsExactly(new Node("a", 2), new Node("b", 1));
     assertThatThrownBy(() -> ConsistentHashRing.parse(List.of("a", "b x"), "nodes.txt"))
         .hasMessageStartingWith("nodes.txt:2: ");

@@ -33,16 +33,24 @@ class IndexSortTest {
   @Provide
   Arbitrary<long[]> radixKeys() {
     // uniform (fingerprints), few distinct values (repeats, shared prefixes), or extremes
-    Arbitrary<Long> value = Arbitraries.oneOf(Arbitraries.longs(),
-        Arbitraries.longs().between(0, 3), Arbitraries.of(Long.MIN_VALUE, -1L, 0L, 1L,
-            Long.MAX_VALUE), Arbitraries.longs().between(0, 1000).map(v -> v << 40));
-    return value.list().ofMaxSize(3000).withSizeDistribution(RandomDistribution.uniform())
+    Arbitrary<Long> value =
+        Arbitraries.oneOf(
+            Arbitraries.longs(),
+            Arbitraries.longs().between(0, 3),
+            Arbitraries.of(Long.MIN_VALUE, -1L, 0L, 1L, Long.MAX_VALUE),
+            Arbitraries.longs().between(0, 1000).map(v -> v << 40));
+    return value
+        .list()
+        .ofMaxSize(3000)
+        .withSizeDistribution(RandomDistribution.uniform())
         .map(l -> l.stream().mapToLong(Long::longValue).toArray());
   }
 
   @Property(tries = 200)
-  void sortsLikeAStableComparisonSort(@ForAll("radixKeys") long[] radix,
-      @ForAll boolean backwards, @ForAll("secondaries") List<Integer> seeds) {
+  void sortsLikeAStableComparisonSort(
+      @ForAll("radixKeys") long[] radix,
+      @ForAll boolean backwards,
+      @ForAll("secondaries") List<Integer> seeds) {
     int n = radix.length;
     int[] secondary = new int[n];
     for (int i = 0; i < n; i++) {
@@ -54,8 +62,8 @@ class IndexSortTest {
 
     Comparator<Integer> full = (a, b) -> e.compare(a, b);
     Comparator<Integer> tie = backwards ? Comparator.reverseOrder() : Comparator.naturalOrder();
-    Integer[] expected = IntStream.range(0, n).boxed().sorted(full.thenComparing(tie))
-        .toArray(Integer[]::new);
+    Integer[] expected =
+        IntStream.range(0, n).boxed().sorted(full.thenComparing(tie)).toArray(Integer[]::new);
     assertThat(Arrays.stream(perm).boxed().toArray(Integer[]::new)).isEqualTo(expected);
   }
 

@@ -44,11 +44,16 @@ class RunFileTest {
       for (int j = 0; j < len; j++) {
         record[j] = (byte) (i % 3 == 0 ? r.nextInt(256) : 'a' + r.nextInt(3));
       }
-      byte[] key = kind.hasKey() ? ("key-" + r.nextInt(50)).getBytes(StandardCharsets.UTF_8)
-          : new byte[0];
+      byte[] key =
+          kind.hasKey() ? ("key-" + r.nextInt(50)).getBytes(StandardCharsets.UTF_8) : new byte[0];
       ordinal += 1 + r.nextInt(1000);
-      list.add(new Entry(kind.hasFingerprint() ? r.nextLong() : 0,
-          kind.hasFingerprint() ? r.nextLong() : 0, ordinal, key, record));
+      list.add(
+          new Entry(
+              kind.hasFingerprint() ? r.nextLong() : 0,
+              kind.hasFingerprint() ? r.nextLong() : 0,
+              ordinal,
+              key,
+              record));
     }
     return list;
   }
@@ -58,8 +63,13 @@ class RunFileTest {
   }
 
   private RunFile write(RunKind kind, List<Entry> list, boolean compress) throws IOException {
-    try (RunWriter w = new RunWriter(dir.resolve("run-" + kind), kind, 4096,
-        list.size() % 2 == 0 ? background : null, compress)) {
+    try (RunWriter w =
+        new RunWriter(
+            dir.resolve("run-" + kind),
+            kind,
+            4096,
+            list.size() % 2 == 0 ? background : null,
+            compress)) {
       for (Entry e : list) {
         w.write(e.hi, e.lo, e.ordinal, e.key, 0, e.key.length, e.record, 0, e.record.length);
       }
@@ -77,13 +87,12 @@ class RunFileTest {
     }
   }
 
-  private void entriesComeBackAsWritten(RunKind kind, int n, boolean compress)
-      throws IOException {
+  private void entriesComeBackAsWritten(RunKind kind, int n, boolean compress) throws IOException {
     List<Entry> list = entries(kind, n, n);
     RunFile run = write(kind, list, compress);
     assertThat(run.entries()).isEqualTo(n);
-    long dataBytes = list.stream().mapToLong(e -> e.record.length
-        + (kind.hasKey() ? e.key.length : 0)).sum();
+    long dataBytes =
+        list.stream().mapToLong(e -> e.record.length + (kind.hasKey() ? e.key.length : 0)).sum();
     if (!compress) { // every block stored as it is
       assertThat(run.bytes()).isGreaterThan(dataBytes);
     } else if (n >= 3000) { // two thirds of the records are of three letters: LZ4 shrinks them
@@ -96,8 +105,8 @@ class RunFileTest {
         assertThat(r.hi).isEqualTo(e.hi);
         assertThat(r.lo).isEqualTo(e.lo);
         assertThat(r.ordinal).isEqualTo(e.ordinal);
-        assertThat(Arrays.copyOfRange(r.block, r.recordOffset, r.recordOffset
-            + r.recordLength)).isEqualTo(e.record);
+        assertThat(Arrays.copyOfRange(r.block, r.recordOffset, r.recordOffset + r.recordLength))
+            .isEqualTo(e.record);
         if (kind.hasKey()) {
           assertThat(Arrays.copyOfRange(r.block, r.keyOffset, r.keyOffset + r.keyLength))
               .isEqualTo(e.key);
@@ -117,8 +126,10 @@ class RunFileTest {
       byte[] copy = Files.readAllBytes(run.path());
       copy[(int) at] ^= 0x10;
       Path damaged = Files.write(dir.resolve("damaged"), copy);
-      assertThatThrownBy(() -> readAll(new RunFile(damaged, run.kind(), run.entries(),
-          copy.length))).isInstanceOf(IOException.class).hasMessageContaining(damaged.toString())
+      assertThatThrownBy(
+              () -> readAll(new RunFile(damaged, run.kind(), run.entries(), copy.length)))
+          .isInstanceOf(IOException.class)
+          .hasMessageContaining(damaged.toString())
           .hasMessageContaining("is damaged");
     }
     Path cut = dir.resolve("cut");

@@ -1,11 +1,11 @@
 package dev.idem.engine.sort;
 
-import dev.idem.engine.records.BadRecordException;
-import dev.idem.engine.records.BadRecordPolicy;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idem.core.KeyNormalizer;
+import dev.idem.engine.records.BadRecordException;
+import dev.idem.engine.records.BadRecordPolicy;
 import dev.idem.engine.records.KeySpec;
 import dev.idem.engine.records.RecordFormat;
 import java.io.ByteArrayInputStream;
@@ -36,12 +36,30 @@ class SortDedupJobTest {
     return Files.createDirectories(dir.resolve("tmp"));
   }
 
-  private SortDedupSpec spec(Path input, RecordFormat format, KeySpec key, boolean keepLast,
-      boolean keyOrder, boolean exactKey, BadRecordPolicy policy) throws IOException {
-    return new SortDedupSpec(List.of(input.toString()), format, key, false,
-        KeyNormalizer.identity(), 0, exactKey, 1 << 20, tmp(),
+  private SortDedupSpec spec(
+      Path input,
+      RecordFormat format,
+      KeySpec key,
+      boolean keepLast,
+      boolean keyOrder,
+      boolean exactKey,
+      BadRecordPolicy policy)
+      throws IOException {
+    return new SortDedupSpec(
+        List.of(input.toString()),
+        format,
+        key,
+        false,
+        KeyNormalizer.identity(),
+        0,
+        exactKey,
+        1 << 20,
+        tmp(),
         keepLast ? SortDedupSpec.Keep.LAST : SortDedupSpec.Keep.FIRST,
-        keyOrder ? SortDedupSpec.Order.KEY : SortDedupSpec.Order.INPUT, null, policy, 1 << 20);
+        keyOrder ? SortDedupSpec.Order.KEY : SortDedupSpec.Order.INPUT,
+        null,
+        policy,
+        1 << 20);
   }
 
   private byte[] run(SortDedupSpec spec, SortPlan plan, SortDedupJob.Listener listener)
@@ -59,10 +77,17 @@ class SortDedupJobTest {
 
   @ParameterizedTest
   @CsvSource({
-    "empty, false, false", "empty, true, true",
-    "one, false, false", "one, true, true",
-    "duplicates, false, false", "duplicates, true, false", "duplicates, false, true",
-    "unique, false, false", "unique, true, false", "unique, false, true", "unique, true, true",
+    "empty, false, false",
+    "empty, true, true",
+    "one, false, false",
+    "one, true, true",
+    "duplicates, false, false",
+    "duplicates, true, false",
+    "duplicates, false, true",
+    "unique, false, false",
+    "unique, true, false",
+    "unique, false, true",
+    "unique, true, true",
   })
   void edgeCaseInputsMatchTheReference(String shape, boolean keepLast, boolean keyOrder)
       throws IOException {
@@ -75,15 +100,25 @@ class SortDedupJobTest {
           sb.append("line ").append(i * 7919 % 2000).append('\n');
         }
       }
-      default -> { }
+      default -> {}
     }
     byte[] input = sb.toString().getBytes(StandardCharsets.US_ASCII);
     Path in = Files.write(dir.resolve("in.txt"), input);
     for (boolean exact : new boolean[] {false, true}) {
-      byte[] out = run(spec(in, RecordFormat.LINES, new KeySpec.WholeLine(), keepLast, keyOrder,
-          exact, new BadRecordPolicy.Fail()), TINY, new SortDedupJob.Listener() {});
-      assertThat(out).isEqualTo(SortDedupReference.expected(input, l -> l, keepLast, keyOrder,
-          exact));
+      byte[] out =
+          run(
+              spec(
+                  in,
+                  RecordFormat.LINES,
+                  new KeySpec.WholeLine(),
+                  keepLast,
+                  keyOrder,
+                  exact,
+                  new BadRecordPolicy.Fail()),
+              TINY,
+              new SortDedupJob.Listener() {});
+      assertThat(out)
+          .isEqualTo(SortDedupReference.expected(input, l -> l, keepLast, keyOrder, exact));
       assertTmpEmpty();
     }
   }
@@ -102,15 +137,20 @@ class SortDedupJobTest {
         byte[] record = ("record " + i + "\n").getBytes(StandardCharsets.UTF_8);
         assertThat(b.add(0, 0, i, k, 0, k.length, record, 0, record.length, false)).isTrue();
       }
-      try (RunWriter w = new RunWriter(tmp().resolve("run" + half), RunKind.EXACT_KEY, 256,
-          null)) {
+      try (RunWriter w = new RunWriter(tmp().resolve("run" + half), RunKind.EXACT_KEY, 256, null)) {
         b.drainSorted(w);
         runs.add(w.finish());
       }
     }
     List<String> merged = new ArrayList<>();
-    RunMerger.merge(runs, 256, false, true, (hi, lo, ord, key, ko, kl, rec, ro, rl) ->
-        merged.add(new String(rec, ro, rl, StandardCharsets.UTF_8).strip()), n -> { });
+    RunMerger.merge(
+        runs,
+        256,
+        false,
+        true,
+        (hi, lo, ord, key, ko, kl, rec, ro, rl) ->
+            merged.add(new String(rec, ro, rl, StandardCharsets.UTF_8).strip()),
+        n -> {});
     // byte order of the keys: p, p\0, p+tes-A (record 0, not 2), p+tes-B
     assertThat(merged).containsExactly("record 3", "record 4", "record 0", "record 1");
   }
@@ -123,8 +163,15 @@ class SortDedupJobTest {
     }
     sb.append("{\"id\":\n");
     Path in = Files.writeString(dir.resolve("in.jsonl"), sb.toString());
-    SortDedupSpec spec = spec(in, RecordFormat.JSONL, KeySpec.jsonField("id", false), false,
-        false, false, new BadRecordPolicy.Fail());
+    SortDedupSpec spec =
+        spec(
+            in,
+            RecordFormat.JSONL,
+            KeySpec.jsonField("id", false),
+            false,
+            false,
+            false,
+            new BadRecordPolicy.Fail());
     assertThatThrownBy(() -> run(spec, TINY, new SortDedupJob.Listener() {}))
         .isInstanceOf(BadRecordException.class)
         .hasMessageStartingWith(in + ":301: malformed JSON")
@@ -140,23 +187,36 @@ class SortDedupJobTest {
     }
     Path in = Files.writeString(dir.resolve("in.txt"), sb.toString());
     List<Integer> passesSeen = new ArrayList<>();
-    SortDedupJob.Listener failing = new SortDedupJob.Listener() {
-      @Override
-      public void merging(int pass, String by, int runs, long done, long total) {
-        passesSeen.add(pass);
-        if (pass == 2) {
-          try (Stream<Path> files = Files.walk(dir.resolve("tmp"))) {
-            assertThat(files.filter(f -> f.getFileName().toString().startsWith("run-")))
-                .as("runs on disk mid-merge").isNotEmpty();
-          } catch (IOException e) {
-            throw new RuntimeException(e);
+    SortDedupJob.Listener failing =
+        new SortDedupJob.Listener() {
+          @Override
+          public void merging(int pass, String by, int runs, long done, long total) {
+            passesSeen.add(pass);
+            if (pass == 2) {
+              try (Stream<Path> files = Files.walk(dir.resolve("tmp"))) {
+                assertThat(files.filter(f -> f.getFileName().toString().startsWith("run-")))
+                    .as("runs on disk mid-merge")
+                    .isNotEmpty();
+              } catch (IOException e) {
+                throw new RuntimeException(e);
+              }
+              throw new IllegalStateException("disk pulled out");
+            }
           }
-          throw new IllegalStateException("disk pulled out");
-        }
-      }
-    };
-    assertThatThrownBy(() -> run(spec(in, RecordFormat.LINES, new KeySpec.WholeLine(), false,
-        false, false, new BadRecordPolicy.Fail()), TINY, failing))
+        };
+    assertThatThrownBy(
+            () ->
+                run(
+                    spec(
+                        in,
+                        RecordFormat.LINES,
+                        new KeySpec.WholeLine(),
+                        false,
+                        false,
+                        false,
+                        new BadRecordPolicy.Fail()),
+                    TINY,
+                    failing))
         .hasMessage("disk pulled out");
     assertThat(passesSeen).contains(1, 2);
     assertTmpEmpty();
@@ -166,9 +226,22 @@ class SortDedupJobTest {
   void notEnoughRoomInTmpIsRefusedBeforeAnyWork() throws IOException {
     Path in = Files.writeString(dir.resolve("in.txt"), "some line\n".repeat(1000));
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    assertThatThrownBy(() -> SortDedupJob.run(spec(in, RecordFormat.LINES,
-        new KeySpec.WholeLine(), false, false, false, new BadRecordPolicy.Fail()), TINY, 5000L,
-        new ByteArrayInputStream(new byte[0]), out, new SortDedupJob.Listener() {}))
+    assertThatThrownBy(
+            () ->
+                SortDedupJob.run(
+                    spec(
+                        in,
+                        RecordFormat.LINES,
+                        new KeySpec.WholeLine(),
+                        false,
+                        false,
+                        false,
+                        new BadRecordPolicy.Fail()),
+                    TINY,
+                    5000L,
+                    new ByteArrayInputStream(new byte[0]),
+                    out,
+                    new SortDedupJob.Listener() {}))
         .isInstanceOf(IOException.class)
         .hasMessageContaining("--tmp " + tmp())
         .hasMessageContaining("4.9 KiB free")
@@ -182,15 +255,35 @@ class SortDedupJobTest {
     Path in = Files.writeString(dir.resolve("in.txt"), "some line\n".repeat(1000));
     // 10,000 input bytes: plain runs in input order need ~43 KiB (+ a quarter), LZ4 ~33 KiB
     for (long usable : new long[] {40_000L, 1L << 30}) {
-      SortDedupSpec auto = new SortDedupSpec(List.of(in.toString()), RecordFormat.LINES,
-          new KeySpec.WholeLine(), false, KeyNormalizer.identity(), 0, false, 1 << 20, tmp(),
-          SortDedupSpec.Keep.FIRST, SortDedupSpec.Order.INPUT, null, new BadRecordPolicy.Fail(),
-          1 << 20, null);
+      SortDedupSpec auto =
+          new SortDedupSpec(
+              List.of(in.toString()),
+              RecordFormat.LINES,
+              new KeySpec.WholeLine(),
+              false,
+              KeyNormalizer.identity(),
+              0,
+              false,
+              1 << 20,
+              tmp(),
+              SortDedupSpec.Keep.FIRST,
+              SortDedupSpec.Order.INPUT,
+              null,
+              new BadRecordPolicy.Fail(),
+              1 << 20,
+              null);
       ByteArrayOutputStream out = new ByteArrayOutputStream();
-      SortDedupResult r = SortDedupJob.run(auto, TINY, usable,
-          new ByteArrayInputStream(new byte[0]), out, new SortDedupJob.Listener() {});
+      SortDedupResult r =
+          SortDedupJob.run(
+              auto,
+              TINY,
+              usable,
+              new ByteArrayInputStream(new byte[0]),
+              out,
+              new SortDedupJob.Listener() {});
       assertThat(out.toString(java.nio.charset.StandardCharsets.UTF_8)).isEqualTo("some line\n");
-      assertThat(r.runsCompressed()).as("compressed with %d bytes free", usable)
+      assertThat(r.runsCompressed())
+          .as("compressed with %d bytes free", usable)
           .isEqualTo(usable < (1L << 30));
     }
     assertTmpEmpty();
@@ -210,8 +303,17 @@ class SortDedupJobTest {
     List<String> warnings = new ArrayList<>();
     try (FileChannel ch = FileChannel.open(live.resolve("LOCK"), StandardOpenOption.WRITE)) {
       ch.lock();
-      run(spec(in, RecordFormat.LINES, new KeySpec.WholeLine(), false, false, false,
-          new BadRecordPolicy.Fail()), TINY, new SortDedupJob.Listener() {
+      run(
+          spec(
+              in,
+              RecordFormat.LINES,
+              new KeySpec.WholeLine(),
+              false,
+              false,
+              false,
+              new BadRecordPolicy.Fail()),
+          TINY,
+          new SortDedupJob.Listener() {
             @Override
             public void warning(String message) {
               warnings.add(message);
@@ -222,7 +324,10 @@ class SortDedupJobTest {
     assertThat(starting).exists();
     assertThat(unrelated).exists();
     assertThat(live).exists();
-    assertThat(warnings).singleElement().asString().contains("removed 2.9 KiB")
+    assertThat(warnings)
+        .singleElement()
+        .asString()
+        .contains("removed 2.9 KiB")
         .contains(dead.toString());
   }
 }

@@ -39,8 +39,12 @@ final class SortDedupReference {
   }
 
   /** The expected output for records whose keys {@code keyOf} gives. */
-  static byte[] expected(byte[] input, Function<byte[], byte[]> keyOf, boolean keepLast,
-      boolean keyOrder, boolean exactKey) {
+  static byte[] expected(
+      byte[] input,
+      Function<byte[], byte[]> keyOf,
+      boolean keepLast,
+      boolean keyOrder,
+      boolean exactKey) {
     List<Line> records = new ArrayList<>();
     for (byte[] content : lines(input)) {
       byte[] bytes = Arrays.copyOf(content, content.length + 1);
@@ -59,14 +63,15 @@ final class SortDedupReference {
     List<Integer> positions = new ArrayList<>(survivor.values());
     if (keyOrder) {
       Fingerprinter fp = Fingerprinter.xxh3();
-      Comparator<Integer> byKey = exactKey
-          ? (a, b) -> Arrays.compareUnsigned(records.get(a).key(), records.get(b).key())
-          : (a, b) -> {
-            Fingerprint x = fp.fingerprint(records.get(a).key());
-            Fingerprint y = fp.fingerprint(records.get(b).key());
-            int c = Long.compareUnsigned(x.hi(), y.hi());
-            return c != 0 ? c : Long.compareUnsigned(x.lo(), y.lo());
-          };
+      Comparator<Integer> byKey =
+          exactKey
+              ? (a, b) -> Arrays.compareUnsigned(records.get(a).key(), records.get(b).key())
+              : (a, b) -> {
+                Fingerprint x = fp.fingerprint(records.get(a).key());
+                Fingerprint y = fp.fingerprint(records.get(b).key());
+                int c = Long.compareUnsigned(x.hi(), y.hi());
+                return c != 0 ? c : Long.compareUnsigned(x.lo(), y.lo());
+              };
       positions.sort(byKey);
     } else {
       positions.sort(null);

@@ -15,8 +15,8 @@ class StateStoreTest {
 
   /**
    * Checkpoints write much to {@code seen} and little to the journal; the journal's memtable must
-   * not keep every write-ahead log file alive, since a resume after a crash replays them all.
-   * Also checks that what was written is all still there after reopening.
+   * not keep every write-ahead log file alive, since a resume after a crash replays them all. Also
+   * checks that what was written is all still there after reopening.
    */
   @Test
   void theWriteAheadLogStaysNearItsCapWhileCheckpointsGoOn() throws IOException {
@@ -40,10 +40,14 @@ class StateStoreTest {
     }
     long walBytes;
     try (var files = Files.list(dir)) {
-      walBytes = files.filter(p -> p.getFileName().toString().endsWith(".log"))
-          .mapToLong(p -> p.toFile().length()).sum();
+      walBytes =
+          files
+              .filter(p -> p.getFileName().toString().endsWith(".log"))
+              .mapToLong(p -> p.toFile().length())
+              .sum();
     }
-    assertThat(walBytes).as("write-ahead log after %,d bytes of keys", written)
+    assertThat(walBytes)
+        .as("write-ahead log after %,d bytes of keys", written)
         .isLessThan(3 * StateStore.MAX_WAL_BYTES);
     try (StateStore store = StateStore.open(dir, 8 << 20, false)) {
       long[] n = new long[1];

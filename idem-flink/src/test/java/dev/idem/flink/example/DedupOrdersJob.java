@@ -30,20 +30,22 @@ public final class DedupOrdersJob {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
     env.enableCheckpointing(10_000); // exactly-once checkpoints every 10 s
 
-    DataStream<String> orders = env.fromSource(
-        FileSource.forRecordStreamFormat(new TextLineInputFormat(), new Path(args[0])).build(),
-        WatermarkStrategy.noWatermarks(), "orders");
+    DataStream<String> orders =
+        env.fromSource(
+            FileSource.forRecordStreamFormat(new TextLineInputFormat(), new Path(args[0])).build(),
+            WatermarkStrategy.noWatermarks(),
+            "orders");
 
-    DataStream<String> firstOfEachOrder = IdemDedup.of(orders)
-        .key(line -> line.substring(0, line.indexOf(','))) // the order id, first CSV column
-        .exact()
-        .expectedKeys(50_000_000)
-        .build()
-        .uid("dedup-orders");
+    DataStream<String> firstOfEachOrder =
+        IdemDedup.of(orders)
+            .key(line -> line.substring(0, line.indexOf(','))) // the order id, first CSV column
+            .exact()
+            .expectedKeys(50_000_000)
+            .build()
+            .uid("dedup-orders");
 
     firstOfEachOrder
-        .sinkTo(FileSink.forRowFormat(new Path(args[1]), new SimpleStringEncoder<String>())
-            .build())
+        .sinkTo(FileSink.forRowFormat(new Path(args[1]), new SimpleStringEncoder<String>()).build())
         .uid("orders-out");
     env.execute("dedup orders");
   }

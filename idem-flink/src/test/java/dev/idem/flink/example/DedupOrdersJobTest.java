@@ -28,8 +28,12 @@ class DedupOrdersJobTest {
     }
     Files.write(input, lines);
     Path output = dir.resolve("out");
-    DedupOrdersJob.main(new String[] {input.toUri().toString(), output.toUri().toString(),
-        dir.resolve("checkpoints").toUri().toString()});
+    DedupOrdersJob.main(
+        new String[] {
+          input.toUri().toString(),
+          output.toUri().toString(),
+          dir.resolve("checkpoints").toUri().toString()
+        });
 
     List<String> written = new ArrayList<>();
     try (Stream<Path> files = Files.walk(output)) {
