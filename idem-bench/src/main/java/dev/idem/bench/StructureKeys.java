@@ -83,7 +83,7 @@ final class StructureKeys {
         // Cache the hash now: otherwise the first pass over the keys pays String.hashCode and
         // later passes do not, so a timing would depend on how far the cursor had got. Hashing
         // stays out of every timed loop, as XXH3 does for the structures fed fingerprints.
-        key.hashCode();
+        int unused = key.hashCode();
         out[done + j] = key;
       }
     }

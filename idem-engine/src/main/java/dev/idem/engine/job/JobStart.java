@@ -25,11 +25,11 @@ final class JobStart {
   /**
    * The distinct keys to size for: as given; for {@code --expected auto} the upper end of an
    * estimate from reading the inputs once (or, when resuming, the number the job started with, so a
-   * resume does not read everything again); {@code -1} when not given.
+   * resume does not read everything again); {@link ExpectedKeys#UNKNOWN} when not given.
    */
   static ExpectedKeys expectedKeys(
       DedupJobSpec spec, StateDirectory dir, DedupJob.Listener listener) throws IOException {
-    if (spec.expectedKeys() != ExpectedKeys.ESTIMATE) {
+    if (!spec.expectedKeys().equals(ExpectedKeys.ESTIMATE)) {
       return spec.expectedKeys();
     }
     Manifest existing = dir == null ? null : dir.readManifest();
