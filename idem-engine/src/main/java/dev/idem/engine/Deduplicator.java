@@ -52,7 +52,9 @@ import java.util.Objects;
  * }</pre>
  *
  * <p>Marks after the last commit are lost in a crash, by contract: that is what lets one commit
- * cost one synced write for any number of marks. {@link #close} commits.
+ * cost one synced write for any number of marks. Until then they are held in memory (a few dozen
+ * bytes each, beside the filter and the exact tier's {@code maxMemory}), so commit every few
+ * thousand marks. {@link #close} commits.
  *
  * <p>Not thread-safe: one thread checks, in the order that decides which occurrence is first.
  */
