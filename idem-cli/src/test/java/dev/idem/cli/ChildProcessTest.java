@@ -110,6 +110,8 @@ class ChildProcessTest {
             "--whole-line",
             "--expected",
             "50000000",
+            "--filter",
+            "blocked",
             "--exact-store",
             "memory",
             "-o",

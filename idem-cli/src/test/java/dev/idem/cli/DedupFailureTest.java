@@ -357,8 +357,15 @@ class DedupFailureTest {
     assertThat(refused.err()).contains("shorter than the").contains("changed outside this job");
   }
 
-  @Test
-  void aDamagedExactSetSnapshotIsRebuiltFromTheJournal() throws IOException {
+  /**
+   * The in-memory exact set is either the job's only tier (the default: its snapshot is the filter
+   * snapshot) or, in states written before that layout or with {@code --filter}, a second tier
+   * behind a filter with its own snapshot.
+   */
+  @ParameterizedTest(name = "--filter {0}")
+  @CsvSource({"default, filter-", "blocked, exact-"})
+  void aDamagedExactSetSnapshotIsRebuiltFromTheJournal(String filter, String snapshotPrefix)
+      throws IOException {
     Path in = dir.resolve("in.jsonl");
     StringBuilder sb = new StringBuilder();
     for (int i = 0; i < 3000; i++) {
@@ -368,28 +375,29 @@ class DedupFailureTest {
         in, sb.substring(0, sb.length() / 2) + "broken\n" + sb.substring(sb.length() / 2));
     Path state = dir.resolve("state");
     Path out = dir.resolve("out.jsonl");
-    String[] args = {
-      "dedup",
-      "--key",
-      "id",
-      "--exact-store",
-      "memory",
-      "--state",
-      state.toString(),
-      "-o",
-      out.toString(),
-      "--checkpoint-every",
-      "100",
-      "--on-bad-record",
-      "fail",
-      in.toString()
-    };
+    String[] args =
+        withFilter(
+            filter,
+            "dedup",
+            "--key",
+            "id",
+            "--exact-store",
+            "memory",
+            "--state",
+            state.toString(),
+            "-o",
+            out.toString(),
+            "--checkpoint-every",
+            "100",
+            "--on-bad-record",
+            "fail",
+            in.toString());
     assertThat(Cli.run(args).status()).isEqualTo(1);
     Path snap;
     try (var files = Files.list(state)) {
       snap =
           files
-              .filter(p -> p.getFileName().toString().startsWith("exact-"))
+              .filter(p -> p.getFileName().toString().startsWith(snapshotPrefix))
               .findFirst()
               .orElseThrow();
     }
@@ -410,8 +418,10 @@ class DedupFailureTest {
     assertThat(Files.readString(out)).isEqualTo(expected.toString());
   }
 
-  @Test
-  void resumesJournalEachKeptKeyOnceAndRestoreTheSetFromItsSnapshot() throws IOException {
+  @ParameterizedTest(name = "--filter {0}")
+  @CsvSource({"default, filter-", "blocked, exact-"})
+  void resumesJournalEachKeptKeyOnceAndRestoreTheSetFromItsSnapshot(
+      String filter, String snapshotPrefix) throws IOException {
     Path in = dir.resolve("in.jsonl");
     StringBuilder sb = new StringBuilder();
     int bad = 0;
@@ -426,22 +436,23 @@ class DedupFailureTest {
     Path state = dir.resolve("state");
     Path out = dir.resolve("out.jsonl");
     Path stats = dir.resolve("stats.json");
-    String[] args = {
-      "dedup",
-      "--key",
-      "id",
-      "--exact-store",
-      "memory",
-      "--state",
-      state.toString(),
-      "-o",
-      out.toString(),
-      "--checkpoint-every",
-      "1000",
-      "--stats-json",
-      stats.toString(),
-      in.toString()
-    };
+    String[] args =
+        withFilter(
+            filter,
+            "dedup",
+            "--key",
+            "id",
+            "--exact-store",
+            "memory",
+            "--state",
+            state.toString(),
+            "-o",
+            out.toString(),
+            "--checkpoint-every",
+            "1000",
+            "--stats-json",
+            stats.toString(),
+            in.toString());
     for (int run = 0; run < bad; run++) {
       assertThat(Cli.run(args).status()).isEqualTo(1);
     }
@@ -458,7 +469,7 @@ class DedupFailureTest {
     assertThat(replayed).isLessThan(20_000);
     try (var files = Files.list(state)) {
       assertThat(files.map(p -> p.getFileName().toString()))
-          .anyMatch(n -> n.matches("exact-\\d+\\.snap"));
+          .anyMatch(n -> n.matches(snapshotPrefix + "\\d+\\.snap"));
     }
     long journaled;
     try (StateStore store = StateStore.open(state.resolve("store"), 8 << 20, false)) {
@@ -467,5 +478,15 @@ class DedupFailureTest {
       journaled = n[0];
     }
     assertThat(journaled).as("journal entries for 20,000 kept keys").isEqualTo(20_000);
+  }
+
+  /** {@code args} with {@code --filter filter} after the command's name, unless "default". */
+  private static String[] withFilter(String filter, String... args) {
+    if (filter.equals("default")) {
+      return args;
+    }
+    List<String> all = new java.util.ArrayList<>(List.of(args));
+    all.addAll(1, List.of("--filter", filter));
+    return all.toArray(String[]::new);
   }
 }

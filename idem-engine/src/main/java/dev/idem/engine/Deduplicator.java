@@ -6,6 +6,7 @@ import dev.idem.core.Fingerprint;
 import dev.idem.core.Fingerprinter;
 import dev.idem.core.filter.FilterType;
 import dev.idem.core.filter.Filters;
+import dev.idem.core.filter.FingerprintSet;
 import dev.idem.core.filter.MembershipFilter;
 import dev.idem.engine.store.ExactStore;
 import dev.idem.engine.store.ExactStores;
@@ -26,7 +27,10 @@ import java.util.Objects;
  * <p>Tiers, cheapest first: (1) a filter, which answers "certainly new" for almost every new key
  * without touching anything else; (2) optionally a small cache of recently seen fingerprints, which
  * settles hot duplicates; (3) the exact tier, consulted only on the filter's "maybe" — so per new
- * key it is read with probability about the filter's false-positive rate.
+ * key it is read with probability about the filter's false-positive rate. Kept in memory with
+ * fingerprints (the default), the exact tier is a {@link FingerprintSet} and needs no filter in
+ * front: one probe of the set answers for every key, where a filter would add a cache miss per key
+ * and save none.
  *
  * <pre>{@code
  * try (Deduplicator d = Idem.deduplicator().expectedKeys(10_000_000).build()) {
@@ -67,6 +71,10 @@ public final class Deduplicator implements AutoCloseable {
   private final KeyMode keyMode;
   private final Cache<Fingerprint, Boolean> recent;
   private final DurableState durable;
+
+  /** The filter is an exact set and there is no exact tier: the set's answer is final. */
+  private final boolean setAlone;
+
   private long checked;
   private long kept;
   private long duplicates;
@@ -89,6 +97,13 @@ public final class Deduplicator implements AutoCloseable {
     this.mode = mode;
     this.keyMode = keyMode;
     this.recent = keyMode == KeyMode.FULL_KEY ? null : recent;
+    this.setAlone = exact == null && filter.type() == FilterType.EXACT;
+    if (mode == DedupMode.EXACT && exact == null && !setAlone) {
+      throw new IllegalStateException(
+          "exact mode needs an exact tier behind a "
+              + filter.type().displayName()
+              + " filter: give exactStore(...), or use an exact set as the filter");
+    }
   }
 
   /** True the first time {@code key} (after normalisation) is given, false every later time. */
@@ -113,6 +128,14 @@ public final class Deduplicator implements AutoCloseable {
    */
   public boolean firstSeen(long hi, long lo, byte[] key) {
     checked++;
+    if (setAlone) {
+      if (filter.put(hi, lo)) {
+        kept++;
+        return true;
+      }
+      duplicates++;
+      return false;
+    }
     if (!filter.mightContain(hi, lo)) {
       filter.put(hi, lo);
       if (exact != null) {
@@ -376,7 +399,7 @@ public final class Deduplicator implements AutoCloseable {
       return this;
     }
 
-    /** The filter's false-positive rate (default 0.001). */
+    /** The filter's false-positive rate (default 0.001), where there is a filter. */
     public Builder falsePositiveRate(double p) {
       if (!(p > 0 && p < 1)) {
         throw new IllegalArgumentException("falsePositiveRate must be in (0, 1), got " + p);
@@ -385,7 +408,11 @@ public final class Deduplicator implements AutoCloseable {
       return this;
     }
 
-    /** The filter type (default: blocked, or scalable when the key count is not given). */
+    /**
+     * The filter type. Default: none in memory with fingerprints, where the exact set answers
+     * alone; in front of a durable exact tier, blocked, or scalable when the key count is not
+     * given.
+     */
     public Builder filterType(FilterType type) {
       this.filterType = Objects.requireNonNull(type);
       return this;
@@ -504,10 +531,19 @@ public final class Deduplicator implements AutoCloseable {
             "approximate mode keeps no exact tier: drop " + "exactStore(...), or use mode(EXACT)");
       }
       MembershipFilter f =
-          filter != null ? filter : Filters.forKeys(filterType, expectedKeys, 0, fpp);
+          filter != null
+              ? filter
+              : setAloneInMemory()
+                  ? FingerprintSet.withExpectedSize(Math.max(expectedKeys, 1 << 16))
+                  : Filters.forKeys(filterType, expectedKeys, 0, fpp);
+      boolean setAlone =
+          exactStore == null && keyMode == KeyMode.FINGERPRINT && f.type() == FilterType.EXACT;
       ExactStore exact =
-          mode == DedupMode.APPROXIMATE ? null : exactStore != null ? exactStore : newExactStore();
-      return new Deduplicator(f, exact, fingerprinter, mode, keyMode, recentCache(), null);
+          mode == DedupMode.APPROXIMATE || setAlone
+              ? null
+              : exactStore != null ? exactStore : newExactStore();
+      return new Deduplicator(
+          f, exact, fingerprinter, mode, keyMode, setAlone ? null : recentCache(), null);
     }
 
     /**
@@ -538,6 +574,18 @@ public final class Deduplicator implements AutoCloseable {
               rocksDbCacheBytes);
       return new Deduplicator(
           state.filter(), state.exact(), fingerprinter, mode, keyMode, recentCache(), state);
+    }
+
+    /**
+     * Whether the default in-memory exact tier applies, which in fingerprint mode is a fingerprint
+     * set answering alone: a filter or a recent cache in front of it would only add probes.
+     */
+    private boolean setAloneInMemory() {
+      return mode == DedupMode.EXACT
+          && keyMode == KeyMode.FINGERPRINT
+          && exactStore == null
+          && rocksDbDirectory == null
+          && (filterType == null || filterType == FilterType.EXACT);
     }
 
     private Cache<Fingerprint, Boolean> recentCache() {

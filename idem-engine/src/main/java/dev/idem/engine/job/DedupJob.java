@@ -174,8 +174,6 @@ public final class DedupJob {
               : expected.isKnown()
                   ? expected.count()
                   : InputEstimate.distinctKeysUpperBound(inputs, spec.format());
-      FilterType filterType =
-          spec.filterType() != null ? spec.filterType() : Filters.defaultType(expected.countOr(-1));
       ExactTierPlacement exactStore =
           spec.shared() != null
               ? ExactTierPlacement.shared(spec.shared().describe())
@@ -184,6 +182,13 @@ public final class DedupJob {
                   : chooseMemory(capacity, fullKeys)
                       ? ExactTierPlacement.MEMORY
                       : ExactTierPlacement.ROCKSDB;
+      // an exact set in memory needs no filter in front of it: it is the filter (see Tiers)
+      FilterType filterType =
+          spec.filterType() != null
+              ? spec.filterType()
+              : exactStore == ExactTierPlacement.MEMORY && !fullKeys
+                  ? FilterType.EXACT
+                  : Filters.defaultType(expected.countOr(-1));
       Manifest manifest =
           new Manifest(
               Manifest.FORMAT_VERSION,
@@ -276,7 +281,9 @@ public final class DedupJob {
         MembershipFilter filter =
             Filters.forKeys(filterType, expected.countOr(-1), capacity, spec.fpp());
         ExactStore exact = null;
-        if (exactStore.kind() == ExactTierPlacement.Kind.MEMORY) {
+        if (Tiers.setAlone(manifest)) {
+          // the filter is the exact set
+        } else if (exactStore.kind() == ExactTierPlacement.Kind.MEMORY) {
           exact = ExactStores.inMemory(capacity, fullKeys);
         } else if (exactStore.kind() == ExactTierPlacement.Kind.ROCKSDB) {
           Path ephemeral = Files.createTempDirectory("idem-dedup-");
@@ -395,9 +402,13 @@ public final class DedupJob {
 
   /** Checks a resumed job's manifest against this command's. */
   private Manifest checkManifest(Manifest existing, Manifest now) throws JobException {
-    if (spec.exactStore() == DedupJobSpec.ExactStoreChoice.AUTO) {
-      now = now.withExactStore(existing.exactStore()); // auto keeps the choice it made
-    }
+    // what was chosen for the user stays chosen: the input may look different on a resume
+    now =
+        now.withTiers(
+            spec.exactStore() == DedupJobSpec.ExactStoreChoice.AUTO
+                ? existing.exactStore()
+                : now.exactStore(),
+            spec.filterType() == null ? existing.filterType() : now.filterType());
     List<Manifest.Difference> differences = existing.differencesFrom(now);
     if (!differences.isEmpty()) {
       throw new StateMismatchException(spec.state(), differences);
@@ -677,22 +688,27 @@ public final class DedupJob {
     Manifest m = setup.manifest();
     MembershipFilter filter = setup.filter();
     String filterText =
-        filter == null
-            ? (m.window() != null
-                ? "none (windows)"
-                : spec.shared() != null
-                    ? "none (a local filter cannot know other workers' keys)"
-                    : m.filterType().displayName())
-            : filter.type().displayName()
-                + ", "
+        Tiers.setAlone(m) && filter != null
+            ? "none: the exact set in memory answers alone, "
                 + ByteSize.format((filter.bitSize() + 7) / 8)
-                + ", "
-                + String.format(
-                    java.util.Locale.ROOT,
-                    "%.2f",
-                    (double) filter.bitSize() / Math.max(1, filter.capacity()))
-                + " bits/key at capacity "
-                + filter.capacity();
+                + " at capacity "
+                + filter.capacity()
+            : filter == null
+                ? (m.window() != null
+                    ? "none (windows)"
+                    : spec.shared() != null
+                        ? "none (a local filter cannot know other workers' keys)"
+                        : m.filterType().displayName())
+                : filter.type().displayName()
+                    + ", "
+                    + ByteSize.format((filter.bitSize() + 7) / 8)
+                    + ", "
+                    + String.format(
+                        java.util.Locale.ROOT,
+                        "%.2f",
+                        (double) filter.bitSize() / Math.max(1, filter.capacity()))
+                    + " bits/key at capacity "
+                    + filter.capacity();
     WindowStats window =
         setup.judge() instanceof WindowJudge w
             ? w.windowStats()

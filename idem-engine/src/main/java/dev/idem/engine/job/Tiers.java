@@ -2,6 +2,7 @@ package dev.idem.engine.job;
 
 import dev.idem.core.Fingerprinter;
 import dev.idem.core.filter.FilterSnapshot;
+import dev.idem.core.filter.FilterType;
 import dev.idem.core.filter.Filters;
 import dev.idem.core.filter.MembershipFilter;
 import dev.idem.engine.KeyMode;
@@ -26,6 +27,11 @@ import java.util.List;
  *
  * <p>The invariant this restores: the filter holds every key the exact store holds. A filter
  * missing a key would answer "certainly new" for it and let a duplicate through.
+ *
+ * <p>An exact tier in memory keyed by fingerprints is a {@link dev.idem.core.filter.FingerprintSet}
+ * that serves as the filter itself ({@link #setAlone}): its snapshot is the filter snapshot and its
+ * journal tail the filter's, and there is no second tier. States written before this layout (a
+ * Bloom filter in front of an in-memory set with its own snapshot) restore as they were written.
  */
 final class Tiers {
 
@@ -86,10 +92,14 @@ final class Tiers {
         replayFrom = cp.snapshotSequence() + 1;
       } catch (IOException e) {
         warnings.add(
-            "filter snapshot unusable ("
-                + e.getMessage()
-                + "); rebuilt the filter "
-                + "from the exact store");
+            setAlone(m)
+                ? "exact-set snapshot unusable ("
+                    + e.getMessage()
+                    + "); rebuilt the set from the "
+                    + "journal"
+                : "filter snapshot unusable ("
+                    + e.getMessage()
+                    + "); rebuilt the filter from the exact store");
       }
     }
     boolean rebuilt = filter == null && cp.snapshotSequence() > 0;
@@ -100,7 +110,7 @@ final class Tiers {
     MembershipFilter f = filter;
     // in memory mode without `seen`, the journal is also what the exact set is rebuilt from
     ExactTierPlacement.Kind where = m.exactStore().kind();
-    boolean journalSet = where == ExactTierPlacement.Kind.MEMORY && !m.writesSeen();
+    boolean journalSet = where == ExactTierPlacement.Kind.MEMORY && !m.writesSeen() && !setAlone(m);
     MemoryStore set = journalSet ? setSnapshot(dir, cp, fingerprinter, warnings) : null;
     long setFrom = set != null ? cp.snapshotSequence() + 1 : 1;
     if (journalSet && set == null) {
@@ -124,12 +134,24 @@ final class Tiers {
     boolean full = m.keyMode() == KeyMode.FULL_KEY;
     if (journalSet) {
       exact = set;
+    } else if (setAlone(m)) {
+      exact = null; // the filter is the set
     } else if (where == ExactTierPlacement.Kind.MEMORY) {
       exact = memoryFromSeen(store, cp);
     } else if (where == ExactTierPlacement.Kind.ROCKSDB) {
       exact = RocksDbStore.forCheckpoints(store, full, cp.stats().kept());
     }
     return new Tiers(filter, exact, replayed, rebuilt, warnings);
+  }
+
+  /**
+   * Whether the job's exact tier is an in-memory fingerprint set serving as its filter, with no
+   * second tier.
+   */
+  static boolean setAlone(Manifest m) {
+    return m.exactStore().kind() == ExactTierPlacement.Kind.MEMORY
+        && m.filterType() == FilterType.EXACT
+        && m.keyMode() == KeyMode.FINGERPRINT;
   }
 
   /** The exact set of the snapshot at checkpoint {@code cp}, or null when there is none usable. */

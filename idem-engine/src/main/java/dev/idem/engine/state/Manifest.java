@@ -164,8 +164,8 @@ public record Manifest(
     return value == null ? "(none)" : value;
   }
 
-  /** This manifest with another exact-tier placement. */
-  public Manifest withExactStore(ExactTierPlacement store) {
+  /** This manifest with another exact-tier placement and filter type. */
+  public Manifest withTiers(ExactTierPlacement store, FilterType filterType) {
     return new Manifest(
         formatVersion,
         created,
