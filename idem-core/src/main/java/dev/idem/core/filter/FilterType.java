@@ -22,7 +22,9 @@ public enum FilterType {
   /** {@link CuckooFilter}: fingerprints in buckets, removable, fewer bits than Bloom. */
   CUCKOO(6, "cuckoo"),
   /** {@link FingerprintSet}: exact set of fingerprints. */
-  EXACT(7, "exact");
+  EXACT(7, "exact"),
+  /** {@link StripedFingerprintSet}: an exact set in stripes that threads can fill at once. */
+  EXACT_STRIPED(8, "exact-striped");
 
   private final int id;
   private final String displayName;

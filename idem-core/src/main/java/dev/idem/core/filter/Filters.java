@@ -37,6 +37,7 @@ public final class Filters {
       case COUNTING -> CountingBloomFilter.create(n, p);
       case CUCKOO -> CuckooFilter.create(n, p);
       case EXACT -> FingerprintSet.withExpectedSize(n);
+      case EXACT_STRIPED -> StripedFingerprintSet.withExpectedSize(n);
     };
   }
 
@@ -79,6 +80,7 @@ public final class Filters {
       case COUNTING -> CountingBloomFilter.restore(parameters, count, payload);
       case CUCKOO -> CuckooFilter.restore(parameters, count, payload);
       case EXACT -> FingerprintSet.restore(parameters, count, payload);
+      case EXACT_STRIPED -> StripedFingerprintSet.restore(parameters, count, payload);
     };
   }
 }
