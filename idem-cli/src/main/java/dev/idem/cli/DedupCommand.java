@@ -166,6 +166,17 @@ final class DedupCommand implements Callable<Integer> {
   VerifyInputs verifyInputs;
 
   @Option(
+      names = "--threads",
+      paramLabel = "N",
+      description =
+          "Threads that judge records, for the exact set in memory (default: one per core, "
+              + "${DEFAULT-VALUE} meaning so). Records are read on a thread of their own. The "
+              + "output is the same for every N; other exact tiers, windows, shards and "
+              + "--seen-before judge on one thread.",
+      defaultValue = "0")
+  int threads;
+
+  @Option(
       names = "--checkpoint-every",
       paramLabel = "N|DURATION",
       description =
@@ -491,7 +502,8 @@ final class DedupCommand implements Callable<Integer> {
           shards.shard(shard),
           exactStore.shared(),
           seenBefore,
-          verifyInputs);
+          verifyInputs,
+          threads);
     } catch (IllegalArgumentException | TypeConversionException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }

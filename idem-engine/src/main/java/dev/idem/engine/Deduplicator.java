@@ -97,13 +97,17 @@ public final class Deduplicator implements AutoCloseable {
     this.mode = mode;
     this.keyMode = keyMode;
     this.recent = keyMode == KeyMode.FULL_KEY ? null : recent;
-    this.setAlone = exact == null && filter.type() == FilterType.EXACT;
+    this.setAlone = exact == null && isExactSet(filter.type());
     if (mode == DedupMode.EXACT && exact == null && !setAlone) {
       throw new IllegalStateException(
           "exact mode needs an exact tier behind a "
               + filter.type().displayName()
               + " filter: give exactStore(...), or use an exact set as the filter");
     }
+  }
+
+  private static boolean isExactSet(FilterType type) {
+    return type == FilterType.EXACT || type == FilterType.EXACT_STRIPED;
   }
 
   /** True the first time {@code key} (after normalisation) is given, false every later time. */
@@ -537,7 +541,7 @@ public final class Deduplicator implements AutoCloseable {
                   ? FingerprintSet.withExpectedSize(Math.max(expectedKeys, 1 << 16))
                   : Filters.forKeys(filterType, expectedKeys, 0, fpp);
       boolean setAlone =
-          exactStore == null && keyMode == KeyMode.FINGERPRINT && f.type() == FilterType.EXACT;
+          exactStore == null && keyMode == KeyMode.FINGERPRINT && isExactSet(f.type());
       ExactStore exact =
           mode == DedupMode.APPROXIMATE || setAlone
               ? null

@@ -49,7 +49,7 @@ public final class StripedFingerprintSet implements MembershipFilter, SnapshotSu
       throw new IllegalArgumentException("expected keys must be >= 0, got " + expectedKeys);
     }
     double share = (double) expectedKeys / DEFAULT_STRIPES;
-    long perStripe = (long) Math.ceil(share + 4 * Math.sqrt(share) + 16);
+    long perStripe = (long) Math.ceil(share + 4 * Math.sqrt(share) + 1);
     FingerprintSet[] s = new FingerprintSet[DEFAULT_STRIPES];
     for (int i = 0; i < s.length; i++) {
       s[i] = FingerprintSet.withExpectedSize(perStripe);
@@ -61,7 +61,7 @@ public final class StripedFingerprintSet implements MembershipFilter, SnapshotSu
   public static long bytesFor(long expectedKeys) {
     double share = (double) Math.max(0, expectedKeys) / DEFAULT_STRIPES;
     return DEFAULT_STRIPES
-        * FingerprintSet.bytesFor((long) Math.ceil(share + 4 * Math.sqrt(share) + 16));
+        * FingerprintSet.bytesFor((long) Math.ceil(share + 4 * Math.sqrt(share) + 1));
   }
 
   /** Number of stripes. */

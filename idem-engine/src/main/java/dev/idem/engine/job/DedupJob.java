@@ -5,6 +5,7 @@ import dev.idem.core.Fingerprinter;
 import dev.idem.core.filter.FilterType;
 import dev.idem.core.filter.Filters;
 import dev.idem.core.filter.MembershipFilter;
+import dev.idem.core.filter.StripedFingerprintSet;
 import dev.idem.core.shared.SharedSeenSet;
 import dev.idem.core.shared.SharedSetLostException;
 import dev.idem.core.window.WindowKind;
@@ -187,7 +188,7 @@ public final class DedupJob {
           spec.filterType() != null
               ? spec.filterType()
               : exactStore == ExactTierPlacement.MEMORY && !fullKeys
-                  ? FilterType.EXACT
+                  ? FilterType.EXACT_STRIPED
                   : Filters.defaultType(expected.countOr(-1));
       Manifest manifest =
           new Manifest(
@@ -436,7 +437,13 @@ public final class DedupJob {
     }
     Judge judge =
         new TieredJudge(
-            b.build(), dir, manifest.writesSeen(), snapshotSequence, tiers.journalReplayed, crash);
+            b.build(),
+            dir,
+            manifest.writesSeen(),
+            snapshotSequence,
+            tiers.journalReplayed,
+            crash,
+            stripeWorkers(manifest, tiers.filter));
     return new Setup(
         judge,
         manifest,
@@ -444,6 +451,21 @@ public final class DedupJob {
         tiers.filter,
         tiers.journalReplayed,
         tiers.filterRebuilt);
+  }
+
+  /**
+   * Threads for a striped exact set alone, when the job has more than one to give it and judges
+   * nothing but the set (a shard or earlier jobs' keys are checked record by record).
+   */
+  private StripeWorkers stripeWorkers(Manifest manifest, MembershipFilter filter) {
+    if (spec.threads() < 2
+        || !Tiers.setAlone(manifest)
+        || !(filter instanceof StripedFingerprintSet set)
+        || spec.shard() != null
+        || spec.seenBefore() != null) {
+      return null;
+    }
+    return new StripeWorkers(set, Math.min(spec.threads(), set.stripes()));
   }
 
   private Setup windowSetup(
@@ -565,7 +587,8 @@ public final class DedupJob {
           }
           p.position(batch, i);
           crash.reached(CrashPoints.Step.RECORD_HANDLED);
-          if (durable && p.checkpointDue(spec)) {
+          boolean betweenRecords = !judge.decidesAhead() || i == batch.count - 1;
+          if (durable && betweenRecords && p.checkpointDue(spec)) {
             p.checkpoint(false, store);
           }
         }

@@ -48,6 +48,8 @@ import java.util.List;
  * @param seenBefore a snapshot of keys earlier jobs kept (e.g. from {@code idem reshard}): they are
  *     duplicates here; or {@code null}
  * @param verifyInputs how a resume checks that the inputs still hold what the job read
+ * @param threads threads that judge records (the exact set in memory; other tiers judge on one), or
+ *     0 for one per available core; the output is the same for any number
  */
 public record DedupJobSpec(
     List<String> inputs,
@@ -75,7 +77,8 @@ public record DedupJobSpec(
     ShardSpec shard,
     SharedSeenSet.Opener shared,
     Path seenBefore,
-    VerifyInputs verifyInputs) {
+    VerifyInputs verifyInputs,
+    int threads) {
 
   /** Where the exact tier lives. */
   public enum ExactStoreChoice {
@@ -97,6 +100,12 @@ public record DedupJobSpec(
       throw new IllegalArgumentException(
           "full keys (--key-mode full) are kept by the exact "
               + "tier, which approximate mode (--mode approximate) does without; choose one");
+    }
+    if (threads < 0) {
+      throw new IllegalArgumentException("threads must be at least 1 (0: one per core)");
+    }
+    if (threads == 0) {
+      threads = Runtime.getRuntime().availableProcessors();
     }
     if (checkpointRecords < 1) {
       throw new IllegalArgumentException("checkpoints need at least 1 record between them");

@@ -17,6 +17,14 @@ interface Judge extends AutoCloseable {
   /** Called once per batch before its verdicts: a judge may look its keys up together. */
   default void prepare(RecordBatch batch) throws IOException {}
 
+  /**
+   * Whether {@link #prepare} decides the whole batch ahead of {@link #judge}: then checkpoints fall
+   * between batches, where the state holds exactly what was handed out.
+   */
+  default boolean decidesAhead() {
+    return false;
+  }
+
   /** The verdict on record {@code i} of {@code batch} (a usable record). */
   Verdict judge(RecordBatch batch, int i);
 

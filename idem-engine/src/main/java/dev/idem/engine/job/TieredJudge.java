@@ -28,18 +28,35 @@ final class TieredJudge implements Judge {
   private final StateDirectory dir;
   private final boolean writesSeen;
   private final CrashPoints crash;
-  private final PendingKeys approximateKept = new PendingKeys();
+
+  /** Kept keys for the journal when there is no exact store to track them. */
+  private final PendingKeys keptToJournal = new PendingKeys();
+
   private final PendingKeys batch = new PendingKeys();
   private long snapshotSequence;
   private long journaledSinceSnapshot;
   private boolean snapshotWritten;
   private int prefetchedTo;
 
+  /** Decides whole batches on several threads in {@link #prepare}, or null: {@link #judge} does. */
+  private final StripeWorkers workers;
+
+  /**
+   * Keys the workers added to the set whose records {@link #judge} has not handed out yet: while
+   * there are any, the set is ahead of the journal and must not be snapshotted.
+   */
+  private long keysAhead;
+
+  private long aheadKept;
+  private long aheadDuplicates;
+
   /**
    * @param dir the state directory, or {@code null} for a job without checkpoints
    * @param journaledSinceSnapshot keys in the journal after the last snapshot (those a resume
    *     replayed): they count towards the next snapshot as much as keys journaled by this run
    * @param crash the test seam ({@link CrashPoints#NONE} but in DedupJobProtocolTest)
+   * @param workers threads that decide whole batches ahead of {@link #judge} (the exact set alone,
+   *     striped), or {@code null}
    */
   TieredJudge(
       Deduplicator dedup,
@@ -47,8 +64,10 @@ final class TieredJudge implements Judge {
       boolean writesSeen,
       long snapshotSequence,
       long journaledSinceSnapshot,
-      CrashPoints crash) {
+      CrashPoints crash,
+      StripeWorkers workers) {
     this.dedup = dedup;
+    this.workers = workers;
     this.crash = crash;
     this.filter = dedup.filter();
     this.dir = dir;
@@ -60,10 +79,24 @@ final class TieredJudge implements Judge {
   @Override
   public void prepare(RecordBatch batch) {
     prefetchedTo = 0;
+    if (workers != null) {
+      workers.decide(batch);
+      for (int i = 0; i < batch.count; i++) {
+        keysAhead += batch.kind[i] == RecordBatch.OK && workers.kept(i) ? 1 : 0;
+      }
+    }
+  }
+
+  @Override
+  public boolean decidesAhead() {
+    return workers != null;
   }
 
   @Override
   public Verdict judge(RecordBatch b, int i) {
+    if (workers != null) {
+      return handOut(b, i);
+    }
     if (i >= prefetchedTo) {
       prefetchedTo = Math.min(b.count, i + MembershipFilter.PREFETCH_CHUNK);
       dedup.prefetch(b.fingerprints, i, prefetchedTo);
@@ -74,7 +107,21 @@ final class TieredJudge implements Judge {
       return Verdict.DUPLICATE;
     }
     if (dedup.exactStore() == null && dir != null) {
-      approximateKept.add(hi, lo, null); // approximate mode: the journal is the only record
+      keptToJournal.add(hi, lo, null); // approximate mode: the journal is the only record
+    }
+    return Verdict.KEPT;
+  }
+
+  /** The verdict the workers reached on record {@code i}. */
+  private Verdict handOut(RecordBatch b, int i) {
+    if (!workers.kept(i)) {
+      aheadDuplicates++;
+      return Verdict.DUPLICATE;
+    }
+    keysAhead--;
+    aheadKept++;
+    if (dir != null) {
+      keptToJournal.add(b.fingerprints[2 * i], b.fingerprints[2 * i + 1], null);
     }
     return Verdict.KEPT;
   }
@@ -86,14 +133,16 @@ final class TieredJudge implements Judge {
     if (exact != null) {
       exact.drainPending(batch);
     } else {
-      batch.addAll(approximateKept);
-      approximateKept.clear();
+      batch.addAll(keptToJournal);
+      keptToJournal.clear();
     }
     journaledSinceSnapshot += batch.size();
     MemoryStore memory =
         !writesSeen && exact instanceof MemoryStore ms && ms.snapshots() ? ms : null;
     long snapshotBytes = filter.bitSize() / 8 + (memory == null ? 0 : memory.snapshotBytes());
-    snapshotWritten = SnapshotPolicy.due(journaledSinceSnapshot, snapshotBytes);
+    // a checkpoint inside a batch the workers decided whole (a bad record under --on-bad-record
+    // fail) journals what was handed out; the set holds more, so it waits for the next snapshot
+    snapshotWritten = keysAhead == 0 && SnapshotPolicy.due(journaledSinceSnapshot, snapshotBytes);
     if (snapshotWritten) {
       FilterSnapshot.write(dir.snapshot(sequence), filter, dedup.fingerprinter());
       crash.reached(CrashPoints.Step.FILTER_SNAPSHOT_WRITTEN);
@@ -124,7 +173,9 @@ final class TieredJudge implements Judge {
 
   @Override
   public DedupStats stats() {
-    return dedup.stats();
+    return dedup
+        .stats()
+        .plus(new DedupStats(aheadKept + aheadDuplicates, aheadKept, aheadDuplicates, 0, 0, 0));
   }
 
   @Override
@@ -139,6 +190,9 @@ final class TieredJudge implements Judge {
 
   @Override
   public void close() {
+    if (workers != null) {
+      workers.close();
+    }
     dedup.close();
   }
 }

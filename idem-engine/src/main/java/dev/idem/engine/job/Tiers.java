@@ -150,7 +150,7 @@ final class Tiers {
    */
   static boolean setAlone(Manifest m) {
     return m.exactStore().kind() == ExactTierPlacement.Kind.MEMORY
-        && m.filterType() == FilterType.EXACT
+        && (m.filterType() == FilterType.EXACT || m.filterType() == FilterType.EXACT_STRIPED)
         && m.keyMode() == KeyMode.FINGERPRINT;
   }
 

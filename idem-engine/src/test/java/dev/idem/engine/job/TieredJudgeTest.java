@@ -3,8 +3,12 @@ package dev.idem.engine.job;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idem.core.filter.BlockedBloomFilter;
+import dev.idem.core.filter.StripedFingerprintSet;
 import dev.idem.engine.Deduplicator;
 import dev.idem.engine.Idem;
+import dev.idem.engine.Verdict;
+import dev.idem.engine.records.RecordBatch;
+import dev.idem.engine.records.RecordBatchFixture;
 import dev.idem.engine.state.StateDirectory;
 import dev.idem.engine.store.MemoryStore;
 import dev.idem.engine.store.SnapshotPolicy;
@@ -37,7 +41,7 @@ class TieredJudgeTest {
     try (StateDirectory dir = StateDirectory.open(tmp);
         StateStore store = StateStore.open(dir.storeDirectory(), 8 << 20, false)) {
       Deduplicator dedup = Idem.deduplicator().filter(filter).exactStore(memory).build();
-      TieredJudge judge = new TieredJudge(dedup, dir, false, 0, replayed, CrashPoints.NONE);
+      TieredJudge judge = new TieredJudge(dedup, dir, false, 0, replayed, CrashPoints.NONE, null);
       for (int i = 0; i < newKeys; i++) {
         assertThat(dedup.firstSeen(0x9E3779B97F4A7C15L * (i + 1), i, null)).isTrue();
       }
@@ -49,6 +53,52 @@ class TieredJudgeTest {
       assertThat(Files.exists(dir.snapshot(1))).isEqualTo(resumedWithLongJournal);
       assertThat(Files.exists(dir.exactSnapshot(1))).isEqualTo(resumedWithLongJournal);
       assertThat(judge.snapshotSequence()).isEqualTo(resumedWithLongJournal ? 1 : 0);
+    }
+  }
+
+  /**
+   * Workers decide a whole batch before the job hands its verdicts out one by one; a checkpoint
+   * inside the batch (a bad record under the fail policy) must journal only what was handed out and
+   * must not snapshot the set, which already holds the rest of the batch: a resume from that
+   * snapshot would call the rest duplicates.
+   */
+  @org.junit.jupiter.api.Test
+  void aCheckpointInsideADecidedBatchJournalsWhatWasHandedOutAndWritesNoSnapshot()
+      throws IOException {
+    StripedFingerprintSet set = StripedFingerprintSet.withExpectedSize(16);
+    RecordBatch batch = RecordBatchFixture.of(1000);
+    try (StateDirectory dir = StateDirectory.open(tmp);
+        StateStore store = StateStore.open(dir.storeDirectory(), 8 << 20, false)) {
+      Deduplicator dedup = Idem.deduplicator().filter(set).build();
+      // journaled keys far past the snapshot threshold: only the rule above holds a snapshot back
+      TieredJudge judge =
+          new TieredJudge(
+              dedup, dir, false, 0, 1L << 40, CrashPoints.NONE, new StripeWorkers(set, 3));
+      judge.prepare(batch);
+      assertThat(set.size()).isEqualTo(1000);
+      for (int i = 0; i < 400; i++) {
+        assertThat(judge.judge(batch, i)).isEqualTo(Verdict.KEPT);
+      }
+      try (StateStore.Commit commit = store.commit()) {
+        judge.checkpoint(1, commit);
+        commit.write(true);
+      }
+      judge.committed();
+      assertThat(Files.exists(dir.snapshot(1))).as("snapshot inside the batch").isFalse();
+      long[] journaled = new long[1];
+      store.forEachJournaled(1, 1, (hi, lo, key) -> journaled[0]++);
+      assertThat(journaled[0]).isEqualTo(400);
+      for (int i = 400; i < 1000; i++) {
+        assertThat(judge.judge(batch, i)).isEqualTo(Verdict.KEPT);
+      }
+      try (StateStore.Commit commit = store.commit()) {
+        judge.checkpoint(2, commit);
+        commit.write(true);
+      }
+      judge.committed();
+      assertThat(Files.exists(dir.snapshot(2))).as("snapshot at the batch's end").isTrue();
+      assertThat(judge.stats().kept()).isEqualTo(1000);
+      judge.close();
     }
   }
 }
