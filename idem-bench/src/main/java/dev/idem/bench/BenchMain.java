@@ -19,6 +19,7 @@ public final class BenchMain {
       + "\n       idem-bench windows [--events N] [--runs N] [--quick] [--out DIR]"
       + "\n       " + E2eRun.USAGE
       + "\n       " + RedisRun.USAGE
+      + "\n       " + RestartRun.USAGE
       + "\n       " + SortDedupRun.USAGE.substring("usage: ".length());
 
   private BenchMain() {}
@@ -30,6 +31,10 @@ public final class BenchMain {
     }
     if (args.length > 0 && args[0].equals("redis")) {
       RedisRun.main(args);
+      return;
+    }
+    if (args.length > 0 && args[0].equals("restart")) {
+      RestartRun.main(args);
       return;
     }
     if (args.length > 0 && args[0].equals("e2e")) {
