@@ -55,7 +55,7 @@ final class RestartRun {
 
   /** One contender at one scale. */
   record Row(long n, String contender, String heap, double loadSeconds, long loadMessages,
-      long stateBytes, List<Restart> restarts, String failure) {}
+      long stateBytes, String stateNote, List<Restart> restarts, String failure) {}
 
   static void main(String[] args) throws Exception {
     List<Long> ids = null;
@@ -149,7 +149,7 @@ final class RestartRun {
           row = contender(n, c);
         } catch (Exception e) {
           ForkRunner.log("  " + c + " at " + n + " failed: " + e);
-          row = new Row(n, c, heap(c, n), -1, 0, -1, List.of(), e.getMessage());
+          row = new Row(n, c, heap(c, n), -1, 0, -1, "", List.of(), e.getMessage());
         }
         rows.add(row);
         // write what we have after every row: a long run stopped midway keeps its numbers
@@ -206,12 +206,21 @@ final class RestartRun {
         redis.stop();
       }
     }
+    String note = switch (c) {
+      case "idem" -> probe(n, cdir, state, log);
+      case "rocksdb" -> String.format(Locale.ROOT, "wal_mib=%.1f sst_mib=%.1f",
+          bytesOf(state, ".log") / 1048576.0, bytesOf(state, ".sst") / 1048576.0);
+      default -> "";
+    };
+    if (!note.isEmpty()) {
+      ForkRunner.log("  state after the kill: " + note);
+    }
     List<Restart> restarts = new ArrayList<>();
     for (int r = 0; r < plan.reps(); r++) {
       restarts.add(restart(c, n, cdir, pristine, heap, log, r));
     }
     E2eRun.deleteTree(cdir);
-    return new Row(n, c, heap, loadSeconds, loadMessages, stateBytes, restarts, null);
+    return new Row(n, c, heap, loadSeconds, loadMessages, stateBytes, note, restarts, null);
   }
 
   private Restart restart(String c, long n, Path cdir, Path pristine, String heap, Path log,
@@ -260,6 +269,36 @@ final class RestartRun {
         redis.stop();
       }
       E2eRun.deleteTree(run);
+    }
+  }
+
+  /** {@link RestartOpenProbe} on a copy of idem's state as the kill left it. */
+  private String probe(long n, Path cdir, Path state, Path log) throws Exception {
+    Path copy = cdir.resolve("probe");
+    E2eRun.deleteTree(copy);
+    copyTree(state, copy);
+    Path stdout = cdir.resolve("probe.stdout");
+    List<String> cmd = javaCommand(SMALL_HEAP);
+    cmd.addAll(List.of(RestartOpenProbe.class.getName(), copy.toString(), Long.toString(n),
+        Long.toString(MAX_MEMORY)));
+    new ChildRun(cmd, stdout, log).stdoutTo(stdout).run(0, 0);
+    E2eRun.deleteTree(copy);
+    return Files.readAllLines(stdout).stream().filter(l -> l.startsWith("PROBE "))
+        .map(l -> l.substring(6)).findFirst().orElse("probe failed, see " + log);
+  }
+
+  static long bytesOf(Path dir, String suffix) throws IOException {
+    if (!Files.exists(dir)) {
+      return 0;
+    }
+    try (Stream<Path> s = Files.walk(dir)) {
+      return s.filter(p -> p.getFileName().toString().endsWith(suffix)).mapToLong(p -> {
+        try {
+          return Files.size(p);
+        } catch (IOException e) {
+          return 0;
+        }
+      }).sum();
     }
   }
 
@@ -513,8 +552,9 @@ final class RestartRun {
       if (r.restarts().isEmpty()) {
         continue;
       }
-      b.append(String.format(Locale.ROOT, "- %s %s (load: killed after %.1f s at message %,d):%n",
-          ResultTable.count(r.n()), r.contender(), r.loadSeconds(), r.loadMessages()));
+      b.append(String.format(Locale.ROOT, "- %s %s (load: killed after %.1f s at message %,d)"
+              + "%s:%n", ResultTable.count(r.n()), r.contender(), r.loadSeconds(),
+          r.loadMessages(), r.stateNote().isEmpty() ? "" : "; after the kill: " + r.stateNote()));
       for (Restart x : r.restarts()) {
         Map<String, String> m = new LinkedHashMap<>(x.result());
         b.append(String.format(Locale.ROOT, "  - first answer %.3f s from spawn, %.3f s from "
