@@ -298,10 +298,6 @@ public final class RestartWorker {
 
   /** RocksDB alone: a get for every id, a put for each new one. */
   static final class RocksDone implements DoneSet {
-    static {
-      RocksDB.loadLibrary(); // before the WriteBatch and WriteOptions below
-    }
-
     private static final byte[] TOKEN = {0, 't', 'o', 'k', 'e', 'n'};
     private static final byte[] EMPTY = new byte[0];
     private final Path dir;
@@ -311,8 +307,8 @@ public final class RestartWorker {
     private Options options;
     private LRUCache cache;
     private BloomFilter bloom;
-    private final WriteBatch batch = new WriteBatch();
-    private final WriteOptions sync = new WriteOptions().setSync(true);
+    private WriteBatch batch;
+    private WriteOptions sync;
     private long gets;
     private long readsNew;
 
@@ -323,6 +319,11 @@ public final class RestartWorker {
 
     @Override
     public long[] open() throws Exception {
+      // in open, as idem's StateStore does it in its open: extracting the native library from
+      // the jar (tens of MB) is part of every cold start of a RocksDB user that does not cache it
+      RocksDB.loadLibrary();
+      batch = new WriteBatch();
+      sync = new WriteOptions().setSync(true);
       cache = new LRUCache(maxMemory);
       bloom = new BloomFilter(10);
       // the table settings of idem's exact tier (StateStore's `seen`), so that the difference
