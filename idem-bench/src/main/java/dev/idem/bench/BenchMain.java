@@ -23,6 +23,8 @@ public final class BenchMain {
           + "\n       "
           + RedisRun.USAGE
           + "\n       "
+          + RestartRun.USAGE
+          + "\n       "
           + SortDedupRun.USAGE.substring("usage: ".length());
 
   private BenchMain() {}
@@ -34,6 +36,10 @@ public final class BenchMain {
     }
     if (args.length > 0 && args[0].equals("redis")) {
       RedisRun.main(args);
+      return;
+    }
+    if (args.length > 0 && args[0].equals("restart")) {
+      RestartRun.main(args);
       return;
     }
     if (args.length > 0 && args[0].equals("e2e")) {
