@@ -82,7 +82,7 @@ final class TieredJudge implements Judge {
     if (workers != null) {
       workers.decide(batch);
       for (int i = 0; i < batch.count; i++) {
-        keysAhead += batch.kind[i] == RecordBatch.OK && workers.kept(i) ? 1 : 0;
+        keysAhead += batch.kind[i] == RecordBatch.OK && workers.kept(batch, i) ? 1 : 0;
       }
     }
   }
@@ -114,7 +114,7 @@ final class TieredJudge implements Judge {
 
   /** The verdict the workers reached on record {@code i}. */
   private Verdict handOut(RecordBatch b, int i) {
-    if (!workers.kept(i)) {
+    if (!workers.kept(b, i)) {
       aheadDuplicates++;
       return Verdict.DUPLICATE;
     }
