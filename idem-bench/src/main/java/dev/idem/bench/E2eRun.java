@@ -37,50 +37,23 @@ final class E2eRun {
       String idemLinesMemoryHeap,
       boolean partA,
       boolean partB,
-      String rowFilter,
-      boolean linesB,
-      boolean keyedB,
-      E2eData.Dist dist,
-      boolean duckdbJdbc) {
+      String rowFilter) {
 
     static Plan full(long records) {
-      return new Plan(
-          records,
-          records,
-          "1g",
-          "3g",
-          "1g",
-          "2g",
-          "512m",
-          "1g",
-          true,
-          true,
-          "",
-          true,
-          false,
-          E2eData.Dist.DEFAULT,
-          false);
+      return new Plan(records, records, "1g", "3g", "1g", "2g", "512m", "1g", true, true, "");
     }
 
     static Plan quick() {
       return new Plan(
-          400_000,
-          400_000,
-          "256m",
-          "256m",
-          "256m",
-          "256m",
-          "256m",
-          "256m",
-          true,
-          true,
-          "",
-          true,
-          false,
-          E2eData.Dist.DEFAULT,
-          false);
+          400_000, 400_000, "256m", "256m", "256m", "256m", "256m", "256m", true, true, "");
     }
   }
+
+  /**
+   * Part B's variants: whole lines and/or JSONL keyed by {@code id}, how duplicates are spread, and
+   * whether DuckDB also runs once streaming its result through JDBC.
+   */
+  record PartB(boolean lines, boolean keyed, E2eData.Dist dist, boolean duckdbJdbc) {}
 
   static final String USAGE =
       "idem-bench e2e [--records N] [--lines N] [--quick]"
@@ -146,11 +119,8 @@ final class E2eRun {
             plan.idemLinesMemoryHeap(),
             only == null || only.startsWith("a"),
             only == null || only.equals("b"),
-            only != null && only.startsWith("a:") ? only.substring(2) : "",
-            !variant.equals("keyed"),
-            !variant.equals("lines"),
-            dist,
-            duckdbJdbc);
+            only != null && only.startsWith("a:") ? only.substring(2) : "");
+    PartB partB = new PartB(!variant.equals("keyed"), !variant.equals("lines"), dist, duckdbJdbc);
     if (!Files.isRegularFile(idemJar)) {
       System.err.println("e2e: no " + idemJar + "; build first (./mvnw -q install -DskipTests)");
       System.exit(2);
@@ -160,10 +130,11 @@ final class E2eRun {
     if (work == null) {
       work = Files.createTempDirectory("idem-e2e-");
     }
-    new E2eRun(plan, dir, work, idemJar).run(String.join(" ", args));
+    new E2eRun(plan, partB, dir, work, idemJar).run(String.join(" ", args));
   }
 
   private final Plan plan;
+  private final PartB partB;
   private final Path outDir;
   private final Path work;
   private final Path idemJar;
@@ -174,9 +145,10 @@ final class E2eRun {
   /** The DuckDB probe's report lines, once it has run (before DuckDB's first Part B row). */
   private List<String> probe;
 
-  E2eRun(Plan plan, Path outDir, Path work, Path idemJarSource)
+  E2eRun(Plan plan, PartB partB, Path outDir, Path work, Path idemJarSource)
       throws IOException, InterruptedException {
     this.plan = plan;
+    this.partB = partB;
     this.outDir = outDir;
     this.work = Files.createDirectories(work);
     // a private copy, so that a rebuild meanwhile cannot swap the CLI under a run
@@ -252,10 +224,10 @@ final class E2eRun {
     if (plan.partA()) {
       report.addAll(partA());
     }
-    if (plan.partB() && plan.linesB()) {
+    if (plan.partB() && partB.lines()) {
       report.addAll(partB(false));
     }
-    if (plan.partB() && plan.keyedB()) {
+    if (plan.partB() && partB.keyed()) {
       report.addAll(partB(true));
     }
     report.add("");
@@ -416,8 +388,8 @@ final class E2eRun {
     String what = keyed ? "JSONL records" : "lines";
     Path input = work.resolve(keyed ? "records-b.jsonl" : "lines.txt");
     ForkRunner.log(
-        "Part B: generating " + plan.lines() + " " + what + ", --dist " + plan.dist().id);
-    E2eData.Facts f = E2eData.generate(shape, plan.dist(), plan.lines(), input);
+        "Part B: generating " + plan.lines() + " " + what + ", --dist " + partB.dist().id);
+    E2eData.Facts f = E2eData.generate(shape, partB.dist(), plan.lines(), input);
     ForkRunner.log(
         String.format(
             Locale.ROOT,
@@ -428,7 +400,7 @@ final class E2eRun {
             f.inputBytes()));
     // JSONL lines differ beyond the key: the check needs each key's first record to compare bytes
     int[] firstRecord =
-        keyed ? E2eData.firstRecords(plan.dist(), plan.lines(), f.distinct()) : null;
+        keyed ? E2eData.firstRecords(partB.dist(), plan.lines(), f.distinct()) : null;
     Path sortTmp = Files.createDirectories(work.resolve("sort-tmp"));
     List<ThroughputBenchmark.Contender> contenders =
         keyed ? keyedContenders(sortTmp) : lineContenders(sortTmp);
@@ -444,9 +416,9 @@ final class E2eRun {
             f.records(),
             f.distinct(),
             f.inputBytes() / 1048576.0,
-            plan.dist().id));
+            partB.dist().id));
     out.add("");
-    out.add("Duplicates: " + plan.dist().description + ".");
+    out.add("Duplicates: " + partB.dist().description + ".");
     if (probe == null) {
       ForkRunner.log("Part B: DuckDB byte-exactness probe");
       probe = DuckDbProbe.run(duckdb("none", null, "copy"), duckdb("none", "id", "copy"), work);
@@ -571,7 +543,7 @@ final class E2eRun {
             ",",
             "-k",
             "1,1"));
-    addDuckDb(c, "`GROUP BY json_extract_string(line, '$.id')`, `arg_min(line, rn)`", "id");
+    addDuckDb(c, "`arg_min(line, rn)` … `GROUP BY json_extract_string(line, '$.id')`", "id");
     c.add(
         idem(
             "`idem dedup --key id --state`",
@@ -618,7 +590,7 @@ final class E2eRun {
 
   /** DuckDB with no memory limit (the reference), with 256 MB, and, if asked, through JDBC. */
   private void addDuckDb(List<ThroughputBenchmark.Contender> c, String grouping, String key) {
-    String query = "DuckDB, " + grouping + " `ORDER BY min(rn)`";
+    String query = "DuckDB, " + grouping + " … `ORDER BY first`";
     c.add(
         new ThroughputBenchmark.Contender(
             query,
@@ -634,7 +606,7 @@ final class E2eRun {
             "`SET threads = " + cores() + "`; spills to a temp_directory in the work dir",
             duckdb("256MB", key, "copy"),
             false));
-    if (plan.duckdbJdbc()) {
+    if (partB.duckdbJdbc()) {
       c.add(
           new ThroughputBenchmark.Contender(
               query + ", streamed through JDBC",
