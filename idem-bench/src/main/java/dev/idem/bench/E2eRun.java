@@ -445,7 +445,9 @@ final class E2eRun {
     }
     for (ThroughputBenchmark.Row r : rows) {
       Map<String, String> s = r.stats();
-      if (s.containsKey("duckdb_version")) {
+      if (s.containsKey("failure")) {
+        out.add("- " + r.contender().name() + ": failed: " + s.get("failure"));
+      } else if (s.containsKey("duckdb_version")) {
         out.add(
             String.format(
                 Locale.ROOT,

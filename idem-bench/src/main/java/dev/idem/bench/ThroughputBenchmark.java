@@ -92,6 +92,9 @@ final class ThroughputBenchmark {
     ChildRun.Outcome o = child.run(0, 0);
     OutputCheck check = OutputCheck.of(shape, out, facts.distinct(), firstRecord);
     Map<String, String> s = ResumeBenchmark.readStats(stats);
+    if (o.exitCode() != 0) {
+      s.put("failure", firstLine(dir.resolve("log.txt")));
+    }
     ForkRunner.log(String.format(Locale.ROOT, "  %s: %s %s", c.name(), o, check));
     String slug = dir.getFileName().toString();
     Files.copy(
@@ -100,6 +103,13 @@ final class ThroughputBenchmark {
     Files.deleteIfExists(out);
     E2eRun.deleteTree(dir.resolve("state"));
     return new Row(c, o, check, s);
+  }
+
+  /** The first non-blank line of a log, shortened: what a failed contender said. */
+  private static String firstLine(Path log) throws IOException {
+    String line =
+        Files.readAllLines(log).stream().filter(l -> !l.isBlank()).findFirst().orElse("").strip();
+    return line.length() > 200 ? line.substring(0, 200) + "…" : line;
   }
 
   /**
@@ -129,20 +139,22 @@ final class ThroughputBenchmark {
                       c.duplicated() + c.unknown(),
                       c.altered(),
                       c.strayBytes());
+      boolean ok = o.exitCode() == 0;
       t.add(
           String.format(
               Locale.ROOT,
-              "| %s | %s | %.1f s | %,.0f | %s | %s | %s | %s | %s | %s |",
+              "| %s | %s | %s%.1f s | %s | %s | %s | %s | %s | %s | %s |",
               r.contender().name(),
               r.contender().notes(),
+              ok ? "" : "failed after ",
               o.wallSeconds(),
-              records / o.wallSeconds(),
+              ok ? String.format(Locale.ROOT, "%,.0f", records / o.wallSeconds()) : "–",
               ratio(duckdb, o),
               ratio(sort, o),
               o.cores() < 0 ? "–" : String.format(Locale.ROOT, "%.2f", o.cores()),
               ResumeBenchmark.mib(o.peakRssKiB()),
               exact,
-              c.inOrder() ? "yes" : "no"));
+              !ok ? "–" : c.inOrder() ? "yes" : "no"));
     }
     return t;
   }
