@@ -367,7 +367,8 @@ public final class DedupJob {
           fingerprinter,
           spec.keyMode() == KeyMode.FULL_KEY,
           spec.maxRecordBytes(),
-          time);
+          time,
+          spec.threads());
     } catch (IllegalArgumentException e) {
       throw new JobException(e.getMessage());
     }
