@@ -12,10 +12,10 @@ import java.util.concurrent.Future;
 
 /**
  * Decides a batch's records on several threads: thread {@code t} of {@code n} adds the fingerprints
- * of the stripes {@code s} with {@code s % n == t} to a {@link StripedFingerprintSet}, in input
- * order. All occurrences of a key fall in one stripe, hence on one thread, in the order they were
- * read: each record gets the answer a single thread would give it, for any {@code n}. The calling
- * thread is worker 0; the others are daemon threads of this object.
+ * of the stripes in the t-th of n equal ranges to a {@link StripedFingerprintSet}, in input order.
+ * All occurrences of a key fall in one stripe, hence on one thread, in the order they were read:
+ * each record gets the answer a single thread would give it, for any {@code n}. The calling thread
+ * is worker 0; the others are daemon threads of this object.
  */
 final class StripeWorkers implements AutoCloseable {
 
@@ -103,7 +103,9 @@ final class StripeWorkers implements AutoCloseable {
   }
 
   private int workerOf(RecordBatch b, int i) {
-    return set.stripeOf(b.fingerprints[2 * i + 1]) % workers;
+    // contiguous ranges of stripes: neighbouring stripe objects, which may share a cache line
+    // (their sizes change on every add), belong to the same thread but at range ends
+    return set.stripeOf(b.fingerprints[2 * i + 1]) * workers / set.stripes();
   }
 
   @Override
