@@ -478,7 +478,6 @@ final class E2eRun {
   }
 
   private List<ThroughputBenchmark.Contender> lineContenders(Path sortTmp) {
-    String h = plan.idemLinesHeap();
     String hm = plan.idemLinesMemoryHeap();
     List<String> whole = List.of("--whole-line");
     List<ThroughputBenchmark.Contender> c = new ArrayList<>();
@@ -490,30 +489,7 @@ final class E2eRun {
             true));
     c.add(sort("`LC_ALL=C sort -u -S 64M`", "not order-preserving, not resumable", sortTmp));
     addDuckDb(c, "`GROUP BY line`", null);
-    c.add(
-        idem(
-            "`idem dedup --whole-line --state`",
-            "exact, resumable; -Xmx" + h + ", default exact store (auto)",
-            h,
-            whole,
-            true,
-            List.of()));
-    c.add(
-        idem(
-            "`idem dedup --whole-line --state --exact-store memory`",
-            "exact, resumable; -Xmx" + hm,
-            hm,
-            whole,
-            true,
-            List.of("--exact-store", "memory")));
-    c.add(
-        idem(
-            "`idem dedup --whole-line` (no --state)",
-            "exact, **not resumable**; -Xmx" + h,
-            h,
-            whole,
-            false,
-            List.of()));
+    addIdem(c, "--whole-line", whole, hm);
     return c;
   }
 
@@ -523,7 +499,6 @@ final class E2eRun {
    * "id":"} in it, not for JSONL in general.
    */
   private List<ThroughputBenchmark.Contender> keyedContenders(Path sortTmp) {
-    String h = plan.idemLinesHeap();
     String hm = plan.idemLinesMemoryHeap();
     List<String> key = List.of("--key", "id");
     List<ThroughputBenchmark.Contender> c = new ArrayList<>();
@@ -546,31 +521,43 @@ final class E2eRun {
             "-k",
             "1,1"));
     addDuckDb(c, "`arg_min(line, rn)` … `GROUP BY json_extract_string(line, '$.id')`", "id");
+    addIdem(c, "--key id", key, hm);
+    return c;
+  }
+
+  /**
+   * idem's rows: resumable with the in-memory exact set, on every core and on one thread, and
+   * without a state directory.
+   */
+  private void addIdem(
+      List<ThroughputBenchmark.Contender> c, String keyText, List<String> key, String heap) {
+    List<String> memory = List.of("--exact-store", "memory");
     c.add(
         idem(
-            "`idem dedup --key id --state`",
-            "exact, resumable; -Xmx" + h + ", default exact store (auto)",
-            h,
+            "`idem dedup " + keyText + " --state --exact-store memory`",
+            "exact, resumable; --threads " + cores() + " (the default); -Xmx" + heap,
+            heap,
             key,
             true,
-            List.of()));
+            memory));
+    List<String> oneThread = new ArrayList<>(memory);
+    oneThread.addAll(List.of("--threads", "1"));
     c.add(
         idem(
-            "`idem dedup --key id --state --exact-store memory`",
-            "exact, resumable; -Xmx" + hm,
-            hm,
+            "`idem dedup " + keyText + " --state --exact-store memory --threads 1`",
+            "exact, resumable; one parsing and one judging thread besides the reader; -Xmx" + heap,
+            heap,
             key,
             true,
-            List.of("--exact-store", "memory")));
+            oneThread));
     c.add(
         idem(
-            "`idem dedup --key id` (no --state)",
-            "exact, **not resumable**; -Xmx" + h,
-            h,
+            "`idem dedup " + keyText + " --exact-store memory` (no --state)",
+            "exact, **not resumable**; -Xmx" + heap,
+            heap,
             key,
             false,
-            List.of()));
-    return c;
+            memory));
   }
 
   /** GNU sort, unique, with its own temporary directory and 64 MiB buffer. */
