@@ -595,6 +595,12 @@ public final class DedupJob {
         }
         boolean end = batch.endOfInput;
         source.recycle(batch);
+        if (durable) {
+          p.outputs.out().syncAhead();
+          if (p.outputs.dropped() != null) {
+            p.outputs.dropped().syncAhead();
+          }
+        }
         long now = System.nanoTime();
         if (now - lastProgress > PROGRESS_MILLIS * 1_000_000) {
           listener.progress(source.rawBytesRead(), totalBytes, p.records, p.kept());

@@ -127,7 +127,7 @@ final class JobProgress {
     sequence++;
     Checkpoint cp;
     try (StateStore.Commit commit = store.commit()) {
-      judge.checkpoint(sequence, commit);
+      judge.checkpoint(sequence, commit, complete);
       crash.reached(CrashPoints.Step.JOURNAL_BATCHED);
       int ended = reads == null ? fileIndex : endedWritten;
       for (; ended < fileIndex; ended++) { // each once, as the job gets past it

@@ -30,9 +30,10 @@ interface Judge extends AutoCloseable {
 
   /**
    * Adds what changed since the last checkpoint to {@code commit}, the batch of checkpoint {@code
-   * sequence}; may write files (a filter snapshot) that the commit will point at.
+   * sequence}; may write files (a filter snapshot) that the commit will point at. A {@code
+   * complete} checkpoint ends the job: nothing will resume from it, so it needs no snapshot.
    */
-  void checkpoint(long sequence, StateStore.Commit commit) throws IOException;
+  void checkpoint(long sequence, StateStore.Commit commit, boolean complete) throws IOException;
 
   /** Called after the commit of a checkpoint was written: clean what it made obsolete. */
   void committed() throws IOException;

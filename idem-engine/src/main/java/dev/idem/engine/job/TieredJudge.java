@@ -127,7 +127,8 @@ final class TieredJudge implements Judge {
   }
 
   @Override
-  public void checkpoint(long sequence, StateStore.Commit commit) throws IOException {
+  public void checkpoint(long sequence, StateStore.Commit commit, boolean complete)
+      throws IOException {
     batch.clear();
     ExactStore exact = dedup.exactStore();
     if (exact != null) {
@@ -142,7 +143,8 @@ final class TieredJudge implements Judge {
     long snapshotBytes = filter.bitSize() / 8 + (memory == null ? 0 : memory.snapshotBytes());
     // a checkpoint inside a batch the workers decided whole (a bad record under --on-bad-record
     // fail) journals what was handed out; the set holds more, so it waits for the next snapshot
-    snapshotWritten = keysAhead == 0 && SnapshotPolicy.due(journaledSinceSnapshot, snapshotBytes);
+    snapshotWritten =
+        !complete && keysAhead == 0 && SnapshotPolicy.due(journaledSinceSnapshot, snapshotBytes);
     if (snapshotWritten) {
       FilterSnapshot.write(dir.snapshot(sequence), filter, dedup.fingerprinter());
       crash.reached(CrashPoints.Step.FILTER_SNAPSHOT_WRITTEN);

@@ -10,6 +10,11 @@ import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.zip.CRC32C;
 
 /**
@@ -32,6 +37,23 @@ public final class OutputFile implements AutoCloseable {
   private final OutputStream stream;
   private final ByteBuffer buffer = ByteBuffer.allocate(1 << 16);
   private long length;
+
+  /** Bytes written between two background syncs ({@link #syncAhead}). */
+  static final long SYNC_AHEAD_BYTES = 8L << 20;
+
+  /** Forces files to disk in the background; one thread for all, a sync at a time each. */
+  private static final ExecutorService SYNCS =
+      Executors.newSingleThreadExecutor(
+          r -> {
+            Thread t = new Thread(r, "idem-sync-ahead");
+            t.setDaemon(true);
+            return t;
+          });
+
+  /** The background sync running or last run, or {@code null}; its failure is thrown by sync. */
+  private Future<?> ahead;
+
+  private long aheadFrom;
 
   private OutputFile(String name, FileChannel channel, OutputStream stream, long length) {
     this.name = name;
@@ -228,9 +250,62 @@ public final class OutputFile implements AutoCloseable {
     return crc.getValue();
   }
 
+  /**
+   * Starts forcing what was written so far to disk on a background thread, when {@link
+   * #SYNC_AHEAD_BYTES} were written since the last start and none is running: the checkpoint's own
+   * {@link #sync} then finds little left to write, and the job waits for the disk less. Only an
+   * optimisation: a checkpoint still syncs everything itself.
+   */
+  public void syncAhead() {
+    if (channel == null
+        || length - aheadFrom < SYNC_AHEAD_BYTES
+        || (ahead != null && !ahead.isDone())) {
+      return;
+    }
+    aheadFrom = length;
+    if (ahead != null && !succeeded(ahead)) {
+      return; // its failure waits for the next sync to be thrown
+    }
+    ahead =
+        SYNCS.submit(
+            () -> {
+              channel.force(false); // what the buffer holds is not written yet: it waits
+              return null;
+            });
+  }
+
+  private static boolean succeeded(Future<?> f) {
+    try {
+      f.get();
+      return true;
+    } catch (ExecutionException | InterruptedException | CancellationException e) {
+      return false;
+    }
+  }
+
+  /** Waits for a background sync; a failure of it is this file's (Linux reports one only once). */
+  private void awaitAhead() throws IOException {
+    if (ahead == null) {
+      return;
+    }
+    try {
+      ahead.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException(name + ": interrupted while syncing to disk", e);
+    } catch (ExecutionException e) {
+      throw failed(
+          "sync to disk",
+          e.getCause() instanceof IOException io ? io : new IOException(e.getCause()));
+    } finally {
+      ahead = null;
+    }
+  }
+
   /** Flushes and, for a file, forces it to disk: what a checkpoint needs before it commits. */
   public void sync() throws IOException {
     flush();
+    awaitAhead();
     if (channel != null) {
       try {
         channel.force(false);
@@ -245,6 +320,9 @@ public final class OutputFile implements AutoCloseable {
     try {
       flush();
     } finally {
+      if (ahead != null) {
+        succeeded(ahead); // not under a running force; its failure, if any, no longer matters
+      }
       if (channel != null) {
         channel.close(); // and with it the lock, even when the last write failed
       }
