@@ -25,6 +25,15 @@ interface Judge extends AutoCloseable {
     return false;
   }
 
+  /**
+   * Whether judging reads what checkpoints write (the RocksDB exact tier looks kept keys up in
+   * {@code seen}): then a checkpoint must land before the job reads on, rather than in the
+   * background.
+   */
+  default boolean readsItsCheckpoints() {
+    return false;
+  }
+
   /** The verdict on record {@code i} of {@code batch} (a usable record). */
   Verdict judge(RecordBatch batch, int i);
 

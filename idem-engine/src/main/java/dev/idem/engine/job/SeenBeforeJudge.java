@@ -45,6 +45,11 @@ final class SeenBeforeJudge implements Judge {
   }
 
   @Override
+  public boolean readsItsCheckpoints() {
+    return inner.readsItsCheckpoints();
+  }
+
+  @Override
   public void committed() throws IOException {
     inner.committed();
   }

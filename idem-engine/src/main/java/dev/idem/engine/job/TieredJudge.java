@@ -11,6 +11,7 @@ import dev.idem.engine.state.WindowCheckpoint;
 import dev.idem.engine.store.ExactStore;
 import dev.idem.engine.store.MemoryStore;
 import dev.idem.engine.store.PendingKeys;
+import dev.idem.engine.store.RocksDbStore;
 import dev.idem.engine.store.SnapshotPolicy;
 import dev.idem.engine.store.StateStore;
 import java.io.IOException;
@@ -85,6 +86,11 @@ final class TieredJudge implements Judge {
         keysAhead += batch.kind[i] == RecordBatch.OK && workers.kept(batch, i) ? 1 : 0;
       }
     }
+  }
+
+  @Override
+  public boolean readsItsCheckpoints() {
+    return dedup.exactStore() instanceof RocksDbStore; // drained keys are found in `seen` only
   }
 
   @Override

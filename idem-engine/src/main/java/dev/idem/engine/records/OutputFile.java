@@ -50,8 +50,14 @@ public final class OutputFile implements AutoCloseable {
             return t;
           });
 
-  /** The background sync running or last run, or {@code null}; its failure is thrown by sync. */
-  private Future<?> ahead;
+  /** The background sync running or last run, or {@code null}. */
+  private volatile Future<?> ahead;
+
+  /**
+   * Why a background sync failed: every later sync throws it, since Linux reports a failed write
+   * back only once and a later sync would succeed over the lost bytes.
+   */
+  private volatile IOException aheadFailure;
 
   private long aheadFrom;
 
@@ -263,14 +269,17 @@ public final class OutputFile implements AutoCloseable {
       return;
     }
     aheadFrom = length;
-    if (ahead != null && !succeeded(ahead)) {
-      return; // its failure waits for the next sync to be thrown
+    if (aheadFailure != null) {
+      return; // the next sync throws it
     }
     ahead =
         SYNCS.submit(
             () -> {
-              channel.force(false); // what the buffer holds is not written yet: it waits
-              return null;
+              try {
+                channel.force(false); // what the buffer holds is not written yet: it waits
+              } catch (IOException e) {
+                aheadFailure = failed("sync to disk", e);
+              }
             });
   }
 
@@ -283,22 +292,30 @@ public final class OutputFile implements AutoCloseable {
     }
   }
 
-  /** Waits for a background sync; a failure of it is this file's (Linux reports one only once). */
+  /** Waits for the background sync, if one runs, and throws its failure, if one ever failed. */
   private void awaitAhead() throws IOException {
-    if (ahead == null) {
+    Future<?> f = ahead;
+    if (f != null) {
+      succeeded(f);
+    }
+    if (aheadFailure != null) {
+      throw aheadFailure;
+    }
+  }
+
+  /**
+   * Forces what was flushed to disk (a file; nothing for a stream). Safe while another thread
+   * writes on: bytes written meanwhile may reach the disk too, and that is all.
+   */
+  public void force() throws IOException {
+    if (channel == null) {
       return;
     }
+    awaitAhead();
     try {
-      ahead.get();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException(name + ": interrupted while syncing to disk", e);
-    } catch (ExecutionException e) {
-      throw failed(
-          "sync to disk",
-          e.getCause() instanceof IOException io ? io : new IOException(e.getCause()));
-    } finally {
-      ahead = null;
+      channel.force(false);
+    } catch (IOException e) {
+      throw failed("sync to disk", e);
     }
   }
 
@@ -320,8 +337,9 @@ public final class OutputFile implements AutoCloseable {
     try {
       flush();
     } finally {
-      if (ahead != null) {
-        succeeded(ahead); // not under a running force; its failure, if any, no longer matters
+      Future<?> f = ahead;
+      if (f != null) {
+        succeeded(f); // not under a running force; its failure, if any, no longer matters
       }
       if (channel != null) {
         channel.close(); // and with it the lock, even when the last write failed

@@ -202,8 +202,9 @@ class DedupJobProtocolTest {
       this.outputs = outputs;
     }
 
+    /** Synchronized: a checkpoint's last steps are reached on its own thread (JobProgress). */
     @Override
-    public void reached(Step step) {
+    public synchronized void reached(Step step) {
       int n = counts.merge(step, 1, Integer::sum);
       if (kill != null && step == kill.point().step && n == kill.occurrence()) {
         for (Path p : outputs) {
