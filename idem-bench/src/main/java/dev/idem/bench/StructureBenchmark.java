@@ -224,7 +224,19 @@ public class StructureBenchmark {
 
   /** Ops in the mixed stream for n distinct keys: what {@link BenchMain} passes as ops/call. */
   static int mixedOps(int n) {
-    return mixedStream(n, 42).length;
+    // the same draws as mixedStream, counted: the driver JVM has no room for the stream itself
+    java.util.SplittableRandom rnd = new java.util.SplittableRandom(42);
+    int ops = 0;
+    int next = 0;
+    while (next < n) {
+      if (next == 0 || rnd.nextDouble() < MIXED_NEW) {
+        next++;
+      } else {
+        rnd.nextInt(next);
+      }
+      ops++;
+    }
+    return ops;
   }
 
   /**
