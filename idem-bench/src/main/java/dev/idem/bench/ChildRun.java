@@ -12,8 +12,8 @@ import java.util.concurrent.TimeUnit;
  * One child process of the end-to-end benchmark, watched from outside the same way for every
  * contender: the time from spawning it until its output file first grows beyond a given size (the
  * bytes already there when the previous process died, so "the first new record is out"), its wall
- * time, and its peak RSS as {@code /usr/bin/time -f %M} reports it. It can also be killed with
- * SIGKILL as soon as its output reaches a size.
+ * time, and its peak RSS and CPU time (user + system) as {@code /usr/bin/time} reports them. It can
+ * also be killed with SIGKILL as soon as its output reaches a size.
  */
 final class ChildRun {
 
@@ -23,7 +23,14 @@ final class ChildRun {
       double wallSeconds,
       double firstNewOutputSeconds,
       long peakRssKiB,
-      boolean killed) {}
+      double cpuSeconds,
+      boolean killed) {
+
+    /** CPU time (user + system, all threads) over wall time; -1 if unknown. */
+    double cores() {
+      return cpuSeconds < 0 || wallSeconds <= 0 ? -1 : cpuSeconds / wallSeconds;
+    }
+  }
 
   private final List<String> command;
   private final Path output;
@@ -58,7 +65,7 @@ final class ChildRun {
     boolean measured = killAtBytes <= 0;
     if (measured) {
       // time only the runs that finish: /usr/bin/time reports nothing for a child killed under it
-      cmd.addAll(List.of("/usr/bin/time", "-f", "%M", "-o", rss.toString()));
+      cmd.addAll(GnuTime.prefix(rss));
     }
     cmd.addAll(command);
     // append: the log keeps every process of a chain, the one that failed included
@@ -92,19 +99,15 @@ final class ChildRun {
     if (firstNew < 0 && size() > baseBytes) {
       firstNew = wall; // it all came out in the final flush
     }
-    long peak = -1;
-    if (measured) {
-      List<String> lines = Files.readAllLines(rss);
-      if (!lines.isEmpty()) {
-        try {
-          peak = Long.parseLong(lines.get(lines.size() - 1).trim());
-        } catch (NumberFormatException e) {
-          peak = -1;
-        }
-      }
-    }
+    GnuTime time = measured ? GnuTime.read(rss) : GnuTime.UNKNOWN;
     Files.deleteIfExists(rss);
-    return new Outcome(p.exitValue(), wall / 1e9, firstNew < 0 ? -1 : firstNew / 1e9, peak, killed);
+    return new Outcome(
+        p.exitValue(),
+        wall / 1e9,
+        firstNew < 0 ? -1 : firstNew / 1e9,
+        time.peakRssKiB(),
+        time.cpuSeconds(),
+        killed);
   }
 
   private long size() {

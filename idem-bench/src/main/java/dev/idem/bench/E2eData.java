@@ -10,10 +10,11 @@ import java.util.SplittableRandom;
 
 /**
  * The end-to-end benchmark's inputs, generated deterministically: {@code records} records of which
- * about 30 % repeat an earlier key. A repeat is, in equal shares, one of the first 1000 keys (hot
- * keys, each repeated thousands of times), one of the last 1000 new keys (near duplicates, which
- * land close to every kill point and checkpoint), or any earlier key (so repeats of early keys keep
- * coming until the very end).
+ * about 30 % repeat an earlier key (the {@link Dist#DEFAULT default} distribution). A repeat is, in
+ * equal shares, one of the first 1000 keys (hot keys, each repeated thousands of times), one of the
+ * last 1000 new keys (near duplicates, which land close to every kill point and checkpoint), or any
+ * earlier key (so repeats of early keys keep coming until the very end). Part B can also use the
+ * other {@link Dist distributions}.
  *
  * <p>The c-th distinct key is 16 hex digits of an invertible mix of c, so the reference output
  * (distinct keys in first-occurrence order) is simply c = 0, 1, 2, ... and a verifier can map any
@@ -50,6 +51,88 @@ final class E2eData {
     }
   }
 
+  /** How duplicates are spread over the input (Part B's {@code --dist}). */
+  enum Dist {
+    /** 30 % duplicates: hot keys, near duplicates and any earlier key, a third each. */
+    DEFAULT("default", "30 % duplicates: a third hot keys, a third near, a third any earlier key"),
+    /**
+     * 30 % duplicates, all far apart: the first 70 % of the records are new keys, the last 30 %
+     * repeat keys drawn uniformly (with replacement) from them; no hot keys, and a repeat is on
+     * average about half the file away from its first occurrence.
+     */
+    FAR(
+        "far",
+        "30 % duplicates, far apart: the last 30 % of the records repeat keys drawn uniformly"
+            + " from the first 70 % (no hot keys)"),
+    /** 90 % duplicates, spread like the default's (hot, near and any earlier key). */
+    DUP90("dup90", "90 % duplicates: a third hot keys, a third near, a third any earlier key");
+
+    final String id;
+    final String description;
+
+    Dist(String id, String description) {
+      this.id = id;
+      this.description = description;
+    }
+
+    static Dist byName(String name) {
+      for (Dist d : values()) {
+        if (d.id.equals(name)) {
+          return d;
+        }
+      }
+      throw new IllegalArgumentException("unknown --dist " + name + " (default, far or dup90)");
+    }
+  }
+
+  /**
+   * The key numbers of the records in input order: the same sequence for the generator and for the
+   * checker that needs to know where each key first occurred.
+   */
+  static final class Keys {
+    private final Dist dist;
+    private final long newUntil;
+    private final SplittableRandom rnd = new SplittableRandom(20261202L);
+    private long distinct;
+    private boolean lastNew;
+
+    Keys(Dist dist, long records) {
+      this.dist = dist;
+      this.newUntil = records * (100 - DUPLICATE_PERCENT) / 100;
+    }
+
+    /** The key number of record {@code r} (records are asked for in order 0, 1, 2, ...). */
+    long next(long r) {
+      lastNew =
+          distinct == 0
+              || switch (dist) {
+                case DEFAULT -> rnd.nextInt(100) >= DUPLICATE_PERCENT;
+                case DUP90 -> rnd.nextInt(100) >= 90;
+                case FAR -> r < newUntil;
+              };
+      if (lastNew) {
+        return distinct++;
+      }
+      if (dist == Dist.FAR) {
+        return rnd.nextLong(distinct);
+      }
+      return switch (rnd.nextInt(3)) {
+        case 0 -> rnd.nextLong(Math.min(distinct, 1000));
+        case 1 -> distinct - 1 - rnd.nextLong(Math.min(distinct, 1000));
+        default -> rnd.nextLong(distinct);
+      };
+    }
+
+    /** Whether the last key returned was new. */
+    boolean lastNew() {
+      return lastNew;
+    }
+
+    long distinct() {
+      return distinct;
+    }
+  }
+
   private E2eData() {}
 
   /**
@@ -58,13 +141,20 @@ final class E2eData {
    */
   static Facts generate(Shape shape, long records, Path file, double... killFractions)
       throws IOException {
+    return generate(shape, Dist.DEFAULT, records, file, killFractions);
+  }
+
+  /**
+   * As {@link #generate(Shape, long, Path, double...)}, with the duplicates spread by {@code dist}.
+   */
+  static Facts generate(Shape shape, Dist dist, long records, Path file, double... killFractions)
+      throws IOException {
     long[] kills = new long[killFractions.length];
     long[] bytesAtKill = new long[killFractions.length];
     for (int i = 0; i < kills.length; i++) {
       kills[i] = (long) (records * killFractions[i]);
     }
-    SplittableRandom rnd = new SplittableRandom(20261202L);
-    long distinct = 0;
+    Keys keys = new Keys(dist, records);
     long inBytes = 0;
     long outBytes = 0;
     byte[] line = new byte[256];
@@ -74,22 +164,10 @@ final class E2eData {
         while (k < kills.length && kills[k] == r) {
           bytesAtKill[k++] = outBytes;
         }
-        long c;
-        boolean isNew = distinct == 0 || rnd.nextInt(100) >= DUPLICATE_PERCENT;
-        if (isNew) {
-          c = distinct++;
-        } else {
-          c =
-              switch (rnd.nextInt(3)) {
-                case 0 -> rnd.nextLong(Math.min(distinct, 1000));
-                case 1 -> distinct - 1 - rnd.nextLong(Math.min(distinct, 1000));
-                default -> rnd.nextLong(distinct);
-              };
-        }
-        int len = shape == Shape.JSONL ? jsonl(line, c, r) : url(line, c);
+        int len = line(shape, line, keys.next(r), r);
         out.write(line, 0, len);
         inBytes += len;
-        if (isNew) {
+        if (keys.lastNew()) {
           outBytes += len;
         }
       }
@@ -97,7 +175,28 @@ final class E2eData {
     while (k < kills.length) {
       bytesAtKill[k++] = outBytes;
     }
-    return new Facts(records, distinct, inBytes, outBytes, kills, bytesAtKill);
+    return new Facts(records, keys.distinct(), inBytes, outBytes, kills, bytesAtKill);
+  }
+
+  /**
+   * The record number of each key's first occurrence (the {@code seq} of a JSONL record), by key
+   * number: replays the generator without writing. 4 bytes a distinct key.
+   */
+  static int[] firstRecords(Dist dist, long records, long distinct) {
+    int[] first = new int[Math.toIntExact(distinct)];
+    Keys keys = new Keys(dist, records);
+    for (long r = 0; r < records; r++) {
+      long c = keys.next(r);
+      if (keys.lastNew()) {
+        first[(int) c] = Math.toIntExact(r);
+      }
+    }
+    return first;
+  }
+
+  /** Writes record {@code seq} with key number {@code c} (newline included); returns its length. */
+  static int line(Shape shape, byte[] b, long c, long seq) {
+    return shape == Shape.JSONL ? jsonl(b, c, seq) : url(b, c);
   }
 
   // Only the key part of a repeated record is the same: the rest (seq) differs, as in real data,

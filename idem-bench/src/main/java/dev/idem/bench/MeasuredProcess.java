@@ -13,11 +13,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * Runs one contender as a child process under {@code /usr/bin/time -f %M} and measures what the
- * user would see: wall time from start to exit (JVM start included), peak resident set size, and
- * the temporary files it made in its own temporary directory, which is polled while it runs (the
- * largest size each file reached, summed, is the bytes written to temp; the largest total on disk
- * at once is the peak).
+ * Runs one contender as a child process under {@code /usr/bin/time} and measures what the user
+ * would see: wall time from start to exit (JVM start included), peak resident set size, CPU time
+ * (user + system, all threads: cores used = CPU time / wall time), and the temporary files it made
+ * in its own temporary directory, which is polled while it runs (the largest size each file
+ * reached, summed, is the bytes written to temp; the largest total on disk at once is the peak).
  */
 final class MeasuredProcess {
 
@@ -25,6 +25,7 @@ final class MeasuredProcess {
   record Measurement(
       double seconds,
       long peakRssKiB,
+      double cpuSeconds,
       long tempWrittenBytes,
       long tempPeakBytes,
       int exitStatus,
@@ -43,8 +44,7 @@ final class MeasuredProcess {
       throws IOException, InterruptedException {
     Path timeFile = Files.createTempFile(workDir, "time-", ".txt");
     Path errFile = Files.createTempFile(workDir, "stderr-", ".txt");
-    List<String> full =
-        new ArrayList<>(List.of("/usr/bin/time", "-f", "%M", "-o", timeFile.toString()));
+    List<String> full = new ArrayList<>(GnuTime.prefix(timeFile));
     full.addAll(command);
     ProcessBuilder pb =
         new ProcessBuilder(full).redirectError(errFile.toFile()).redirectOutput(stdout.toFile());
@@ -73,13 +73,18 @@ final class MeasuredProcess {
     }
     double seconds = (System.nanoTime() - t0) / 1e9;
     poller.join();
-    String[] time = Files.readString(timeFile).strip().split("\\s+");
-    long rss = Long.parseLong(time[time.length - 1]);
+    GnuTime time = GnuTime.read(timeFile);
     String err = Files.readString(errFile);
     Files.delete(timeFile);
     Files.delete(errFile);
     return new Measurement(
-        seconds, rss, watcher.writtenBytes(), watcher.peakBytes, p.exitValue(), err);
+        seconds,
+        time.peakRssKiB(),
+        time.cpuSeconds(),
+        watcher.writtenBytes(),
+        watcher.peakBytes,
+        p.exitValue(),
+        err);
   }
 
   /** The files under a directory, by path: the largest size each reached, and the peak total. */

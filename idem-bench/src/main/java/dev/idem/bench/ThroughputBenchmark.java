@@ -10,16 +10,37 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Part B of the end-to-end benchmark: whole-line dedup of one file by mawk, GNU sort and idem, one
- * after another; wall time, records/s, peak RSS, and the output checked against the reference.
+ * Part B of the end-to-end benchmark: dedup of one file (whole lines, or JSONL keyed by a field) by
+ * mawk, GNU sort, DuckDB and idem, one after another; wall time, records/s, speed relative to
+ * DuckDB and to sort, cores used (CPU time over wall time), peak RSS, and the output checked
+ * against the reference byte for byte.
  */
 final class ThroughputBenchmark {
 
-  /** One contender: a command that reads {@code in} and writes {@code out} (or stdout). */
-  record Contender(String name, String notes, Command command, boolean writesStdout) {}
+  /**
+   * One contender: a command that reads {@code in} and writes {@code out} (or stdout). {@code
+   * role}: whether its speed is the reference of a ratio column.
+   */
+  record Contender(String name, String notes, Command command, boolean writesStdout, Role role) {
 
+    Contender(String name, String notes, Command command, boolean writesStdout) {
+      this(name, notes, command, writesStdout, Role.OTHER);
+    }
+  }
+
+  /** Which ratio column a contender is the 1.00 of. */
+  enum Role {
+    OTHER,
+    DUCKDB_REFERENCE,
+    SORT_REFERENCE
+  }
+
+  /**
+   * A contender's command line. {@code scratch}: a directory of its own, deleted after it (idem's
+   * {@code --state}, DuckDB's temporary directory); {@code stats}: where it may write its stats.
+   */
   interface Command {
-    List<String> of(Path in, Path out, Path state, Path stats);
+    List<String> of(Path in, Path out, Path scratch, Path stats);
   }
 
   record Row(
@@ -28,12 +49,26 @@ final class ThroughputBenchmark {
       OutputCheck check,
       Map<String, String> stats) {}
 
+  private final E2eData.Shape shape;
+  private final int[] firstRecord;
   private final E2eData.Facts facts;
   private final Path input;
   private final Path work;
   private final Path logs;
 
-  ThroughputBenchmark(E2eData.Facts facts, Path input, Path work, Path logs) {
+  /**
+   * @param firstRecord for JSONL, the record number of each key's first occurrence, so that every
+   *     output line is checked byte for byte against it ({@link E2eData#firstRecords})
+   */
+  ThroughputBenchmark(
+      E2eData.Shape shape,
+      int[] firstRecord,
+      E2eData.Facts facts,
+      Path input,
+      Path work,
+      Path logs) {
+    this.shape = shape;
+    this.firstRecord = firstRecord;
     this.facts = facts;
     this.input = input;
     this.work = work;
@@ -55,8 +90,11 @@ final class ThroughputBenchmark {
       child.stdoutTo(out);
     }
     ChildRun.Outcome o = child.run(0, 0);
-    OutputCheck check = OutputCheck.of(E2eData.Shape.URL_LINES, out, facts.distinct());
+    OutputCheck check = OutputCheck.of(shape, out, facts.distinct(), firstRecord);
     Map<String, String> s = ResumeBenchmark.readStats(stats);
+    if (o.exitCode() != 0) {
+      s.put("failure", firstLine(dir.resolve("log.txt")));
+    }
     ForkRunner.log(String.format(Locale.ROOT, "  %s: %s %s", c.name(), o, check));
     String slug = dir.getFileName().toString();
     Files.copy(
@@ -67,36 +105,72 @@ final class ThroughputBenchmark {
     return new Row(c, o, check, s);
   }
 
+  /** The first non-blank line of a log, shortened: what a failed contender said. */
+  private static String firstLine(Path log) throws IOException {
+    String line =
+        Files.readAllLines(log).stream().filter(l -> !l.isBlank()).findFirst().orElse("").strip();
+    return line.length() > 200 ? line.substring(0, 200) + "…" : line;
+  }
+
+  /**
+   * The markdown table: speeds relative to the {@link Role#DUCKDB_REFERENCE} and {@link
+   * Role#SORT_REFERENCE} rows (a ratio above 1 is faster than the reference).
+   */
   static List<String> table(List<Row> rows, long records) {
+    double duckdb = referenceSeconds(rows, Role.DUCKDB_REFERENCE);
+    double sort = referenceSeconds(rows, Role.SORT_REFERENCE);
     List<String> t = new ArrayList<>();
     t.add(
-        "| command | notes | wall | records/s | peak RSS | exact (0 missed, 0 duplicated) | "
-            + "input order |");
-    t.add("|---|---|---|---|---|---|---|");
+        "| command | notes | wall | records/s | × DuckDB's speed | × sort's speed | cores used |"
+            + " peak RSS | exact (0 missed, 0 duplicated, bytes as in the input) | input order |");
+    t.add("|---|---|---|---|---|---|---|---|---|---|");
     for (Row r : rows) {
       ChildRun.Outcome o = r.outcome();
+      OutputCheck c = r.check();
       String exact =
           o.exitCode() != 0
               ? "failed (exit " + o.exitCode() + ")"
-              : r.check().exact()
+              : c.exact()
                   ? "yes"
                   : String.format(
                       Locale.ROOT,
-                      "no: %,d missed, %,d dup.",
-                      r.check().missed(),
-                      r.check().duplicated() + r.check().unknown());
+                      "no: %,d missed, %,d dup., %,d altered, %,d stray bytes",
+                      c.missed(),
+                      c.duplicated() + c.unknown(),
+                      c.altered(),
+                      c.strayBytes());
+      boolean ok = o.exitCode() == 0;
       t.add(
           String.format(
               Locale.ROOT,
-              "| %s | %s | %.1f s | %,.0f | %s | %s | %s |",
+              "| %s | %s | %s%.1f s | %s | %s | %s | %s | %s | %s | %s |",
               r.contender().name(),
               r.contender().notes(),
+              ok ? "" : "failed after ",
               o.wallSeconds(),
-              records / o.wallSeconds(),
+              ok ? String.format(Locale.ROOT, "%,.0f", records / o.wallSeconds()) : "–",
+              ratio(duckdb, o),
+              ratio(sort, o),
+              o.cores() < 0 ? "–" : String.format(Locale.ROOT, "%.2f", o.cores()),
               ResumeBenchmark.mib(o.peakRssKiB()),
               exact,
-              r.check().inOrder() ? "yes" : "no"));
+              !ok ? "–" : c.inOrder() ? "yes" : "no"));
     }
     return t;
+  }
+
+  private static double referenceSeconds(List<Row> rows, Role role) {
+    return rows.stream()
+        .filter(r -> r.contender().role() == role && r.outcome().exitCode() == 0)
+        .mapToDouble(r -> r.outcome().wallSeconds())
+        .findFirst()
+        .orElse(-1);
+  }
+
+  /** Speed over the reference's: the reference's wall time over this one's. */
+  private static String ratio(double referenceSeconds, ChildRun.Outcome o) {
+    return referenceSeconds <= 0 || o.exitCode() != 0
+        ? "–"
+        : String.format(Locale.ROOT, "%.2f", referenceSeconds / o.wallSeconds());
   }
 }

@@ -169,8 +169,9 @@ final class DedupCommand implements Callable<Integer> {
       names = "--threads",
       paramLabel = "N",
       description =
-          "Threads that judge records, for the exact set in memory (default: one per core, "
-              + "${DEFAULT-VALUE} meaning so). Records are read on a thread of their own. The "
+          "Threads that parse records (extract and hash keys, a batch each) and that judge "
+              + "them against the exact set in memory (default: one per core, "
+              + "${DEFAULT-VALUE} meaning so). Files are read on a thread of their own. The "
               + "output is the same for every N; other exact tiers, windows, shards and "
               + "--seen-before judge on one thread.",
       defaultValue = "0")

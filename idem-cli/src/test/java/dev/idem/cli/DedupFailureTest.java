@@ -389,6 +389,10 @@ class DedupFailureTest {
             out.toString(),
             "--checkpoint-every",
             "100",
+            "--threads",
+            "1", // several threads checkpoint between batches: this input is one batch
+            "--expected",
+            "2000", // a set this small is snapshotted before the bad record
             "--on-bad-record",
             "fail",
             in.toString());

@@ -367,7 +367,8 @@ public final class DedupJob {
           fingerprinter,
           spec.keyMode() == KeyMode.FULL_KEY,
           spec.maxRecordBytes(),
-          time);
+          time,
+          spec.threads());
     } catch (IllegalArgumentException e) {
       throw new JobException(e.getMessage());
     }
@@ -501,8 +502,6 @@ public final class DedupJob {
       throws IOException {
     Judge judge = setup.judge();
     boolean durable = dir != null;
-    ShardSpec shard = spec.shard();
-    long otherShards = 0;
     Path quarantinePath =
         spec.onBadRecord() instanceof BadRecordPolicy.Quarantine q ? q.file() : null;
     Path latePath =
@@ -556,71 +555,99 @@ public final class DedupJob {
               new JobProgress.Outputs(out, dropped, quarantine, late, quarantinePath, latePath),
               source.reads(),
               crash);
-      long firstRecordMillis = -1;
-      long totalBytes = inputs.stream().mapToLong(f -> Math.max(0, f.size())).sum();
-      long lastProgress = System.nanoTime();
-      while (true) {
-        RecordBatch batch = source.next();
-        if (firstRecordMillis < 0) {
-          firstRecordMillis = (System.nanoTime() - started) / 1_000_000;
-        }
-        judge.prepare(batch);
-        for (int i = 0; i < batch.count; i++) {
-          String name = inputs.get(batch.fileIndex[i]).path();
-          switch (batch.kind[i]) {
-            case RecordBatch.OK -> {
-              if (shard != null
-                  && !shard.owns(batch.fingerprints[2 * i], batch.fingerprints[2 * i + 1])) {
-                otherShards++;
-              } else {
-                p.records++;
-                handle(judge.judge(batch, i), batch, i, name, p.outputs);
-              }
-            }
-            case RecordBatch.BLANK -> p.blankLines++;
-            case RecordBatch.HEADER -> out.writeRecord(batch, i);
-            default -> {
-              p.records++;
-              p.badRecords++;
-              handleBad(batch, i, name, p, store, dir);
-            }
-          }
-          p.position(batch, i);
-          crash.reached(CrashPoints.Step.RECORD_HANDLED);
-          boolean betweenRecords = !judge.decidesAhead() || i == batch.count - 1;
-          if (durable && betweenRecords && p.checkpointDue(spec)) {
-            p.checkpoint(false, store);
-          }
-        }
-        boolean end = batch.endOfInput;
-        source.recycle(batch);
-        long now = System.nanoTime();
-        if (now - lastProgress > PROGRESS_MILLIS * 1_000_000) {
-          listener.progress(source.rawBytesRead(), totalBytes, p.records, p.kept());
-          lastProgress = now;
-        }
-        if (end) {
-          break;
-        }
+      try (p) { // before the outputs close: a checkpoint in flight finishes first
+        return loop(p, inputs, source, setup, store, dir, start, started, restoreMillis);
       }
-      Checkpoint last;
-      if (durable) {
-        last = p.checkpoint(true, store);
-      } else {
-        out.flush();
-        last = p.counts(true);
-      }
-      listener.progress(totalBytes, totalBytes, p.records, p.kept());
-      if (shard != null) {
-        listener.note(
-            String.format(
-                java.util.Locale.ROOT,
-                "shard %s: %,d records owned by " + "other shards skipped in this run",
-                shard.describe(),
-                otherShards));
-      }
-      return result(last, start, false, setup, restoreMillis, started, firstRecordMillis);
     }
+  }
+
+  /** The job's loop over the batches, and its last checkpoint. */
+  private JobResult loop(
+      JobProgress p,
+      List<InputFile> inputs,
+      RecordSource source,
+      Setup setup,
+      StateStore store,
+      StateDirectory dir,
+      Checkpoint start,
+      long started,
+      long restoreMillis)
+      throws IOException {
+    Judge judge = setup.judge();
+    boolean durable = dir != null;
+    ShardSpec shard = spec.shard();
+    long otherShards = 0;
+    OutputFile out = p.outputs.out();
+    long firstRecordMillis = -1;
+    long totalBytes = inputs.stream().mapToLong(f -> Math.max(0, f.size())).sum();
+    long lastProgress = System.nanoTime();
+    while (true) {
+      RecordBatch batch = source.next();
+      if (firstRecordMillis < 0) {
+        firstRecordMillis = (System.nanoTime() - started) / 1_000_000;
+      }
+      judge.prepare(batch);
+      for (int i = 0; i < batch.count; i++) {
+        String name = inputs.get(batch.fileIndex[i]).path();
+        switch (batch.kind[i]) {
+          case RecordBatch.OK -> {
+            if (shard != null
+                && !shard.owns(batch.fingerprints[2 * i], batch.fingerprints[2 * i + 1])) {
+              otherShards++;
+            } else {
+              p.records++;
+              handle(judge.judge(batch, i), batch, i, name, p.outputs);
+            }
+          }
+          case RecordBatch.BLANK -> p.blankLines++;
+          case RecordBatch.HEADER -> out.writeRecord(batch, i);
+          default -> {
+            p.records++;
+            p.badRecords++;
+            handleBad(batch, i, name, p, store, dir);
+          }
+        }
+        p.position(batch, i);
+        crash.reached(CrashPoints.Step.RECORD_HANDLED);
+        boolean betweenRecords = !judge.decidesAhead() || i == batch.count - 1;
+        if (durable && betweenRecords && p.checkpointDue(spec)) {
+          p.checkpoint(false, store, false); // finished in the background
+        }
+      }
+      boolean end = batch.endOfInput;
+      source.recycle(batch);
+      if (durable) {
+        p.outputs.out().syncAhead();
+        if (p.outputs.dropped() != null) {
+          p.outputs.dropped().syncAhead();
+        }
+      }
+      long now = System.nanoTime();
+      if (now - lastProgress > PROGRESS_MILLIS * 1_000_000) {
+        listener.progress(source.rawBytesRead(), totalBytes, p.records, p.kept());
+        lastProgress = now;
+      }
+      if (end) {
+        break;
+      }
+    }
+    Checkpoint last;
+    if (durable) {
+      last = p.checkpoint(true, store, true);
+    } else {
+      out.flush();
+      last = p.counts(true);
+    }
+    listener.progress(totalBytes, totalBytes, p.records, p.kept());
+    if (shard != null) {
+      listener.note(
+          String.format(
+              java.util.Locale.ROOT,
+              "shard %s: %,d records owned by " + "other shards skipped in this run",
+              shard.describe(),
+              otherShards));
+    }
+    return result(last, start, false, setup, restoreMillis, started, firstRecordMillis);
   }
 
   /** The outputs of a running job. */
@@ -657,7 +684,7 @@ public final class DedupJob {
       p.badRecords--; // not handled: a rerun will meet it again
       p.records--;
       if (dir != null) {
-        p.checkpoint(false, store);
+        p.checkpoint(false, store, true);
       } else {
         p.outputs.out().flush();
       }

@@ -10,15 +10,28 @@ import dev.idem.engine.state.Json;
 import dev.idem.engine.store.StateStore;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * Where a running dedup job is (input position, counts, outputs) and the checkpoint procedure of
  * docs/DESIGN.md, section 3.1: sync the outputs, then one atomic commit of the judge's state and
  * the position.
+ *
+ * <p>The job's thread prepares a checkpoint (flushes the outputs to the OS, notes their lengths and
+ * tails, collects the judge's changes and the position into the commit) and a background thread
+ * finishes it (forces the outputs to disk, writes the commit, lets the judge clean up) while the
+ * job reads on. At most one is in flight: the next checkpoint, the last one, and the end of the job
+ * wait for it and throw what it threw. Records after the checkpoint only append to the outputs past
+ * the lengths it notes, so its order (outputs on disk before the commit) is unchanged.
  */
-final class JobProgress {
+final class JobProgress implements AutoCloseable {
 
   /** The files a job writes, and the paths of those it may name in a checkpoint. */
   record Outputs(
@@ -49,6 +62,18 @@ final class JobProgress {
   long sequence;
   long recordsSinceCheckpoint;
   long lastCheckpointNanos = System.nanoTime();
+
+  /** Finishes checkpoints off the job's thread. */
+  private final ExecutorService committer =
+      Executors.newSingleThreadExecutor(
+          r -> {
+            Thread t = new Thread(r, "idem-checkpoint");
+            t.setDaemon(true);
+            return t;
+          });
+
+  /** The checkpoint being finished, or {@code null}. */
+  private Future<?> inFlight;
 
   JobProgress(Checkpoint start, Judge judge, Outputs outputs, InputReads reads, CrashPoints crash) {
     this.start = start;
@@ -116,42 +141,111 @@ final class JobProgress {
         tails);
   }
 
-  /** The checkpoint procedure; returns the checkpoint written. */
-  Checkpoint checkpoint(boolean complete, StateStore store) throws IOException {
+  /**
+   * The checkpoint procedure: prepared here, finished in the background ({@code finished} false) or
+   * before returning ({@code finished} true: the last checkpoint, and one before the job stops at a
+   * bad record). Returns the checkpoint, written or being written.
+   */
+  Checkpoint checkpoint(boolean complete, StateStore store, boolean finished) throws IOException {
+    awaitInFlight();
+    List<OutputFile> files = new ArrayList<>(4);
     Map<String, Long> tails = new HashMap<>();
-    sync(Checkpoint.OUTPUT, outputs.out(), tails);
-    sync(Checkpoint.DROPPED, outputs.dropped(), tails);
-    sync(Checkpoint.QUARANTINE, outputs.quarantine(), tails);
-    sync(Checkpoint.LATE, outputs.late(), tails);
-    crash.reached(CrashPoints.Step.OUTPUTS_SYNCED);
+    flush(Checkpoint.OUTPUT, outputs.out(), tails, files);
+    flush(Checkpoint.DROPPED, outputs.dropped(), tails, files);
+    flush(Checkpoint.QUARANTINE, outputs.quarantine(), tails, files);
+    flush(Checkpoint.LATE, outputs.late(), tails, files);
     sequence++;
+    StateStore.Commit commit = store.commit();
     Checkpoint cp;
-    try (StateStore.Commit commit = store.commit()) {
-      judge.checkpoint(sequence, commit);
+    try {
+      judge.checkpoint(sequence, commit, complete);
       crash.reached(CrashPoints.Step.JOURNAL_BATCHED);
       int ended = reads == null ? fileIndex : endedWritten;
       for (; ended < fileIndex; ended++) { // each once, as the job gets past it
         commit.meta(InputReads.metaKey(ended), Json.write(reads.ended(ended)));
       }
       cp = counts(complete, tails);
-      commit.meta("checkpoint", Json.write(cp)).write(true);
+      commit.meta("checkpoint", Json.write(cp));
       endedWritten = ended;
+    } catch (IOException | RuntimeException | Error e) {
+      commit.close();
+      throw e;
     }
-    crash.reached(CrashPoints.Step.COMMITTED);
-    judge.committed();
-    crash.reached(CrashPoints.Step.CHECKPOINT_DONE);
+    inFlight =
+        committer.submit(
+            () -> {
+              try (commit) {
+                for (OutputFile f : files) {
+                  f.force();
+                }
+                crash.reached(CrashPoints.Step.OUTPUTS_SYNCED);
+                commit.write(true);
+              }
+              crash.reached(CrashPoints.Step.COMMITTED);
+              judge.committed();
+              crash.reached(CrashPoints.Step.CHECKPOINT_DONE);
+              return null;
+            });
+    if (finished || judge.readsItsCheckpoints()) {
+      awaitInFlight();
+    }
     recordsSinceCheckpoint = 0;
     lastCheckpointNanos = System.nanoTime();
     return cp;
   }
 
-  private static void sync(String role, OutputFile f, Map<String, Long> tails) throws IOException {
+  /** Waits for the checkpoint in flight, and throws what it threw. */
+  void awaitInFlight() throws IOException {
+    if (inFlight == null) {
+      return;
+    }
+    Future<?> f = inFlight;
+    inFlight = null;
+    try {
+      f.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted while a checkpoint was being written", e);
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof IOException io) {
+        throw io;
+      }
+      if (cause instanceof RuntimeException r) {
+        throw r;
+      }
+      if (cause instanceof Error err) {
+        throw err;
+      }
+      throw new IOException(cause);
+    }
+  }
+
+  /**
+   * Lets a checkpoint in flight finish (a failing job leaves its state as consistent as a killed
+   * one), so that nothing writes to the store or the outputs once the job closes them.
+   */
+  @Override
+  public void close() {
+    try {
+      awaitInFlight();
+    } catch (IOException | RuntimeException e) {
+      // the job is failing already with its own error
+    } finally {
+      committer.shutdown();
+    }
+  }
+
+  private static void flush(
+      String role, OutputFile f, Map<String, Long> tails, List<OutputFile> files)
+      throws IOException {
     if (f != null) {
-      f.sync();
+      f.flush();
       Long tail = f.tailChecksum();
       if (tail != null) {
         tails.put(role, tail);
       }
+      files.add(f);
     }
   }
 }

@@ -50,7 +50,7 @@ final class JobStart {
         String.format(
             java.util.Locale.ROOT,
             "--expected auto: %,d records read, "
-                + "about %,.0f distinct keys (99 %% interval up to %,d); the filter is sized for %,d",
+                + "about %,.0f distinct keys (99 %% interval up to %,d); the key tiers are sized for %,d",
             survey.records(),
             survey.whole().estimate(),
             upper,

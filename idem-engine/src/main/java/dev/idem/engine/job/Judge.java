@@ -25,14 +25,24 @@ interface Judge extends AutoCloseable {
     return false;
   }
 
+  /**
+   * Whether judging reads what checkpoints write (the RocksDB exact tier looks kept keys up in
+   * {@code seen}): then a checkpoint must land before the job reads on, rather than in the
+   * background.
+   */
+  default boolean readsItsCheckpoints() {
+    return false;
+  }
+
   /** The verdict on record {@code i} of {@code batch} (a usable record). */
   Verdict judge(RecordBatch batch, int i);
 
   /**
    * Adds what changed since the last checkpoint to {@code commit}, the batch of checkpoint {@code
-   * sequence}; may write files (a filter snapshot) that the commit will point at.
+   * sequence}; may write files (a filter snapshot) that the commit will point at. A {@code
+   * complete} checkpoint ends the job: nothing will resume from it, so it needs no snapshot.
    */
-  void checkpoint(long sequence, StateStore.Commit commit) throws IOException;
+  void checkpoint(long sequence, StateStore.Commit commit, boolean complete) throws IOException;
 
   /** Called after the commit of a checkpoint was written: clean what it made obsolete. */
   void committed() throws IOException;

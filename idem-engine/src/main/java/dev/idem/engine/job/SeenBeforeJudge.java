@@ -39,8 +39,14 @@ final class SeenBeforeJudge implements Judge {
   }
 
   @Override
-  public void checkpoint(long sequence, StateStore.Commit commit) throws IOException {
-    inner.checkpoint(sequence, commit);
+  public void checkpoint(long sequence, StateStore.Commit commit, boolean complete)
+      throws IOException {
+    inner.checkpoint(sequence, commit, complete);
+  }
+
+  @Override
+  public boolean readsItsCheckpoints() {
+    return inner.readsItsCheckpoints();
   }
 
   @Override

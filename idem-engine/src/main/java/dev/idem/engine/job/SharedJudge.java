@@ -91,7 +91,7 @@ final class SharedJudge implements Judge {
 
   /** The marks are in the shared set already: a checkpoint has nothing to add. */
   @Override
-  public void checkpoint(long sequence, StateStore.Commit commit) {}
+  public void checkpoint(long sequence, StateStore.Commit commit, boolean complete) {}
 
   @Override
   public void committed() {}

@@ -12,17 +12,19 @@ import java.util.concurrent.Future;
 
 /**
  * Decides a batch's records on several threads: thread {@code t} of {@code n} adds the fingerprints
- * of the stripes {@code s} with {@code s % n == t} to a {@link StripedFingerprintSet}, in input
- * order. All occurrences of a key fall in one stripe, hence on one thread, in the order they were
- * read: each record gets the answer a single thread would give it, for any {@code n}. The calling
- * thread is worker 0; the others are daemon threads of this object.
+ * of the stripes in the t-th of n equal ranges to a {@link StripedFingerprintSet}, in input order.
+ * All occurrences of a key fall in one stripe, hence on one thread, in the order they were read:
+ * each record gets the answer a single thread would give it, for any {@code n}. The calling thread
+ * is worker 0; the others are daemon threads of this object.
  */
 final class StripeWorkers implements AutoCloseable {
 
   private final StripedFingerprintSet set;
   private final int workers;
   private final ExecutorService pool;
-  private final boolean[] kept = new boolean[RecordBatch.MAX_RECORDS];
+
+  /** Per worker, which of its records were new: one array each, no cache line written by two. */
+  private final boolean[][] kept;
 
   StripeWorkers(StripedFingerprintSet set, int workers) {
     if (workers < 2 || workers > set.stripes()) {
@@ -31,6 +33,7 @@ final class StripeWorkers implements AutoCloseable {
     }
     this.set = set;
     this.workers = workers;
+    this.kept = new boolean[workers][RecordBatch.MAX_RECORDS];
     this.pool =
         Executors.newFixedThreadPool(
             workers - 1,
@@ -70,13 +73,14 @@ final class StripeWorkers implements AutoCloseable {
     }
   }
 
-  /** Whether record {@code i} of the batch last decided was new. */
-  boolean kept(int i) {
-    return kept[i];
+  /** Whether usable record {@code i} of {@code batch}, the batch last decided, was new. */
+  boolean kept(RecordBatch batch, int i) {
+    return kept[workerOf(batch, i)][i];
   }
 
   private void decide(RecordBatch b, int worker) {
     long[] fp = b.fingerprints;
+    boolean[] mine = kept[worker];
     // a chunk holds about PREFETCH_CHUNK records of this worker: their misses overlap
     int chunk = MembershipFilter.PREFETCH_CHUNK * workers;
     for (int from = 0; from < b.count; from += chunk) {
@@ -88,15 +92,20 @@ final class StripeWorkers implements AutoCloseable {
       }
       for (int i = from; i < to; i++) {
         if (mine(b, i, worker)) {
-          kept[i] = set.addIfAbsent(fp[2 * i], fp[2 * i + 1]);
+          mine[i] = set.addIfAbsent(fp[2 * i], fp[2 * i + 1]);
         }
       }
     }
   }
 
   private boolean mine(RecordBatch b, int i, int worker) {
-    return b.kind[i] == RecordBatch.OK
-        && set.stripeOf(b.fingerprints[2 * i + 1]) % workers == worker;
+    return b.kind[i] == RecordBatch.OK && workerOf(b, i) == worker;
+  }
+
+  private int workerOf(RecordBatch b, int i) {
+    // contiguous ranges of stripes: neighbouring stripe objects, which may share a cache line
+    // (their sizes change on every add), belong to the same thread but at range ends
+    return set.stripeOf(b.fingerprints[2 * i + 1]) * workers / set.stripes();
   }
 
   @Override

@@ -11,6 +11,7 @@ import dev.idem.engine.state.WindowCheckpoint;
 import dev.idem.engine.store.ExactStore;
 import dev.idem.engine.store.MemoryStore;
 import dev.idem.engine.store.PendingKeys;
+import dev.idem.engine.store.RocksDbStore;
 import dev.idem.engine.store.SnapshotPolicy;
 import dev.idem.engine.store.StateStore;
 import java.io.IOException;
@@ -82,9 +83,14 @@ final class TieredJudge implements Judge {
     if (workers != null) {
       workers.decide(batch);
       for (int i = 0; i < batch.count; i++) {
-        keysAhead += batch.kind[i] == RecordBatch.OK && workers.kept(i) ? 1 : 0;
+        keysAhead += batch.kind[i] == RecordBatch.OK && workers.kept(batch, i) ? 1 : 0;
       }
     }
+  }
+
+  @Override
+  public boolean readsItsCheckpoints() {
+    return dedup.exactStore() instanceof RocksDbStore; // drained keys are found in `seen` only
   }
 
   @Override
@@ -114,7 +120,7 @@ final class TieredJudge implements Judge {
 
   /** The verdict the workers reached on record {@code i}. */
   private Verdict handOut(RecordBatch b, int i) {
-    if (!workers.kept(i)) {
+    if (!workers.kept(b, i)) {
       aheadDuplicates++;
       return Verdict.DUPLICATE;
     }
@@ -127,7 +133,8 @@ final class TieredJudge implements Judge {
   }
 
   @Override
-  public void checkpoint(long sequence, StateStore.Commit commit) throws IOException {
+  public void checkpoint(long sequence, StateStore.Commit commit, boolean complete)
+      throws IOException {
     batch.clear();
     ExactStore exact = dedup.exactStore();
     if (exact != null) {
@@ -142,7 +149,8 @@ final class TieredJudge implements Judge {
     long snapshotBytes = filter.bitSize() / 8 + (memory == null ? 0 : memory.snapshotBytes());
     // a checkpoint inside a batch the workers decided whole (a bad record under --on-bad-record
     // fail) journals what was handed out; the set holds more, so it waits for the next snapshot
-    snapshotWritten = keysAhead == 0 && SnapshotPolicy.due(journaledSinceSnapshot, snapshotBytes);
+    snapshotWritten =
+        !complete && keysAhead == 0 && SnapshotPolicy.due(journaledSinceSnapshot, snapshotBytes);
     if (snapshotWritten) {
       FilterSnapshot.write(dir.snapshot(sequence), filter, dedup.fingerprinter());
       crash.reached(CrashPoints.Step.FILTER_SNAPSHOT_WRITTEN);

@@ -42,7 +42,7 @@ final class WindowJudge implements Judge {
   }
 
   @Override
-  public void checkpoint(long sequence, StateStore.Commit commit) {
+  public void checkpoint(long sequence, StateStore.Commit commit, boolean complete) {
     windows.drainChanges(
         new WindowedDeduplicator.ChangeSink() {
           @Override

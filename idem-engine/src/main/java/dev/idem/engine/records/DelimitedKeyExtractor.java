@@ -50,6 +50,13 @@ final class DelimitedKeyExtractor implements KeyExtractor {
   }
 
   @Override
+  public KeyExtractor copy() {
+    DelimitedKeyExtractor c = new DelimitedKeyExtractor(column, csv);
+    c.index = index; // as the header set it
+    return c;
+  }
+
+  @Override
   public String extract(byte[] record, int offset, int length, KeyBuffer out) {
     return field(record, offset, length, index, out);
   }

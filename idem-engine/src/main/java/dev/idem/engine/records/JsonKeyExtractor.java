@@ -44,6 +44,17 @@ final class JsonKeyExtractor implements KeyExtractor {
   }
 
   @Override
+  public KeyExtractor copy() {
+    return new JsonKeyExtractor(path, content, pointer);
+  }
+
+  private JsonKeyExtractor(List<String> path, boolean content, String pointer) {
+    this.path = path;
+    this.content = content;
+    this.pointer = pointer;
+  }
+
+  @Override
   public String extract(byte[] record, int offset, int length, KeyBuffer out) {
     this.out = out;
     this.error = null;

@@ -24,6 +24,14 @@ public interface KeyExtractor {
     return null;
   }
 
+  /**
+   * An extractor that works as this one does now (after its {@link #header}), for another thread:
+   * the copy and this one share no buffers. Stateless extractors return themselves.
+   */
+  default KeyExtractor copy() {
+    return this;
+  }
+
   /** The extractor for a key spec and format. */
   static KeyExtractor of(KeySpec spec, RecordFormat format) {
     if (spec instanceof KeySpec.WholeLine) {

@@ -10,6 +10,11 @@ import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.zip.CRC32C;
 
 /**
@@ -32,6 +37,29 @@ public final class OutputFile implements AutoCloseable {
   private final OutputStream stream;
   private final ByteBuffer buffer = ByteBuffer.allocate(1 << 16);
   private long length;
+
+  /** Bytes written between two background syncs ({@link #syncAhead}). */
+  static final long SYNC_AHEAD_BYTES = 8L << 20;
+
+  /** Forces files to disk in the background; one thread for all, a sync at a time each. */
+  private static final ExecutorService SYNCS =
+      Executors.newSingleThreadExecutor(
+          r -> {
+            Thread t = new Thread(r, "idem-sync-ahead");
+            t.setDaemon(true);
+            return t;
+          });
+
+  /** The background sync running or last run, or {@code null}. */
+  private volatile Future<?> ahead;
+
+  /**
+   * Why a background sync failed: every later sync throws it, since Linux reports a failed write
+   * back only once and a later sync would succeed over the lost bytes.
+   */
+  private volatile IOException aheadFailure;
+
+  private long aheadFrom;
 
   private OutputFile(String name, FileChannel channel, OutputStream stream, long length) {
     this.name = name;
@@ -228,9 +256,73 @@ public final class OutputFile implements AutoCloseable {
     return crc.getValue();
   }
 
+  /**
+   * Starts forcing what was written so far to disk on a background thread, when {@link
+   * #SYNC_AHEAD_BYTES} were written since the last start and none is running: the checkpoint's own
+   * {@link #sync} then finds little left to write, and the job waits for the disk less. Only an
+   * optimisation: a checkpoint still syncs everything itself.
+   */
+  public void syncAhead() {
+    if (channel == null
+        || length - aheadFrom < SYNC_AHEAD_BYTES
+        || (ahead != null && !ahead.isDone())) {
+      return;
+    }
+    aheadFrom = length;
+    if (aheadFailure != null) {
+      return; // the next sync throws it
+    }
+    ahead =
+        SYNCS.submit(
+            () -> {
+              try {
+                channel.force(false); // what the buffer holds is not written yet: it waits
+              } catch (IOException e) {
+                aheadFailure = failed("sync to disk", e);
+              }
+            });
+  }
+
+  private static boolean succeeded(Future<?> f) {
+    try {
+      f.get();
+      return true;
+    } catch (ExecutionException | InterruptedException | CancellationException e) {
+      return false;
+    }
+  }
+
+  /** Waits for the background sync, if one runs, and throws its failure, if one ever failed. */
+  private void awaitAhead() throws IOException {
+    Future<?> f = ahead;
+    if (f != null) {
+      succeeded(f);
+    }
+    if (aheadFailure != null) {
+      throw aheadFailure;
+    }
+  }
+
+  /**
+   * Forces what was flushed to disk (a file; nothing for a stream). Safe while another thread
+   * writes on: bytes written meanwhile may reach the disk too, and that is all.
+   */
+  public void force() throws IOException {
+    if (channel == null) {
+      return;
+    }
+    awaitAhead();
+    try {
+      channel.force(false);
+    } catch (IOException e) {
+      throw failed("sync to disk", e);
+    }
+  }
+
   /** Flushes and, for a file, forces it to disk: what a checkpoint needs before it commits. */
   public void sync() throws IOException {
     flush();
+    awaitAhead();
     if (channel != null) {
       try {
         channel.force(false);
@@ -245,6 +337,10 @@ public final class OutputFile implements AutoCloseable {
     try {
       flush();
     } finally {
+      Future<?> f = ahead;
+      if (f != null) {
+        succeeded(f); // not under a running force; its failure, if any, no longer matters
+      }
       if (channel != null) {
         channel.close(); // and with it the lock, even when the last write failed
       }

@@ -12,13 +12,20 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.zip.CRC32C;
 
 /**
  * The reading side of a job, on its own thread: opens the inputs in order from a position, splits
  * records, extracts keys and fingerprints them, and hands batches to the checking thread through a
  * small queue, so reading, decompressing and parsing overlap with checking and writing while the
- * order stays the input order.
+ * order stays the input order. With {@link Settings#parsers} above one, the reading thread only
+ * splits records, and parsing threads extract and fingerprint a whole batch each; the queue holds
+ * the batches' futures in input order, so the checking thread still takes them in that order.
  *
  * <p>A source made by {@link #tracking} also keeps what the job read ({@link #reads()}): the
  * reading thread keeps a running CRC32C of each input and notes it in the batches where the
@@ -32,6 +39,8 @@ public final class RecordSource implements AutoCloseable {
    * Everything that decides how records are read.
    *
    * @param time where each record's event time is, or {@code null} (no event times)
+   * @param parsers threads that extract and fingerprint keys, a batch each; 1: the reading thread
+   *     does it
    */
   public record Settings(
       RecordFormat format,
@@ -40,7 +49,25 @@ public final class RecordSource implements AutoCloseable {
       Fingerprinter fingerprinter,
       boolean fullKeys,
       int maxRecordBytes,
-      TimeField time) {
+      TimeField time,
+      int parsers) {
+
+    public Settings {
+      if (parsers < 1) {
+        throw new IllegalArgumentException("parsers must be at least 1, got " + parsers);
+      }
+    }
+
+    public Settings(
+        RecordFormat format,
+        boolean header,
+        KeyExtractor extractor,
+        Fingerprinter fingerprinter,
+        boolean fullKeys,
+        int maxRecordBytes,
+        TimeField time) {
+      this(format, header, extractor, fingerprinter, fullKeys, maxRecordBytes, time, 1);
+    }
 
     public Settings(
         RecordFormat format,
@@ -49,7 +76,13 @@ public final class RecordSource implements AutoCloseable {
         Fingerprinter fingerprinter,
         boolean fullKeys,
         int maxRecordBytes) {
-      this(format, header, extractor, fingerprinter, fullKeys, maxRecordBytes, null);
+      this(format, header, extractor, fingerprinter, fullKeys, maxRecordBytes, null, 1);
+    }
+
+    /** These settings with {@code n} parsing threads. */
+    public Settings withParsers(int n) {
+      return new Settings(
+          format, header, extractor, fingerprinter, fullKeys, maxRecordBytes, time, n);
     }
   }
 
@@ -63,8 +96,20 @@ public final class RecordSource implements AutoCloseable {
   /** Batches in flight: filling, queued and being checked. */
   public static final int BATCHES = 5;
 
-  private final BlockingQueue<RecordBatch> ready = new ArrayBlockingQueue<>(3);
-  private final BlockingQueue<RecordBatch> free = new ArrayBlockingQueue<>(BATCHES);
+  /** Batches in input order, each done once parsed (at once when the reading thread parses). */
+  private final BlockingQueue<Future<RecordBatch>> ready;
+
+  private final BlockingQueue<RecordBatch> free;
+
+  /** The reading thread's parser. */
+  private final RecordParser parser;
+
+  /** Each parsing thread's own parser (extractors reuse buffers). */
+  private final ThreadLocal<RecordParser> parserOfThread;
+
+  /** Threads that parse whole batches, or {@code null}: the reading thread parses. */
+  private final ExecutorService parsing;
+
   private final Thread thread;
   private final int startFile;
   private final long startOffset;
@@ -201,8 +246,38 @@ public final class RecordSource implements AutoCloseable {
     this.startFile = startFile;
     this.startOffset = startOffset;
     this.startLine = startLine;
-    for (int i = 0; i < BATCHES; i++) {
+    int parsers = settings.parsers();
+    int batches = BATCHES + 2 * (parsers - 1); // each parser has one to parse and one queued
+    this.ready = new ArrayBlockingQueue<>(batches);
+    this.free = new ArrayBlockingQueue<>(batches);
+    for (int i = 0; i < batches; i++) {
       free.add(new RecordBatch(batchBytes, batchRecords));
+    }
+    this.parser = new RecordParser(settings, false);
+    if (parsers > 1) {
+      ThreadLocal<RecordParser> own =
+          ThreadLocal.withInitial(() -> new RecordParser(settings, true));
+      this.parsing =
+          Executors.newFixedThreadPool(
+              parsers,
+              r -> {
+                Thread t =
+                    new Thread(
+                        () -> {
+                          try {
+                            r.run();
+                          } finally {
+                            own.remove();
+                          }
+                        },
+                        "idem-parser");
+                t.setDaemon(true);
+                return t;
+              });
+      this.parserOfThread = own;
+    } else {
+      this.parsing = null;
+      this.parserOfThread = null;
     }
     this.thread = new Thread(this::run, "idem-reader");
     thread.setDaemon(true);
@@ -211,7 +286,27 @@ public final class RecordSource implements AutoCloseable {
 
   /** The next batch, in order; give it back with {@link #recycle} when done with it. */
   RecordBatch take() throws InterruptedException {
-    return ready.take();
+    try {
+      return ready.take().get();
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("parsing a batch failed", e.getCause()); // see handOff
+    }
+  }
+
+  /** A full batch, parsed on a parsing thread when there are any; a failure goes in the batch. */
+  private Future<RecordBatch> handOff(RecordBatch batch) {
+    if (parsing == null || batch.failure != null) {
+      return CompletableFuture.completedFuture(batch);
+    }
+    return parsing.submit(
+        () -> {
+          try {
+            parserOfThread.get().parseAll(batch);
+          } catch (RuntimeException | Error e) {
+            batch.failure = e; // rethrown by next() in order, as the reading thread's are
+          }
+          return batch;
+        });
   }
 
   /**
@@ -320,9 +415,8 @@ public final class RecordSource implements AutoCloseable {
                       + "input's header; all inputs must have the same columns");
             }
           }
-          KeyBuffer key = new KeyBuffer();
           while (!stopped && records.next()) {
-            read(records, f, key, batch);
+            read(records, f, batch);
             if (running != null) {
               running.added(batch);
             }
@@ -330,7 +424,7 @@ public final class RecordSource implements AutoCloseable {
               if (running != null) {
                 running.handOff(batch);
               }
-              ready.put(batch);
+              ready.put(handOff(batch));
               batch = free.take();
             }
           }
@@ -340,7 +434,7 @@ public final class RecordSource implements AutoCloseable {
         }
       }
       batch.endOfInput = !stopped;
-      ready.put(batch);
+      ready.put(handOff(batch));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     } catch (Exception | Error e) {
@@ -348,7 +442,7 @@ public final class RecordSource implements AutoCloseable {
       if (batch != null && !stopped) {
         batch.failure = e;
         try {
-          ready.put(batch);
+          ready.put(handOff(batch));
         } catch (InterruptedException ie) {
           Thread.currentThread().interrupt();
         }
@@ -431,7 +525,7 @@ public final class RecordSource implements AutoCloseable {
     }
   }
 
-  private void read(RecordReader records, int file, KeyBuffer key, RecordBatch batch) {
+  private void read(RecordReader records, int file, RecordBatch batch) {
     int i =
         batch.add(
             RecordBatch.OK,
@@ -444,66 +538,12 @@ public final class RecordSource implements AutoCloseable {
             records.endOffset());
     batch.endLine(i, records.lineNumberAfter());
     String problem = records.problem();
-    if (problem == null
-        && settings.format == RecordFormat.JSONL
-        && isBlank(records.bytes(), records.offset(), records.length())) {
-      batch.kind[i] = RecordBatch.BLANK;
-      return;
-    }
-    if (problem == null) {
-      problem =
-          settings.extractor.extract(records.bytes(), records.offset(), records.length(), key);
-    }
-    if (problem == null) {
-      try {
-        settings.fingerprinter.fingerprintInto(key.bytes(), 0, key.length(), batch.fingerprints, i);
-        if (settings.fullKeys) {
-          batch.keys[i] =
-              settings.fingerprinter.normalizer().normalize(key.bytes(), 0, key.length());
-          if (batch.keys[i] == key.bytes()) {
-            batch.keys[i] = key.copy();
-          }
-        }
-      } catch (IllegalArgumentException e) {
-        problem = e.getMessage();
-      }
-    }
-    if (problem == null && settings.time != null) {
-      problem = readTime(records, i, batch);
-    }
     if (problem != null) {
       batch.kind[i] = RecordBatch.BAD;
       batch.problem[i] = problem;
+    } else if (parsing == null) {
+      parser.parse(batch, i);
     }
-  }
-
-  private final KeyBuffer timeText = new KeyBuffer();
-
-  /** Puts record {@code i}'s event time into the batch; null, or why it has none. */
-  private String readTime(RecordReader records, int i, RecordBatch batch) {
-    String problem =
-        settings
-            .time
-            .extractor()
-            .extract(records.bytes(), records.offset(), records.length(), timeText);
-    if (problem != null) {
-      return "event time: " + problem;
-    }
-    try {
-      batch.eventTime[i] = settings.time.format().parse(timeText.bytes(), 0, timeText.length());
-      return null;
-    } catch (IllegalArgumentException e) {
-      return e.getMessage();
-    }
-  }
-
-  private static boolean isBlank(byte[] b, int offset, int length) {
-    for (int i = offset, end = offset + length; i < end; i++) {
-      if (b[i] != ' ' && b[i] != '\t' && b[i] != '\r') {
-        return false;
-      }
-    }
-    return true;
   }
 
   private RecordReader open(InputFile input, long offset, long line) throws IOException {
@@ -604,6 +644,9 @@ public final class RecordSource implements AutoCloseable {
   @Override
   public void close() {
     stopped = true;
+    if (parsing != null) {
+      parsing.shutdownNow();
+    }
     thread.interrupt();
     try {
       thread.join(10_000);

@@ -46,7 +46,7 @@ class TieredJudgeTest {
         assertThat(dedup.firstSeen(0x9E3779B97F4A7C15L * (i + 1), i, null)).isTrue();
       }
       try (StateStore.Commit commit = store.commit()) {
-        judge.checkpoint(1, commit);
+        judge.checkpoint(1, commit, false);
         commit.write(true);
       }
       judge.committed();
@@ -80,7 +80,7 @@ class TieredJudgeTest {
         assertThat(judge.judge(batch, i)).isEqualTo(Verdict.KEPT);
       }
       try (StateStore.Commit commit = store.commit()) {
-        judge.checkpoint(1, commit);
+        judge.checkpoint(1, commit, false);
         commit.write(true);
       }
       judge.committed();
@@ -92,7 +92,7 @@ class TieredJudgeTest {
         assertThat(judge.judge(batch, i)).isEqualTo(Verdict.KEPT);
       }
       try (StateStore.Commit commit = store.commit()) {
-        judge.checkpoint(2, commit);
+        judge.checkpoint(2, commit, false);
         commit.write(true);
       }
       judge.committed();
