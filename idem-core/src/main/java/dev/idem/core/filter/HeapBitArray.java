@@ -18,6 +18,15 @@ final class HeapBitArray extends BitArray {
   private static final VarHandle WORDS = MethodHandles.arrayElementVarHandle(long[].class);
   private static final int IO_CHUNK = 1 << 20;
 
+  /**
+   * One direct buffer per thread for snapshot reads and writes. A buffer per array would leave its
+   * native megabyte to the garbage collector, which may not run for the whole snapshot: a striped
+   * set's 64 arrays held 64 MiB outside the heap until the next collection.
+   */
+  private static final ThreadLocal<ByteBuffer> IO_BUFFER =
+      ThreadLocal.withInitial(
+          () -> ByteBuffer.allocateDirect(IO_CHUNK).order(ByteOrder.LITTLE_ENDIAN));
+
   private final long[] words;
 
   private HeapBitArray(long[] words) {
@@ -71,7 +80,7 @@ final class HeapBitArray extends BitArray {
   static HeapBitArray read(ReadableByteChannel in, long wordCount, CRC32C crc) throws IOException {
     HeapBitArray array = allocate(wordCount * Long.SIZE);
     long[] words = array.words;
-    ByteBuffer buf = ByteBuffer.allocateDirect(IO_CHUNK).order(ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer buf = IO_BUFFER.get();
     int done = 0;
     while (done < words.length) {
       int n = (int) Math.min(IO_CHUNK / Long.BYTES, words.length - done);
@@ -126,7 +135,7 @@ final class HeapBitArray extends BitArray {
    */
   static void write(long[] words, int from, int to, WritableByteChannel out, CRC32C crc)
       throws IOException {
-    ByteBuffer buf = ByteBuffer.allocateDirect(IO_CHUNK).order(ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer buf = IO_BUFFER.get();
     for (int done = from; done < to; ) {
       int n = Math.min(IO_CHUNK / Long.BYTES, to - done);
       buf.clear();
