@@ -478,7 +478,6 @@ final class E2eRun {
   }
 
   private List<ThroughputBenchmark.Contender> lineContenders(Path sortTmp) {
-    String hm = plan.idemLinesMemoryHeap();
     List<String> whole = List.of("--whole-line");
     List<ThroughputBenchmark.Contender> c = new ArrayList<>();
     c.add(
@@ -489,7 +488,7 @@ final class E2eRun {
             true));
     c.add(sort("`LC_ALL=C sort -u -S 64M`", "not order-preserving, not resumable", sortTmp));
     addDuckDb(c, "`GROUP BY line`", null);
-    addIdem(c, "--whole-line", whole, hm);
+    addIdem(c, "--whole-line", whole);
     return c;
   }
 
@@ -499,7 +498,6 @@ final class E2eRun {
    * "id":"} in it, not for JSONL in general.
    */
   private List<ThroughputBenchmark.Contender> keyedContenders(Path sortTmp) {
-    String hm = plan.idemLinesMemoryHeap();
     List<String> key = List.of("--key", "id");
     List<ThroughputBenchmark.Contender> c = new ArrayList<>();
     String awk = "!seen[match($0, /\"id\":\"[^\"]*\"/) ? substr($0, RSTART, RLENGTH) : $0]++";
@@ -521,43 +519,40 @@ final class E2eRun {
             "-k",
             "1,1"));
     addDuckDb(c, "`arg_min(line, rn)` … `GROUP BY json_extract_string(line, '$.id')`", "id");
-    addIdem(c, "--key id", key, hm);
+    addIdem(c, "--key id", key);
     return c;
   }
 
   /**
-   * idem's rows: resumable with the in-memory exact set, on every core and on one thread, and
-   * without a state directory.
+   * idem's rows, run by {@code bin/idem} as a user runs it (its heap policy, no {@code -Xmx}, the
+   * repository's built jar): resumable on every core and on one thread, and without a state.
    */
-  private void addIdem(
-      List<ThroughputBenchmark.Contender> c, String keyText, List<String> key, String heap) {
-    List<String> memory = List.of("--exact-store", "memory");
+  private void addIdem(List<ThroughputBenchmark.Contender> c, String keyText, List<String> key) {
+    String defaults = "`bin/idem` defaults (no -Xmx), exact tier auto";
     c.add(
         idem(
-            "`idem dedup " + keyText + " --state --exact-store memory`",
-            "exact, resumable; --threads " + cores() + " (the default); -Xmx" + heap,
-            heap,
+            "`bin/idem dedup " + keyText + " --state`",
+            "exact, resumable; --threads " + cores() + " (the default); " + defaults,
+            null,
             key,
             true,
-            memory));
-    List<String> oneThread = new ArrayList<>(memory);
-    oneThread.addAll(List.of("--threads", "1"));
+            List.of()));
     c.add(
         idem(
-            "`idem dedup " + keyText + " --state --exact-store memory --threads 1`",
-            "exact, resumable; one parsing and one judging thread besides the reader; -Xmx" + heap,
-            heap,
+            "`bin/idem dedup " + keyText + " --state --threads 1`",
+            "exact, resumable; one parsing and one judging thread; " + defaults,
+            null,
             key,
             true,
-            oneThread));
+            List.of("--threads", "1")));
     c.add(
         idem(
-            "`idem dedup " + keyText + " --exact-store memory` (no --state)",
-            "exact, **not resumable**; -Xmx" + heap,
-            heap,
+            "`bin/idem dedup " + keyText + "` (no --state)",
+            "exact, **not resumable**; " + defaults,
+            null,
             key,
             false,
-            memory));
+            List.of()));
   }
 
   /** GNU sort, unique, with its own temporary directory and 64 MiB buffer. */
@@ -650,7 +645,10 @@ final class E2eRun {
         name,
         notes,
         (in, out, st, s) -> {
-          List<String> cmd = idemCommand(heap);
+          List<String> cmd =
+              heap == null
+                  ? new ArrayList<>(List.of(Path.of("bin/idem").toAbsolutePath().toString()))
+                  : idemCommand(heap);
           cmd.addAll(List.of("dedup", "-q"));
           cmd.addAll(mode);
           cmd.addAll(List.of("--stats-json", s.toString(), "-o", out.toString()));
