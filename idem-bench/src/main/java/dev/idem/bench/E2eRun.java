@@ -1,5 +1,6 @@
 package dev.idem.bench;
 
+import dev.idem.engine.job.DedupJobSpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -140,7 +141,6 @@ final class E2eRun {
   private final Path idemJar;
   private final String benchClassPath;
   private final String java;
-  private final Path idemArchive;
 
   /** The DuckDB probe's report lines, once it has run (before DuckDB's first Part B row). */
   private List<String> probe;
@@ -157,44 +157,6 @@ final class E2eRun {
     // the baselines run from the same (private) jar as this harness
     this.benchClassPath = System.getProperty("java.class.path");
     this.java = ProcessHandle.current().info().command().orElse("java");
-    this.idemArchive = recordClassArchive();
-  }
-
-  /**
-   * Records a class-data-sharing archive for the private jar the way the build does for bin/idem
-   * (idem-cli/pom.xml), so idem starts here as it starts for users.
-   */
-  private Path recordClassArchive() throws IOException, InterruptedException {
-    Path archive = work.resolve("idem.jsa");
-    Path training = Files.createDirectories(work.resolve("cds-training"));
-    Process p =
-        new ProcessBuilder(
-                java,
-                "-XX:ArchiveClassesAtExit=" + archive,
-                "-Xlog:disable",
-                "-Xlog:all=error:stderr",
-                "-jar",
-                idemJar.toString(),
-                "dedup",
-                "-q",
-                "--key",
-                "id",
-                "--checkpoint-every",
-                "500",
-                "--state",
-                training.resolve("state").toString(),
-                "-o",
-                training.resolve("out.jsonl").toString(),
-                Path.of("examples/clicks.jsonl").toAbsolutePath().toString())
-            .redirectErrorStream(true)
-            .redirectOutput(training.resolve("log.txt").toFile())
-            .start();
-    if (p.waitFor() != 0 || !Files.isRegularFile(archive)) {
-      throw new IOException(
-          "recording the class archive failed; see " + training.resolve("log.txt"));
-    }
-    deleteTree(training);
-    return archive;
   }
 
   /** The java command line that runs idem's CLI from the private jar, as bin/idem does. */
@@ -206,8 +168,6 @@ final class E2eRun {
             "-Xmx" + heap,
             "-Xlog:disable",
             "-Xlog:all=warning:stderr",
-            "-XX:SharedArchiveFile=" + idemArchive,
-            "-Xlog:cds*=off",
             "-jar",
             idemJar.toString()));
   }
@@ -532,19 +492,22 @@ final class E2eRun {
     c.add(
         idem(
             "`bin/idem dedup " + keyText + " --state`",
-            "exact, resumable; --threads " + cores() + " (the default); " + defaults,
+            "exact, resumable; --threads "
+                + DedupJobSpec.defaultThreads(cores())
+                + " (the default here); "
+                + defaults,
             null,
             key,
             true,
             List.of()));
     c.add(
         idem(
-            "`bin/idem dedup " + keyText + " --state --threads 1`",
-            "exact, resumable; one parsing and one judging thread; " + defaults,
+            "`bin/idem dedup " + keyText + " --state --threads " + cores() + "`",
+            "exact, resumable; a parsing and a judging thread per core; " + defaults,
             null,
             key,
             true,
-            List.of("--threads", "1")));
+            List.of("--threads", String.valueOf(cores()))));
     c.add(
         idem(
             "`bin/idem dedup " + keyText + "` (no --state)",
