@@ -136,7 +136,9 @@ final class DedupCommand implements Callable<Integer> {
       defaultValue = "auto",
       converter = ExactStore.Converter.class,
       description =
-          "auto (memory when the keys fit in 40 %% of the heap, else RocksDB), memory, "
+          "auto (memory when the exact set and the job's 32 MiB of working heap fit in the "
+              + "heap limit, with room for the set to double when the key count is guessed from "
+              + "the input's size; else RocksDB; the rule idem plan sizes with), memory, "
               + "rocksdb, or redis://HOST[:PORT][/DB][?prefix=P&ttl=T]: a seen-set shared by "
               + "every worker that names it, marked atomically per key (Redis 7+ with appendonly "
               + "yes; a job stops if the server forgets its marks; no local filter, which could not "

@@ -65,7 +65,11 @@ final class PlanCommand implements Callable<Integer> {
       names = "--memory",
       paramLabel = "SIZE",
       converter = SizeConverter.class,
-      description = "The memory budget, e.g. 512m or 4g (default: none: everything fits).")
+      description =
+          "The memory budget, e.g. 512m or 4g: the Java heap the recommended command may use "
+              + "(bin/idem: IDEM_JAVA_OPTS=-Xmx512m holds it there); a job's memory counts its "
+              + "working heap, a structure's does not, RocksDB's block cache is outside the heap "
+              + "(default: none: everything fits).")
   Long memory;
 
   static final class Error {

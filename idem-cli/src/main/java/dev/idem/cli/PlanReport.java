@@ -1,6 +1,7 @@
 package dev.idem.cli;
 
 import dev.idem.core.ByteSize;
+import dev.idem.engine.plan.JobMemory;
 import dev.idem.engine.plan.MethodEstimate;
 import dev.idem.engine.plan.Planner.Recommendation;
 import dev.idem.engine.plan.Workload;
@@ -74,7 +75,19 @@ final class PlanReport {
               Locale.ROOT, "%-6s %s", m.memoryBytes() < 0 ? "?" : yes(m.fits()), m.note()));
     }
     out.printf(
+        Locale.ROOT,
+        "(memory: the Java heap of a job, its %s of working heap included, or a structure alone; "
+            + "fits: runs in a heap of the budget)%n",
+        ByteSize.format(JobMemory.WORKING_HEAP));
+    out.printf(
         Locale.ROOT, "%nRecommended: %s. %s%n  %s%n", rec.method(), rec.reason(), rec.command());
+    if (w.memoryBytes() > 0 && !rec.method().equals("none fits")) {
+      out.printf(
+          Locale.ROOT,
+          "  (IDEM_JAVA_OPTS=-Xmx%s holds bin/idem to the budget; without it the heap grows to "
+              + "what the job holds)%n",
+          heapOption(w.memoryBytes()));
+    }
   }
 
   private static void printSample(PrintStream out, InputSurvey.Result s, List<String> inputs) {
@@ -123,6 +136,12 @@ final class PlanReport {
         "  mean key      %.1f bytes; mean record %.1f bytes%n%n",
         s.meanKeyBytes(),
         s.meanRecordBytes());
+  }
+
+  private static String heapOption(long bytes) {
+    return bytes % (1 << 30) == 0
+        ? (bytes >> 30) + "g"
+        : bytes % (1 << 20) == 0 ? (bytes >> 20) + "m" : (bytes >> 10) + "k";
   }
 
   private static String yes(boolean b) {

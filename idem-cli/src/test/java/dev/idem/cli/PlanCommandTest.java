@@ -29,7 +29,7 @@ class PlanCommandTest {
     "cuckoo 8-bit",
     "cuckoo 12-bit",
     "cuckoo 16-bit",
-    "two-tier, exact set in memory",
+    "exact set in memory",
     "two-tier + RocksDB",
     "external sort-merge",
     "windowed"
@@ -117,7 +117,7 @@ class PlanCommandTest {
   void anExactJobWithTooLittleMemoryIsToldWhatItNeeds() {
     Cli.Result r = Cli.run("plan", "--distinct", "2G", "--memory", "512k");
     assertThat(r.status()).as(r.err()).isZero();
-    assertThat(r.out()).contains("Recommended: none fits", "needs 1.0 MiB of memory");
+    assertThat(r.out()).contains("Recommended: none fits", "needs a heap of 34.0 MiB");
   }
 
   @Test

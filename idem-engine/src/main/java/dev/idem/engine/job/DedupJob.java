@@ -17,6 +17,7 @@ import dev.idem.engine.Idem;
 import dev.idem.engine.JobException;
 import dev.idem.engine.KeyMode;
 import dev.idem.engine.Verdict;
+import dev.idem.engine.plan.JobMemory;
 import dev.idem.engine.records.BadRecordException;
 import dev.idem.engine.records.BadRecordPolicy;
 import dev.idem.engine.records.InputCheck;
@@ -180,7 +181,7 @@ public final class DedupJob {
               ? ExactTierPlacement.shared(spec.shared().describe())
               : windowed || spec.mode() == DedupMode.APPROXIMATE
                   ? ExactTierPlacement.NONE
-                  : chooseMemory(capacity, fullKeys)
+                  : chooseMemory(capacity, fullKeys, !expected.isKnown())
                       ? ExactTierPlacement.MEMORY
                       : ExactTierPlacement.ROCKSDB;
       // an exact set in memory needs no filter in front of it: it is the filter (see Tiers)
@@ -707,14 +708,26 @@ public final class DedupJob {
     }
   }
 
-  private boolean chooseMemory(long capacity, boolean fullKeys) {
+  /**
+   * Where {@code --exact-store auto} keeps the exact tier: in memory when the set and the job's
+   * working heap fit in the heap limit, by the rule {@code idem plan} sizes its commands with
+   * ({@link JobMemory}), so that a plan's budget given as {@code -Xmx} chooses the tier the plan
+   * chose.
+   *
+   * @param capacity the keys the set is sized for
+   * @param guessed whether {@code capacity} was guessed from the inputs' size ({@link
+   *     InputEstimate}) rather than given or estimated by reading them: more keys may come, and the
+   *     set may have to double
+   */
+  private boolean chooseMemory(long capacity, boolean fullKeys, boolean guessed) {
     return switch (spec.exactStore()) {
       case MEMORY -> true;
       case ROCKSDB -> false;
-      case AUTO -> {
-        long perKey = fullKeys ? 96 : 32; // set slot at load 0.75 plus growth headroom
-        yield capacity * perKey < Runtime.getRuntime().maxMemory() * 4 / 10;
-      }
+      case AUTO ->
+          (fullKeys
+                  ? JobMemory.fullKeyMemoryTier(capacity, guessed)
+                  : JobMemory.memoryTier(capacity, guessed))
+              <= Runtime.getRuntime().maxMemory();
     };
   }
 

@@ -18,11 +18,20 @@ import java.util.List;
  * structures' own sizing code ({@link FilterMath}, {@link FingerprintSet#bytesFor}, {@link
  * CuckooFilter#bitSizeFor}, {@link SortDedupJob#footprint}, ...), never from a copy of the
  * formulas, so the plan and the job agree.
+ *
+ * <p>The memory of a method that runs as an idem job (the exact set in memory, RocksDB, sort-merge,
+ * windows) is the Java heap the job needs, its {@link JobMemory#WORKING_HEAP} included; a
+ * structure's row is the structure alone. A method fits a budget when an idem command built on it
+ * runs in a heap of that size ({@code IDEM_JAVA_OPTS=-Xmx…}): a structure with the working heap
+ * beside it, a job as it is.
  */
 public final class Planner {
 
-  /** RocksDB's block cache in a two-tier job (idem dedup's --rocksdb-cache default). */
-  static final long ROCKSDB_CACHE_BYTES = 64L << 20;
+  /** The row of a dedup job whose exact set is in memory. */
+  public static final String MEMORY_TIER = "exact set in memory";
+
+  /** The row of a dedup job whose exact set is in RocksDB, behind a filter. */
+  public static final String ROCKSDB_TIER = "two-tier + RocksDB";
 
   /** RocksDB bytes on disk per 16-byte fingerprint: internal key, block and index overhead. */
   static final long ROCKSDB_BYTES_PER_KEY = 32;
@@ -126,57 +135,70 @@ public final class Planner {
               false,
               "load 0.95"));
     }
-    long filter = FilterType.BLOCKED.layout(n, p).bitSize() / 8;
-    double tierFpp = FilterType.BLOCKED.layout(n, p).expectedFpp();
+    long set = JobMemory.exactSetBytes(n);
     rows.add(
-        row(
+        job(
             w,
-            "two-tier, exact set in memory",
-            filter + FingerprintSet.bytesFor(n),
+            MEMORY_TIER,
+            JobMemory.memoryTier(n, false),
             0,
             0,
-            tierFpp,
+            0,
             true,
             false,
             false,
-            "blocked Bloom + FingerprintSet; resumable"));
+            "the job's striped set alone, "
+                + ByteSize.format(set)
+                + ", + "
+                + ByteSize.format(JobMemory.WORKING_HEAP)
+                + " job heap; resumable"));
+    long filter = FilterType.BLOCKED.layout(n, p).bitSize() / 8;
+    double tierFpp = FilterType.BLOCKED.layout(n, p).expectedFpp();
     rows.add(
-        row(
+        job(
             w,
-            "two-tier + RocksDB",
-            filter + ROCKSDB_CACHE_BYTES,
+            ROCKSDB_TIER,
+            JobMemory.withWorkingHeap(filter),
             n * ROCKSDB_BYTES_PER_KEY,
             0,
             tierFpp,
             true,
             false,
             false,
-            "blocked Bloom + RocksDB (64 MiB cache); resumable"));
+            "blocked Bloom + RocksDB (cache outside the heap: a quarter of it, at least 64 MiB); "
+                + "resumable"));
     rows.add(sortMerge(w));
     rows.add(windowed(w));
     return rows;
   }
 
+  /** The {@code --memory} of sort-dedup for the workload: what its heap budget allows. */
+  static long sortMemory(Workload w) {
+    return w.memoryBytes() > 0
+        ? Math.max(SortDedupSpec.MIN_MEMORY, JobMemory.sortMemoryFor(w.memoryBytes()))
+        : DEFAULT_SORT_MEMORY;
+  }
+
   private static MethodEstimate sortMerge(Workload w) {
-    long memory =
-        w.memoryBytes() > 0
-            ? Math.max(SortDedupSpec.MIN_MEMORY, w.memoryBytes())
-            : DEFAULT_SORT_MEMORY;
+    long memory = sortMemory(w);
     boolean knownSize = w.inputBytes() > 0;
     long input = knownSize ? w.inputBytes() : (long) (w.records() * (w.meanKeyBytes() + 1));
     SortDedupJob.Footprint f =
         SortDedupJob.footprint(memory, input, w.records(), SortDedupSpec.Order.INPUT);
-    return row(
+    return job(
         w,
         "external sort-merge",
-        memory,
+        JobMemory.sortHeap(memory),
         f.tempBytes(),
         0,
         0,
         true,
         false,
         false,
-        f.runs()
+        "--memory "
+            + ByteSize.format(memory)
+            + ", "
+            + f.runs()
             + " run(s), "
             + f.mergePasses()
             + " merge pass(es)"
@@ -199,17 +221,22 @@ public final class Planner {
           "36-72 B a key of the open windows; give --keys-per-window");
     }
     long bytes = WindowedDeduplicator.stateBytesFor(w.keysPerWindow(), WINDOW_BUCKETS);
-    return row(
+    return job(
         w,
         "windowed",
-        bytes,
+        JobMemory.withWorkingHeap(bytes),
         0,
         0,
         0,
         true,
         false,
         true,
-        w.keysPerWindow() + " keys a window, " + WINDOW_BUCKETS + " windows open");
+        w.keysPerWindow()
+            + " keys a window, "
+            + WINDOW_BUCKETS
+            + " windows open, "
+            + ByteSize.format(bytes)
+            + " + job heap");
   }
 
   private static MethodEstimate row(
@@ -223,9 +250,37 @@ public final class Planner {
       boolean deletes,
       boolean windows,
       String note) {
-    boolean fits = w.memoryBytes() <= 0 || memory <= w.memoryBytes();
     return new MethodEstimate(
-        method, memory, disk, fpp, lookups, exact, deletes, windows, fits, note);
+        method,
+        memory,
+        disk,
+        fpp,
+        lookups,
+        exact,
+        deletes,
+        windows,
+        heapFits(w, JobMemory.withWorkingHeap(memory)),
+        note);
+  }
+
+  /** A method that runs as an idem job: {@code heap} is all the heap it needs. */
+  private static MethodEstimate job(
+      Workload w,
+      String method,
+      long heap,
+      long disk,
+      double fpp,
+      double lookups,
+      boolean exact,
+      boolean deletes,
+      boolean windows,
+      String note) {
+    return new MethodEstimate(
+        method, heap, disk, fpp, lookups, exact, deletes, windows, heapFits(w, heap), note);
+  }
+
+  private static boolean heapFits(Workload w, long heap) {
+    return w.memoryBytes() <= 0 || heap <= w.memoryBytes();
   }
 
   /** The chance that two of n distinct keys share a 128-bit fingerprint: about n² / 2^129. */
@@ -292,9 +347,10 @@ public final class Planner {
     if (w.deletes()) {
       return deletable(w, rows, budget);
     }
-    MethodEstimate inMemory = find(rows, "two-tier, exact set in memory");
-    MethodEstimate rocks = find(rows, "two-tier + RocksDB");
+    MethodEstimate inMemory = find(rows, MEMORY_TIER);
+    MethodEstimate rocks = find(rows, ROCKSDB_TIER);
     String expected = " --expected " + n;
+    long set = JobMemory.exactSetBytes(n);
     if (w.exact()) {
       if (inMemory.fits()) {
         return new Recommendation(
@@ -303,12 +359,11 @@ public final class Planner {
                 + count(n)
                 + " distinct keys, "
                 + budget
-                + ": the filter and the exact set fit in "
+                + ": the exact set ("
+                + ByteSize.format(set)
+                + ") and the job's working heap fit in "
                 + ByteSize.format(inMemory.memoryBytes())
-                + "; a new key costs an exact-tier lookup with "
-                + "probability "
-                + pct(inMemory.lookupsPerNewRecord())
-                + ".",
+                + "; the set answers every record alone, with no filter in front.",
             "idem dedup " + key + expected + " --exact-store memory --state state " + in);
       }
       if (rocks.fits()) {
@@ -318,19 +373,20 @@ public final class Planner {
                 + count(n)
                 + " distinct keys, "
                 + budget
-                + ": the exact set ("
-                + ByteSize.format(FingerprintSet.bytesFor(n))
-                + ") does not "
+                + ": the exact set in memory ("
+                + ByteSize.format(inMemory.memoryBytes())
+                + " with the job's heap) does not "
                 + "fit, so it goes to RocksDB on disk (~"
                 + ByteSize.format(rocks.diskBytes())
                 + ") behind a "
-                + ByteSize.format(rocks.memoryBytes() - ROCKSDB_CACHE_BYTES)
+                + ByteSize.format(rocks.memoryBytes() - JobMemory.WORKING_HEAP)
                 + " blocked Bloom filter that spares "
                 + pct(1 - rocks.lookupsPerNewRecord())
                 + " of new keys the disk lookup.",
             "idem dedup " + key + expected + " --exact-store rocksdb --state state " + in);
       }
       MethodEstimate sort = find(rows, "external sort-merge");
+      long sortMemory = sortMemory(w);
       if (!sort.fits()) {
         return new Recommendation(
             "none fits",
@@ -339,12 +395,12 @@ public final class Planner {
                 + " distinct keys: no "
                 + "exact method fits "
                 + budget
-                + "; the smallest, external sort-merge, needs "
+                + "; the smallest, external sort-merge, needs a heap of "
                 + ByteSize.format(sort.memoryBytes())
-                + " of memory and "
+                + " and "
                 + ByteSize.format(sort.diskBytes())
                 + " of temporary disk.",
-            "idem sort-dedup " + key + " --memory " + sizeOption(sort.memoryBytes()) + " " + in);
+            "idem sort-dedup " + key + " --memory " + sizeOption(sortMemory) + " " + in);
       }
       long shards = (rocks.memoryBytes() + w.memoryBytes() - 1) / w.memoryBytes();
       return new Recommendation(
@@ -355,8 +411,7 @@ public final class Planner {
               + budget
               + ": even the two-tier filter ("
               + ByteSize.format(rocks.memoryBytes())
-              + " with its "
-              + "cache) does not fit; external sort-merge stays within the budget ("
+              + " with the job's heap) does not fit; external sort-merge stays within the budget ("
               + sort.note()
               + ", "
               + ByteSize.format(sort.diskBytes())
@@ -364,7 +419,7 @@ public final class Planner {
               + "across "
               + shards
               + " workers.",
-          "idem sort-dedup " + key + " --memory " + sizeOption(sort.memoryBytes()) + " " + in);
+          "idem sort-dedup " + key + " --memory " + sizeOption(sortMemory) + " " + in);
     }
     for (String name : List.of("blocked Bloom", "classic Bloom")) {
       MethodEstimate f = find(rows, name);
@@ -395,7 +450,8 @@ public final class Planner {
                 + in);
       }
     }
-    double reachable = FilterMath.falsePositiveRate(n, w.memoryBytes() * 8);
+    long filterBudget = Math.max(8, w.memoryBytes() - JobMemory.WORKING_HEAP);
+    double reachable = FilterMath.falsePositiveRate(n, filterBudget * 8);
     return new Recommendation(
         "classic Bloom",
         "Approximate at "
@@ -405,7 +461,7 @@ public final class Planner {
             + " distinct keys: no filter at that rate fits "
             + budget
             + "; a filter of the whole "
-            + "budget would drop "
+            + "budget (less the job's heap) would drop "
             + pct(reachable)
             + " of new keys. Raise the memory, accept that "
             + "rate, or shard the keys.",

@@ -53,6 +53,14 @@ class PlannerTest {
     }
     assertThat(row(rows, "FingerprintSet").memoryBytes())
         .isEqualTo(FingerprintSet.withExpectedSize(n).bitSize() / 8);
+    // the job's memory tier: the set the job allocates for --expected n (the striped set alone,
+    // no filter), and the job's working heap
+    assertThat(row(rows, Planner.MEMORY_TIER).memoryBytes())
+        .isEqualTo(
+            Filters.forKeys(FilterType.EXACT_STRIPED, n, n, p).bitSize() / 8
+                + JobMemory.WORKING_HEAP);
+    assertThat(row(rows, Planner.ROCKSDB_TIER).memoryBytes())
+        .isEqualTo(Filters.create(FilterType.BLOCKED, n, p).bitSize() / 8 + JobMemory.WORKING_HEAP);
     // the scalable row of a filter grown from 1,000 keys matches one that really grew
     ScalableBloomFilter grown =
         ScalableBloomFilter.builder().initialCapacity(1_000).falsePositiveRate(p).build();
@@ -109,17 +117,27 @@ class PlannerTest {
   @Test
   void recommendationsFollowTheBudget() {
     long n = 2_000_000_000L;
-    // exact, 2 billion keys, 512 MiB: the filter alone is 3.6 GiB, so sort-merge (or shards)
+    // exact, 2 billion keys, 512 MiB: the filter alone is 3.6 GiB, so sort-merge (or shards),
+    // with runs of (512 - 32) / 2 MiB: the heap holds a run and what is read and written beside
+    // it, and the job's working heap
     Planner.Recommendation small = recommend(exact(n, 512 * MIB));
     assertThat(small.method()).isEqualTo("external sort-merge");
-    assertThat(small.command()).startsWith("idem sort-dedup --key id --memory 512m");
+    assertThat(small.command()).startsWith("idem sort-dedup --key id --memory 240m");
     assertThat(small.reason()).contains("shard the keys across 8 workers");
-    // 8 GiB: filter and RocksDB cache fit, the exact set (48 GiB) does not
+    // 8 GiB: the filter fits in the heap (RocksDB's cache is outside it), the set (48 GiB) does not
     Planner.Recommendation medium = recommend(exact(n, 8L << 30));
-    assertThat(medium.method()).isEqualTo("two-tier + RocksDB");
+    assertThat(medium.method()).isEqualTo(Planner.ROCKSDB_TIER);
     assertThat(medium.command()).contains("--exact-store rocksdb", "--expected 2000000000");
     // 10 M keys in 1 GiB: everything in memory
     assertThat(recommend(exact(10_000_000, 1L << 30)).command()).contains("--exact-store memory");
+    // the memory tier needs its set and the job's heap: 7 M keys (a 144 MiB set) fit 256 MiB, a
+    // budget of the set's size plus a little does not
+    assertThat(recommend(exact(7_000_000, 256 * MIB)).method()).isEqualTo(Planner.MEMORY_TIER);
+    long set = JobMemory.exactSetBytes(7_000_000);
+    assertThat(recommend(exact(7_000_000, set + 16 * MIB)).method())
+        .isEqualTo(Planner.ROCKSDB_TIER);
+    assertThat(recommend(exact(7_000_000, set + JobMemory.WORKING_HEAP)).method())
+        .isEqualTo(Planner.MEMORY_TIER);
     // approximate within a budget too small for the rate: says what the budget reaches
     Workload approx = new Workload(n, n, 512 * MIB, 0.001, null, 0, false, false, 36, 0);
     Planner.Recommendation r = recommend(approx);
@@ -135,6 +153,23 @@ class PlannerTest {
     // deletes, approximate: a cuckoo filter
     Workload deletes = new Workload(n / 100, n / 100, 1L << 30, 0.001, null, 0, true, false, 36, 0);
     assertThat(recommend(deletes).method()).startsWith("cuckoo");
+  }
+
+  @Test
+  void theJobChoosesTheTierThePlanChose() {
+    // DedupJob's --exact-store auto asks JobMemory with the heap limit; the plan with the budget
+    for (long n : new long[] {1_000, 1_000_000, 7_000_000, 100_000_000}) {
+      for (long budget : new long[] {64 * MIB, 256 * MIB, 1L << 30, 8L << 30}) {
+        boolean jobInMemory = JobMemory.memoryTier(n, false) <= budget;
+        String planned = recommend(exact(n, budget)).method();
+        assertThat(planned.equals(Planner.MEMORY_TIER))
+            .as(n + " in " + budget)
+            .isEqualTo(jobInMemory);
+      }
+    }
+    // a count guessed from the input's size leaves room for the set to double
+    assertThat(JobMemory.memoryTier(1_000_000, true))
+        .isEqualTo(2 * JobMemory.exactSetBytes(1_000_000) + JobMemory.WORKING_HEAP);
   }
 
   @Test
