@@ -19,6 +19,8 @@ public final class BenchMain {
           + " [--no-snapshot] [--out DIR]\n       idem-bench structures [--quick] [--out DIR]"
           + "\n       idem-bench windows [--events N] [--runs N] [--quick] [--out DIR]"
           + "\n       "
+          + HotPathRun.USAGE.substring("usage: ".length())
+          + "\n       "
           + E2eRun.USAGE
           + "\n       "
           + RedisRun.USAGE
@@ -32,6 +34,10 @@ public final class BenchMain {
   public static void main(String[] args) throws Exception {
     if (args.length > 0 && args[0].equals("sort-dedup")) {
       SortDedupRun.main(args);
+      return;
+    }
+    if (args.length > 0 && args[0].equals("hotpath")) {
+      HotPathRun.main(args);
       return;
     }
     if (args.length > 0 && args[0].equals("redis")) {

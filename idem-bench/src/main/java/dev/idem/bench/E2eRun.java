@@ -1,5 +1,6 @@
 package dev.idem.bench;
 
+import dev.idem.engine.job.DedupJobSpec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -140,7 +141,6 @@ final class E2eRun {
   private final Path idemJar;
   private final String benchClassPath;
   private final String java;
-  private final Path idemArchive;
 
   /** The DuckDB probe's report lines, once it has run (before DuckDB's first Part B row). */
   private List<String> probe;
@@ -157,44 +157,6 @@ final class E2eRun {
     // the baselines run from the same (private) jar as this harness
     this.benchClassPath = System.getProperty("java.class.path");
     this.java = ProcessHandle.current().info().command().orElse("java");
-    this.idemArchive = recordClassArchive();
-  }
-
-  /**
-   * Records a class-data-sharing archive for the private jar the way the build does for bin/idem
-   * (idem-cli/pom.xml), so idem starts here as it starts for users.
-   */
-  private Path recordClassArchive() throws IOException, InterruptedException {
-    Path archive = work.resolve("idem.jsa");
-    Path training = Files.createDirectories(work.resolve("cds-training"));
-    Process p =
-        new ProcessBuilder(
-                java,
-                "-XX:ArchiveClassesAtExit=" + archive,
-                "-Xlog:disable",
-                "-Xlog:all=error:stderr",
-                "-jar",
-                idemJar.toString(),
-                "dedup",
-                "-q",
-                "--key",
-                "id",
-                "--checkpoint-every",
-                "500",
-                "--state",
-                training.resolve("state").toString(),
-                "-o",
-                training.resolve("out.jsonl").toString(),
-                Path.of("examples/clicks.jsonl").toAbsolutePath().toString())
-            .redirectErrorStream(true)
-            .redirectOutput(training.resolve("log.txt").toFile())
-            .start();
-    if (p.waitFor() != 0 || !Files.isRegularFile(archive)) {
-      throw new IOException(
-          "recording the class archive failed; see " + training.resolve("log.txt"));
-    }
-    deleteTree(training);
-    return archive;
   }
 
   /** The java command line that runs idem's CLI from the private jar, as bin/idem does. */
@@ -206,8 +168,6 @@ final class E2eRun {
             "-Xmx" + heap,
             "-Xlog:disable",
             "-Xlog:all=warning:stderr",
-            "-XX:SharedArchiveFile=" + idemArchive,
-            "-Xlog:cds*=off",
             "-jar",
             idemJar.toString()));
   }
@@ -478,7 +438,6 @@ final class E2eRun {
   }
 
   private List<ThroughputBenchmark.Contender> lineContenders(Path sortTmp) {
-    String hm = plan.idemLinesMemoryHeap();
     List<String> whole = List.of("--whole-line");
     List<ThroughputBenchmark.Contender> c = new ArrayList<>();
     c.add(
@@ -489,7 +448,7 @@ final class E2eRun {
             true));
     c.add(sort("`LC_ALL=C sort -u -S 64M`", "not order-preserving, not resumable", sortTmp));
     addDuckDb(c, "`GROUP BY line`", null);
-    addIdem(c, "--whole-line", whole, hm);
+    addIdem(c, "--whole-line", whole);
     return c;
   }
 
@@ -499,7 +458,6 @@ final class E2eRun {
    * "id":"} in it, not for JSONL in general.
    */
   private List<ThroughputBenchmark.Contender> keyedContenders(Path sortTmp) {
-    String hm = plan.idemLinesMemoryHeap();
     List<String> key = List.of("--key", "id");
     List<ThroughputBenchmark.Contender> c = new ArrayList<>();
     String awk = "!seen[match($0, /\"id\":\"[^\"]*\"/) ? substr($0, RSTART, RLENGTH) : $0]++";
@@ -521,43 +479,43 @@ final class E2eRun {
             "-k",
             "1,1"));
     addDuckDb(c, "`arg_min(line, rn)` … `GROUP BY json_extract_string(line, '$.id')`", "id");
-    addIdem(c, "--key id", key, hm);
+    addIdem(c, "--key id", key);
     return c;
   }
 
   /**
-   * idem's rows: resumable with the in-memory exact set, on every core and on one thread, and
-   * without a state directory.
+   * idem's rows, run by {@code bin/idem} as a user runs it (its heap policy, no {@code -Xmx}, the
+   * repository's built jar): resumable on every core and on one thread, and without a state.
    */
-  private void addIdem(
-      List<ThroughputBenchmark.Contender> c, String keyText, List<String> key, String heap) {
-    List<String> memory = List.of("--exact-store", "memory");
+  private void addIdem(List<ThroughputBenchmark.Contender> c, String keyText, List<String> key) {
+    String defaults = "`bin/idem` defaults (no -Xmx), exact tier auto";
     c.add(
         idem(
-            "`idem dedup " + keyText + " --state --exact-store memory`",
-            "exact, resumable; --threads " + cores() + " (the default); -Xmx" + heap,
-            heap,
+            "`bin/idem dedup " + keyText + " --state`",
+            "exact, resumable; --threads "
+                + DedupJobSpec.defaultThreads(cores())
+                + " (the default here); "
+                + defaults,
+            null,
             key,
             true,
-            memory));
-    List<String> oneThread = new ArrayList<>(memory);
-    oneThread.addAll(List.of("--threads", "1"));
+            List.of()));
     c.add(
         idem(
-            "`idem dedup " + keyText + " --state --exact-store memory --threads 1`",
-            "exact, resumable; one parsing and one judging thread besides the reader; -Xmx" + heap,
-            heap,
+            "`bin/idem dedup " + keyText + " --state --threads " + cores() + "`",
+            "exact, resumable; a parsing and a judging thread per core; " + defaults,
+            null,
             key,
             true,
-            oneThread));
+            List.of("--threads", String.valueOf(cores()))));
     c.add(
         idem(
-            "`idem dedup " + keyText + " --exact-store memory` (no --state)",
-            "exact, **not resumable**; -Xmx" + heap,
-            heap,
+            "`bin/idem dedup " + keyText + "` (no --state)",
+            "exact, **not resumable**; " + defaults,
+            null,
             key,
             false,
-            memory));
+            List.of()));
   }
 
   /** GNU sort, unique, with its own temporary directory and 64 MiB buffer. */
@@ -650,7 +608,10 @@ final class E2eRun {
         name,
         notes,
         (in, out, st, s) -> {
-          List<String> cmd = idemCommand(heap);
+          List<String> cmd =
+              heap == null
+                  ? new ArrayList<>(List.of(Path.of("bin/idem").toAbsolutePath().toString()))
+                  : idemCommand(heap);
           cmd.addAll(List.of("dedup", "-q"));
           cmd.addAll(mode);
           cmd.addAll(List.of("--stats-json", s.toString(), "-o", out.toString()));

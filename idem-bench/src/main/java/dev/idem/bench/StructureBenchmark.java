@@ -173,6 +173,108 @@ public class StructureBenchmark {
     return hits;
   }
 
+  /** Share of the mixed stream's operations that bring a new key (the rest repeat one). */
+  static final double MIXED_NEW = 0.7;
+
+  /**
+   * The dedup job's own use of a set: a stream of {@code addIfAbsent} calls in which 70 % bring a
+   * key not seen yet and 30 % repeat a key already added (chosen uniformly, so a repeat's slot is a
+   * random memory access like a new key's). The stream ends when all n distinct keys are in, into a
+   * structure pre-sized for n; an empty one before each timed pass.
+   */
+  @State(Scope.Benchmark)
+  public static class MixedState {
+    @Param({"fingerprint-set"})
+    public String structure;
+
+    @Param({"1000000"})
+    public int n;
+
+    StructureKeys keys;
+    int[] stream;
+    Structure target;
+    int added;
+
+    @Setup(Level.Trial)
+    public void keys() {
+      keys = StructureKeys.of(Structure.create(structure, 1000, FPP).input(), 0, n);
+      stream = mixedStream(n, 42);
+      int warm = Math.min(n, FilterBenchmark.JIT_WARMUP_KEYS);
+      int[] warmStream = mixedStream(warm, 7);
+      for (int round = 0; round < 5; round++) {
+        addAll(Structure.create(structure, warm, FPP), keys, warmStream);
+      }
+    }
+
+    @Setup(Level.Iteration)
+    public void empty() {
+      target = null;
+      System.gc();
+      target = Structure.create(structure, n, FPP);
+    }
+
+    @TearDown(Level.Iteration)
+    public void check() {
+      if (added != n) {
+        throw new IllegalStateException(structure + " added " + added + " distinct keys of " + n);
+      }
+      requireAll(target, keys, structure);
+    }
+  }
+
+  /** Ops in the mixed stream for n distinct keys: what {@link BenchMain} passes as ops/call. */
+  static int mixedOps(int n) {
+    // the same draws as mixedStream, counted: the driver JVM has no room for the stream itself
+    java.util.SplittableRandom rnd = new java.util.SplittableRandom(42);
+    int ops = 0;
+    int next = 0;
+    while (next < n) {
+      if (next == 0 || rnd.nextDouble() < MIXED_NEW) {
+        next++;
+      } else {
+        rnd.nextInt(next);
+      }
+      ops++;
+    }
+    return ops;
+  }
+
+  /**
+   * Key indices: each op is new with probability {@link #MIXED_NEW} (the next unseen index) or a
+   * repeat of an index already in, uniformly; fixed seed, so every structure gets the same stream.
+   */
+  static int[] mixedStream(int n, long seed) {
+    java.util.SplittableRandom rnd = new java.util.SplittableRandom(seed);
+    int[] out =
+        new int[(int) Math.min(Integer.MAX_VALUE - 8, (long) (n / MIXED_NEW * 1.01) + 1024)];
+    int ops = 0;
+    int next = 0;
+    while (next < n) {
+      if (next == 0 || rnd.nextDouble() < MIXED_NEW) {
+        out[ops++] = next++;
+      } else {
+        out[ops++] = rnd.nextInt(next);
+      }
+    }
+    return java.util.Arrays.copyOf(out, ops);
+  }
+
+  @Benchmark
+  @BenchmarkMode(Mode.SingleShotTime)
+  @OutputTimeUnit(TimeUnit.NANOSECONDS)
+  public int mixed(MixedState s) {
+    s.added = addAll(s.target, s.keys, s.stream);
+    return s.added;
+  }
+
+  static int addAll(Structure target, StructureKeys keys, int[] stream) {
+    int added = 0;
+    for (int j : stream) {
+      added += target.insert(keys, j) ? 1 : 0;
+    }
+    return added;
+  }
+
   /** Keys 0 … n-1, added to a new structure before each timed removal of all of them. */
   @State(Scope.Benchmark)
   public static class DeleteState {

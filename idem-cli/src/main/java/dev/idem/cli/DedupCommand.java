@@ -172,8 +172,8 @@ final class DedupCommand implements Callable<Integer> {
       paramLabel = "N",
       description =
           "Threads that parse records (extract and hash keys, a batch each) and that judge "
-              + "them against the exact set in memory (default: one per core, "
-              + "${DEFAULT-VALUE} meaning so). Files are read on a thread of their own. The "
+              + "them against the exact set in memory (default 0: all cores but two, at least "
+              + "one). Files are read on a thread of their own. The "
               + "output is the same for every N; other exact tiers, windows, shards and "
               + "--seen-before judge on one thread.",
       defaultValue = "0")

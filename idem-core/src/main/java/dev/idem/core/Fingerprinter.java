@@ -27,11 +27,15 @@ public final class Fingerprinter {
   private final KeyNormalizer normalizer;
   private final Hasher128 hasher;
 
+  /** XXH3-128 of raw bytes: {@link #fingerprintInto} hashes short keys with {@link Xxh3Short}. */
+  private final boolean shortXxh3;
+
   private Fingerprinter(HashAlgorithm algorithm, long seed, KeyNormalizer normalizer) {
     this.algorithm = Objects.requireNonNull(algorithm, "algorithm");
     this.seed = seed;
     this.normalizer = Objects.requireNonNull(normalizer, "normalizer");
     this.hasher = algorithm.hasher(seed);
+    this.shortXxh3 = algorithm == HashAlgorithm.XXH3_128 && normalizer.isIdentity();
   }
 
   /** XXH3-128 with seed 0 and no normalisation: the default everywhere in idem. */
@@ -94,6 +98,12 @@ public final class Fingerprinter {
    * + 1]} (lo): the layout the batch operations of {@code MembershipFilter} read.
    */
   public void fingerprintInto(byte[] key, int offset, int length, long[] dst, int slot) {
+    if (shortXxh3 && length <= Xxh3Short.MAX_LENGTH) {
+      // allocation-free: hash4j returns each hash as a new object (see Xxh3Short)
+      Objects.checkFromIndexSize(offset, length, key.length);
+      Xxh3Short.hash(key, offset, length, seed, dst, slot);
+      return;
+    }
     HashValue128 h = hash(key, offset, length);
     dst[2 * slot] = h.getMostSignificantBits();
     dst[2 * slot + 1] = h.getLeastSignificantBits();

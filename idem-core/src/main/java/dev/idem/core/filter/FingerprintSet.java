@@ -4,47 +4,83 @@ import dev.idem.core.ByteSize;
 import dev.idem.core.Fingerprint;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.WritableByteChannel;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.zip.CRC32C;
 
 /**
- * An exact set of 128-bit fingerprints: open addressing with linear probing over one primitive
- * {@code long[]} (slot {@code i} holds {@code hi} at {@code 2i} and {@code lo} at {@code 2i + 1}),
- * so a key costs 16 bytes divided by the load factor and no object. At the default load factor of
- * 0.75 that is 21.3 bytes per key; a {@code HashSet<String>} of URLs costs several times more (see
- * docs/BENCHMARKS.md).
+ * An exact set of 128-bit fingerprints in one primitive {@code long[]}: open addressing over
+ * buckets of four 16-byte slots (hi, lo), one 64-byte cache line each, so a key costs 16 bytes
+ * divided by the load factor and no object. At the default load factor of 0.75 that is 21.3 bytes
+ * per key; a {@code HashSet<String>} of URLs costs several times more (see docs/BENCHMARKS.md).
  *
- * <p>The table size need not be a power of two (a fingerprint's home slot is its {@code hi} mapped
- * by multiply-shift), so a set pre-sized for {@code n} keys is exactly {@code n / load} slots. It
- * doubles when full. Removal uses backward-shift deletion: no tombstones, so lookups never slow
- * down after many removals.
+ * <p>Why buckets: with one slot per probe, linear probing at load 0.75 scans 8.5 slots (136 bytes,
+ * over two or three cache lines) for a key that is absent, which is every new key of a dedup job,
+ * and its loop exits at an unpredictable slot. Here a key's home is a whole bucket ({@code hi}
+ * mapped by multiply-shift to the bucket count, which need not be a power of two), its four slots
+ * are compared one by one, and the search moves on to the next bucket only when the bucket is full
+ * <i>and</i> some key has passed it (below), so most lookups read one line.
+ *
+ * <p>Invariants: a key lives in its home bucket or, when that was full, in a later one (linear
+ * probing over buckets, wrapping), and every bucket in between is full. A bucket's keys fill its
+ * slots from the first, so its last slot is empty exactly when the bucket has room. A full bucket's
+ * first two slots carry one more bit in their order, "passed": a key whose home lies at or before
+ * this bucket is stored beyond it. It is set (the two slots swapped) when an insert walks past the
+ * bucket and starts clear when the bucket fills; a stale set bit only costs a probe. A lookup that
+ * reaches a full bucket without the bit stops there: nothing it seeks lies beyond. Buckets start on
+ * 64-byte boundaries (the array begins with {@link #PAD} unused words).
+ *
+ * <p>It doubles when full. Removal shifts back (no tombstones, so lookups never slow down after
+ * many removals): the bucket closes its gap, and while it had been passed, the first key found
+ * further on that may live in it moves back, which repeats for the bucket that key left.
  *
  * <p>As a {@link MembershipFilter} it never errs, but for the 2<sup>-128</sup> chance that two keys
  * share a fingerprint. Not thread-safe: it is the single-threaded exact tier and pending set of the
  * engine; wrap it for concurrent use.
+ *
+ * <p>Snapshots (type {@code exact}, docs/FORMAT.md) store the buckets as they are, layout 1. A
+ * snapshot of layout 0, written before buckets (slots in linear-probing order, home slot {@code
+ * reduce(hi, slots)}), is read by inserting its keys into buckets.
  */
 public final class FingerprintSet implements MembershipFilter, SnapshotSupport {
 
   /** The load factor of {@link #withExpectedSize(long)}. */
   public static final double DEFAULT_LOAD_FACTOR = 0.75;
 
-  /** Slots are limited by the largest {@code long[]}: two words each. */
-  static final int MAX_SLOTS = (Integer.MAX_VALUE - 8) / 2;
+  static final int SLOTS_PER_BUCKET = 4;
+  private static final int BUCKET_WORDS = 2 * SLOTS_PER_BUCKET;
+
+  /**
+   * Unused words before bucket 0, so that buckets are cache lines: HotSpot puts a {@code long[]}'s
+   * first element 16 bytes after the array's start (compressed class pointers, the default at any
+   * heap size since JDK 15), and G1 starts every large array at a region boundary. On another
+   * layout the set stays correct and a bucket may span two lines.
+   */
+  static final int PAD = 6;
+
+  /** Buckets are limited by the largest {@code long[]}. */
+  static final int MAX_BUCKETS = (Integer.MAX_VALUE - 8 - PAD) / BUCKET_WORDS;
+
+  /** Snapshot layouts: slots in linear-probing order (before buckets), and buckets. */
+  static final int LAYOUT_LINEAR = 0;
+
+  static final int LAYOUT_BUCKETS = 1;
 
   private final double loadFactor;
   private long[] table;
   private long prefetchSink; // keeps the JIT from dropping prefetch's reads
-  private int slots;
+  private int buckets;
   private int growAt;
   private int size;
 
   /** The fingerprint (0, 0) marks empty slots, so its membership is kept here. */
   private boolean containsZero;
 
-  private FingerprintSet(int slots, double loadFactor) {
+  private FingerprintSet(int buckets, double loadFactor) {
     this.loadFactor = loadFactor;
-    allocate(slots);
+    allocate(buckets);
   }
 
   /** A set that holds {@code expectedKeys} keys at the default load factor before it grows. */
@@ -66,36 +102,38 @@ public final class FingerprintSet implements MembershipFilter, SnapshotSupport {
     if (expectedKeys < 0) {
       throw new IllegalArgumentException("expected keys must be >= 0, got " + expectedKeys);
     }
-    double slots = slotsFor(expectedKeys, loadFactor);
-    if (slots > MAX_SLOTS) {
+    double buckets = bucketsFor(expectedKeys, loadFactor);
+    if (buckets > MAX_BUCKETS) {
       throw new IllegalArgumentException(
           "an in-memory fingerprint set holds at most "
-              + (long) (MAX_SLOTS * loadFactor)
+              + (long) ((double) MAX_BUCKETS * SLOTS_PER_BUCKET * loadFactor)
               + " keys at load "
               + loadFactor
               + ", not "
               + expectedKeys
               + "; use an on-disk exact store (RocksDB) for more");
     }
-    return new FingerprintSet((int) slots, loadFactor);
+    return new FingerprintSet((int) buckets, loadFactor);
   }
 
   /**
-   * The table bytes of {@link #withExpectedSize(long)} for {@code expectedKeys} keys (16 bytes a
-   * slot); the object headers add a few dozen bytes. May exceed what one set can hold.
+   * The table bytes of {@link #withExpectedSize(long)} for {@code expectedKeys} keys (64 bytes a
+   * bucket of four); the object headers add a few dozen bytes. May exceed what one set can hold.
    */
   public static long bytesFor(long expectedKeys) {
-    return 16L * (long) slotsFor(Math.max(0, expectedKeys), DEFAULT_LOAD_FACTOR);
+    return 8L * BUCKET_WORDS * (long) bucketsFor(Math.max(0, expectedKeys), DEFAULT_LOAD_FACTOR);
   }
 
-  private static double slotsFor(long expectedKeys, double loadFactor) {
-    return Math.ceil(Math.max(expectedKeys, 1) / loadFactor) + 1;
+  /** Enough buckets that the keys, plus one free slot, fit at the load factor. */
+  private static double bucketsFor(long expectedKeys, double loadFactor) {
+    double slots = Math.ceil(Math.max(expectedKeys, 1) / loadFactor) + 1;
+    return Math.max(2, Math.ceil(slots / SLOTS_PER_BUCKET));
   }
 
-  private void allocate(int slotCount) {
-    long bytes = 16L * slotCount;
+  private void allocate(int bucketCount) {
+    long bytes = 8L * BUCKET_WORDS * bucketCount;
     try {
-      table = new long[2 * slotCount];
+      table = new long[PAD + BUCKET_WORDS * bucketCount];
     } catch (OutOfMemoryError e) {
       throw new NotEnoughMemoryException(
           "not enough memory for a fingerprint set of "
@@ -105,49 +143,102 @@ public final class FingerprintSet implements MembershipFilter, SnapshotSupport {
               + "); raise the heap with -Xmx "
               + "(for bin/idem: IDEM_JAVA_OPTS=-Xmx...) or use an on-disk exact store");
     }
-    slots = slotCount;
-    growAt = (int) Math.min(slotCount - 1L, (long) (slotCount * loadFactor));
+    buckets = bucketCount;
+    long slots = (long) SLOTS_PER_BUCKET * bucketCount;
+    // at least one free slot always, so every probe finds a bucket with room
+    growAt = (int) Math.min(slots - 1, (long) (slots * loadFactor));
   }
 
   /**
    * A hint that keys {@code from} to {@code to} of {@code fingerprints} (hi, lo pairs) come next:
-   * reads their home slots so that a batch's cache misses overlap. Changes nothing.
+   * reads their home buckets so that a batch's cache misses overlap. Changes nothing.
    */
   @Override
   public void prefetch(long[] fingerprints, int from, int to) {
     long[] t = table;
     long sink = 0;
     for (int i = from; i < to; i++) {
-      sink ^= t[2 * home(fingerprints[2 * i])];
+      sink ^= t[base(home(fingerprints[2 * i]))];
     }
     prefetchSink = sink;
   }
 
-  /** Adds the fingerprint; true when it was not in the set. */
+  /**
+   * Adds the fingerprint; true when it was not in the set.
+   *
+   * <p>The common case, a new key whose home bucket has room, is kept short: the fewer instructions
+   * a key takes, the more keys' cache misses the CPU keeps in flight at once, and that, not the
+   * arithmetic, sets the speed of a set larger than the caches.
+   */
   public boolean addIfAbsent(long hi, long lo) {
     if ((hi | lo) == 0) {
-      if (containsZero) {
-        return false;
-      }
-      containsZero = true;
-      size++;
-      return true;
+      return addZero();
     }
     long[] t = table;
-    int i = home(hi);
+    int at = base(home(hi));
+    long h3 = t[at + 6];
+    long l3 = t[at + 7];
+    if ((h3 | l3) != 0 || holds(t, at, hi, lo)) {
+      return addIfAbsentBeyond(hi, lo, at);
+    }
+    put(
+        t,
+        at,
+        used(t[at] | t[at + 1]) + used(t[at + 2] | t[at + 3]) + used(t[at + 4] | t[at + 5]),
+        hi,
+        lo);
+    if (++size > growAt) {
+      grow();
+    }
+    return true;
+  }
+
+  /**
+   * Whether one of the first three slots of the bucket at {@code at} holds (hi, lo), slot by slot:
+   * on this path a branch per slot, well predicted, beats comparing all slots without branches,
+   * which costs more instructions per key and so fewer keys in flight.
+   */
+  private static boolean holds(long[] t, int at, long hi, long lo) {
+    return (t[at] == hi && t[at + 1] == lo)
+        || (t[at + 2] == hi && t[at + 3] == lo)
+        || (t[at + 4] == hi && t[at + 5] == lo);
+  }
+
+  private boolean addZero() {
+    if (containsZero) {
+      return false;
+    }
+    containsZero = true;
+    size++;
+    return true;
+  }
+
+  /** {@link #addIfAbsent} when the home bucket matches a hi or is full: the general walk. */
+  private boolean addIfAbsentBeyond(long hi, long lo, int at) {
+    long[] t = table;
     while (true) {
-      long h = t[2 * i];
-      long l = t[2 * i + 1];
-      if ((h | l) == 0) {
-        break;
-      }
-      if (h == hi && l == lo) {
+      long h3 = t[at + 6];
+      long l3 = t[at + 7];
+      if (holds(t, at, hi, lo) || (h3 == hi && l3 == lo)) {
         return false;
       }
-      i = next(i);
+      if ((h3 | l3) == 0) {
+        put(
+            t,
+            at,
+            used(t[at] | t[at + 1]) + used(t[at + 2] | t[at + 3]) + used(t[at + 4] | t[at + 5]),
+            hi,
+            lo);
+        break;
+      }
+      if (!passed(t[at], t[at + 1], t[at + 2], t[at + 3])) {
+        // nothing passed this full bucket, so the key is nowhere beyond it: it goes beyond it
+        markPassed(t, at);
+        place(t, nextBase(at), hi, lo);
+        break;
+      }
+      at = nextBase(at);
     }
-    t[2 * i] = hi;
-    t[2 * i + 1] = lo;
     if (++size > growAt) {
       grow();
     }
@@ -165,17 +256,20 @@ public final class FingerprintSet implements MembershipFilter, SnapshotSupport {
       return containsZero;
     }
     long[] t = table;
-    int i = home(hi);
+    int at = base(home(hi));
     while (true) {
-      long h = t[2 * i];
-      long l = t[2 * i + 1];
-      if (h == hi && l == lo) {
+      if (holds(t, at, hi, lo)) {
         return true;
       }
-      if ((h | l) == 0) {
+      long h3 = t[at + 6];
+      long l3 = t[at + 7];
+      if (h3 == hi && l3 == lo) {
+        return true;
+      }
+      if ((h3 | l3) == 0 || !passed(t[at], t[at + 1], t[at + 2], t[at + 3])) {
         return false;
       }
-      i = next(i);
+      at = nextBase(at);
     }
   }
 
@@ -195,39 +289,50 @@ public final class FingerprintSet implements MembershipFilter, SnapshotSupport {
       return true;
     }
     long[] t = table;
-    int i = home(hi);
+    int b = home(hi);
+    int slot;
     while (true) {
-      long h = t[2 * i];
-      long l = t[2 * i + 1];
-      if ((h | l) == 0) {
+      int at = base(b);
+      slot = slotOf(t, at, hi, lo);
+      if (slot >= 0) {
+        break;
+      }
+      if ((t[at + 6] | t[at + 7]) == 0 || !passed(t[at], t[at + 1], t[at + 2], t[at + 3])) {
         return false;
       }
-      if (h == hi && l == lo) {
-        break;
-      }
-      i = next(i);
+      b = next(b);
     }
-    // Backward shift: pull later entries of the run into the hole when their home allows it.
-    int hole = i;
-    int j = i;
-    while (true) {
-      j = next(j);
-      long h = t[2 * j];
-      long l = t[2 * j + 1];
-      if ((h | l) == 0) {
-        break;
-      }
-      int k = home(h);
-      boolean homeInsideGap = hole <= j ? (hole < k && k <= j) : (hole < k || k <= j);
-      if (!homeInsideGap) {
-        t[2 * hole] = h;
-        t[2 * hole + 1] = l;
-        hole = j;
-      }
-    }
-    t[2 * hole] = 0;
-    t[2 * hole + 1] = 0;
     size--;
+    int hole = b;
+    int at = base(hole);
+    boolean holeWasPassed = isFull(t, at) && passed(t[at], t[at + 1], t[at + 2], t[at + 3]);
+    closeGap(t, at, slot);
+    // Backward shift. Only keys whose probe passed the hole's bucket can need it, and then every
+    // bucket from the hole to them is full and passed; the first such key found moves back.
+    boolean scanning = holeWasPassed;
+    for (int j = next(hole); scanning && j != hole; j = next(j)) {
+      int aj = base(j);
+      boolean full = isFull(t, aj);
+      boolean jPassed = full && passed(t[aj], t[aj + 1], t[aj + 2], t[aj + 3]);
+      int mover = -1;
+      for (int s = 0; s < SLOTS_PER_BUCKET && mover < 0; s++) {
+        long h = t[aj + 2 * s];
+        if ((h | t[aj + 2 * s + 1]) != 0 && !homeIn(hole, home(h), j)) {
+          mover = s;
+        }
+      }
+      if (mover >= 0) {
+        int ah = base(hole);
+        // the hole's bucket has three keys in its first slots: the mover fills the last
+        t[ah + 6] = t[aj + 2 * mover];
+        t[ah + 7] = t[aj + 2 * mover + 1];
+        setPassed(t, ah, holeWasPassed);
+        closeGap(t, aj, mover);
+        hole = j;
+        holeWasPassed = jPassed;
+      }
+      scanning = jPassed;
+    }
     return true;
   }
 
@@ -257,9 +362,9 @@ public final class FingerprintSet implements MembershipFilter, SnapshotSupport {
       action.accept(0, 0);
     }
     long[] t = table;
-    for (int i = 0; i < slots; i++) {
-      if ((t[2 * i] | t[2 * i + 1]) != 0) {
-        action.accept(t[2 * i], t[2 * i + 1]);
+    for (int i = PAD; i < t.length; i += 2) {
+      if ((t[i] | t[i + 1]) != 0) {
+        action.accept(t[i], t[i + 1]);
       }
     }
   }
@@ -271,37 +376,125 @@ public final class FingerprintSet implements MembershipFilter, SnapshotSupport {
   }
 
   private int home(long hi) {
-    return (int) AbstractBloomFilter.reduce(hi, slots);
+    return (int) AbstractBloomFilter.reduce(hi, buckets);
   }
 
-  private int next(int i) {
-    return i + 1 == slots ? 0 : i + 1;
+  private static int base(int bucket) {
+    return PAD + BUCKET_WORDS * bucket;
+  }
+
+  private int next(int bucket) {
+    return bucket + 1 == buckets ? 0 : bucket + 1;
+  }
+
+  /** The first word of the bucket after the one at {@code at}, wrapping. */
+  private int nextBase(int at) {
+    int n = at + BUCKET_WORDS;
+    return n == table.length ? PAD : n;
+  }
+
+  /** True when {@code k} lies in the cyclic bucket interval {@code (from, to]}. */
+  private static boolean homeIn(int from, int k, int to) {
+    return from <= to ? (from < k && k <= to) : (from < k || k <= to);
+  }
+
+  /** 1 for an occupied slot (its hi | lo), 0 for an empty one. */
+  private static int used(long hiOrLo) {
+    return (int) ((hiOrLo | -hiOrLo) >>> 63);
+  }
+
+  /** The "passed" bit of a full bucket: its first slot orders after its second. */
+  private static boolean passed(long h0, long l0, long h1, long l1) {
+    return h0 > h1 | (h0 == h1 & l0 > l1);
+  }
+
+  private static boolean isFull(long[] t, int at) {
+    return (t[at + 6] | t[at + 7]) != 0;
+  }
+
+  /** Gives a full bucket's "passed" bit the value {@code passed} by ordering its first slots. */
+  private static void setPassed(long[] t, int at, boolean passed) {
+    if (passed(t[at], t[at + 1], t[at + 2], t[at + 3]) != passed) {
+      long h = t[at];
+      long l = t[at + 1];
+      t[at] = t[at + 2];
+      t[at + 1] = t[at + 3];
+      t[at + 2] = h;
+      t[at + 3] = l;
+    }
+  }
+
+  private static void markPassed(long[] t, int at) {
+    setPassed(t, at, true);
+  }
+
+  /** Stores a key in free slot {@code slot}; a bucket that fills starts not passed. */
+  private static void put(long[] t, int at, int slot, long hi, long lo) {
+    t[at + 2 * slot] = hi;
+    t[at + 2 * slot + 1] = lo;
+    if (slot == SLOTS_PER_BUCKET - 1) {
+      setPassed(t, at, false);
+    }
+  }
+
+  /** Places a key known to be absent: the first bucket with room from the one at {@code at}. */
+  private void place(long[] t, int at, long hi, long lo) {
+    while (isFull(t, at)) {
+      markPassed(t, at);
+      at = nextBase(at);
+    }
+    put(
+        t,
+        at,
+        used(t[at] | t[at + 1]) + used(t[at + 2] | t[at + 3]) + used(t[at + 4] | t[at + 5]),
+        hi,
+        lo);
+  }
+
+  /** The slot of (hi, lo) in the bucket at {@code at}, or -1. */
+  private static int slotOf(long[] t, int at, long hi, long lo) {
+    for (int s = 0; s < SLOTS_PER_BUCKET; s++) {
+      if (t[at + 2 * s] == hi && t[at + 2 * s + 1] == lo) {
+        return s;
+      }
+    }
+    return -1;
+  }
+
+  /** Empties {@code slot} and keeps the keys in the first slots: the last key moves into it. */
+  private static void closeGap(long[] t, int at, int slot) {
+    int last = SLOTS_PER_BUCKET - 1;
+    while ((t[at + 2 * last] | t[at + 2 * last + 1]) == 0) {
+      last--;
+    }
+    t[at + 2 * slot] = t[at + 2 * last];
+    t[at + 2 * slot + 1] = t[at + 2 * last + 1];
+    t[at + 2 * last] = 0;
+    t[at + 2 * last + 1] = 0;
   }
 
   private void grow() {
-    if (slots >= MAX_SLOTS) {
+    if (buckets >= MAX_BUCKETS) {
       throw new IllegalStateException(
           "fingerprint set is full at "
               + size
               + " keys (the largest Java array); use an on-disk exact store");
     }
     long[] old = table;
-    int oldSlots = slots;
-    allocate((int) Math.min(MAX_SLOTS, 2L * oldSlots));
-    int kept = size;
-    for (int i = 0; i < oldSlots; i++) {
-      long h = old[2 * i];
-      long l = old[2 * i + 1];
+    allocate((int) Math.min(MAX_BUCKETS, 2L * buckets));
+    insertAll(old, PAD, old.length);
+  }
+
+  /** Places the keys of words {@code [from, to)} (hi, lo pairs; (0, 0) skipped), all distinct. */
+  private void insertAll(long[] words, int from, int to) {
+    long[] t = table;
+    for (int i = from; i < to; i += 2) {
+      long h = words[i];
+      long l = words[i + 1];
       if ((h | l) != 0) {
-        int j = home(h);
-        while ((table[2 * j] | table[2 * j + 1]) != 0) {
-          j = next(j);
-        }
-        table[2 * j] = h;
-        table[2 * j + 1] = l;
+        place(t, base(home(h)), h, l);
       }
     }
-    size = kept;
   }
 
   // ---- MembershipFilter: an exact answer
@@ -329,7 +522,11 @@ public final class FingerprintSet implements MembershipFilter, SnapshotSupport {
 
   @Override
   public long bitSize() {
-    return 128L * slots;
+    return 128L * slots();
+  }
+
+  private long slots() {
+    return (long) SLOTS_PER_BUCKET * buckets;
   }
 
   /** Keys held before the table doubles. */
@@ -346,51 +543,88 @@ public final class FingerprintSet implements MembershipFilter, SnapshotSupport {
   @Override
   public Map<String, Object> layout() {
     Map<String, Object> m = new LinkedHashMap<>();
-    m.put("slots", (long) slots);
+    m.put("slots", slots());
+    m.put("slots_per_bucket", SLOTS_PER_BUCKET);
     m.put("load_factor", loadFactor);
-    m.put("bytes_per_key", size == 0 ? 0.0 : 16.0 * slots / size);
+    m.put("bytes_per_key", size == 0 ? 0.0 : 16.0 * slots() / size);
     return m;
   }
 
   // ---- snapshots
 
   /*
-   * Parameter block (24 bytes): slots u64, load factor f64, contains-zero u32, reserved u32.
-   * Payload: the table, 2 words per slot. The header count is the size.
+   * Parameter block (24 bytes): slots u64, load factor f64, contains-zero u32, layout u32.
+   * Layout 1 (written now): slots = 4 · buckets, the payload is the buckets, 8 words each (hi, lo
+   * per slot, the "passed" bit in the order of the first two slots of a full bucket). Layout 0
+   * (written before buckets, read only): slots in linear-probing order, home slot
+   * reduce(hi, slots), 2 words each. The header count is the size.
    */
   @Override
   public void writeParameters(ByteBuffer out) {
-    out.putLong(slots).putDouble(loadFactor).putInt(containsZero ? 1 : 0).putInt(0);
+    out.putLong(slots()).putDouble(loadFactor).putInt(containsZero ? 1 : 0).putInt(LAYOUT_BUCKETS);
   }
 
   @Override
   public List<BitArray> payload() {
-    return List.of(HeapBitArray.wrap(table));
+    return List.of(new TableWords(table));
   }
 
   static FingerprintSet restore(ByteBuffer params, long count, Payload payload) throws IOException {
     long slots = params.getLong();
     double loadFactor = params.getDouble();
     int zero = params.getInt();
-    int reserved = params.getInt();
+    int layout = params.getInt();
     if (slots < 2
-        || slots > MAX_SLOTS
+        || slots > (long) MAX_BUCKETS * SLOTS_PER_BUCKET
         || !(loadFactor > 0 && loadFactor <= 0.95)
         || (zero & ~1) != 0
-        || reserved != 0
+        || (layout != LAYOUT_LINEAR && layout != LAYOUT_BUCKETS)
+        || (layout == LAYOUT_BUCKETS && (slots % SLOTS_PER_BUCKET != 0 || slots < 8))
         || count > slots) {
       throw new IllegalArgumentException(
-          "slots=" + slots + ", load=" + loadFactor + ", size=" + count);
+          "slots=" + slots + ", load=" + loadFactor + ", layout=" + layout + ", size=" + count);
     }
-    FingerprintSet set = new FingerprintSet((int) slots, loadFactor);
     BitArray words = payload.next(2 * slots);
+    FingerprintSet set;
     long stored = 0;
-    for (int i = 0; i < 2 * slots; i += 2) {
-      long h = words.word(i);
-      long l = words.word(i + 1);
-      set.table[i] = h;
-      set.table[i + 1] = l;
-      stored += (h | l) != 0 ? 1 : 0;
+    if (layout == LAYOUT_BUCKETS) {
+      set = new FingerprintSet((int) (slots / SLOTS_PER_BUCKET), loadFactor);
+      long[] t = set.table;
+      for (int i = 0; i < 2 * slots; i += BUCKET_WORDS) {
+        boolean gap = false;
+        for (int s = 0; s < BUCKET_WORDS; s += 2) {
+          long h = words.word(i + s);
+          long l = words.word(i + s + 1);
+          boolean used = (h | l) != 0;
+          if (used && gap) {
+            throw new IllegalArgumentException("bucket " + i / BUCKET_WORDS + " has a gap");
+          }
+          gap |= !used;
+          stored += used ? 1 : 0;
+          t[PAD + i + s] = h;
+          t[PAD + i + s + 1] = l;
+        }
+      }
+    } else {
+      // the old linear-probing table: its keys go into buckets of the same capacity
+      long keys = Math.max(count - zero, 0);
+      double buckets =
+          Math.max(Math.ceil(slots / (double) SLOTS_PER_BUCKET), bucketsFor(keys, loadFactor));
+      set = new FingerprintSet((int) Math.min(buckets, MAX_BUCKETS), loadFactor);
+      if (count - zero > set.growAt) {
+        throw new IllegalArgumentException("size=" + count + " exceeds the set's capacity");
+      }
+      long[] t = set.table;
+      for (int i = 0; i < 2 * slots; i += 2) {
+        long h = words.word(i);
+        long l = words.word(i + 1);
+        if ((h | l) != 0) {
+          if (++stored > count) {
+            break; // refused below, before the table overflows
+          }
+          set.place(t, base(set.home(h)), h, l);
+        }
+      }
     }
     set.containsZero = zero == 1;
     set.size = (int) count;
@@ -399,5 +633,41 @@ public final class FingerprintSet implements MembershipFilter, SnapshotSupport {
           "the table holds " + (stored + zero) + " fingerprints, the header says " + count);
     }
     return set;
+  }
+
+  /** The buckets of a table as a payload array: the words after the alignment padding. */
+  private static final class TableWords extends BitArray {
+    private final long[] words;
+
+    TableWords(long[] words) {
+      this.words = words;
+    }
+
+    @Override
+    long wordCount() {
+      return words.length - PAD;
+    }
+
+    @Override
+    long word(long index) {
+      return words[PAD + (int) index];
+    }
+
+    @Override
+    long orWord(long index, long mask) {
+      long old = words[PAD + (int) index];
+      words[PAD + (int) index] = old | mask;
+      return old;
+    }
+
+    @Override
+    void setWord(long index, long value) {
+      words[PAD + (int) index] = value;
+    }
+
+    @Override
+    void writeTo(WritableByteChannel out, CRC32C crc) throws IOException {
+      HeapBitArray.write(words, PAD, words.length, out, crc);
+    }
   }
 }

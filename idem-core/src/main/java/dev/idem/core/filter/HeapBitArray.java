@@ -126,9 +126,18 @@ final class HeapBitArray extends BitArray {
 
   @Override
   void writeTo(WritableByteChannel out, CRC32C crc) throws IOException {
+    write(words, 0, words.length, out, crc);
+  }
+
+  /**
+   * Writes {@code words[from, to)}, little-endian, to {@code out}, feeding the same bytes to {@code
+   * crc}: the one encoder of heap words, also for structures whose payload is part of an array.
+   */
+  static void write(long[] words, int from, int to, WritableByteChannel out, CRC32C crc)
+      throws IOException {
     ByteBuffer buf = IO_BUFFER.get();
-    for (int done = 0; done < words.length; ) {
-      int n = Math.min(IO_CHUNK / Long.BYTES, words.length - done);
+    for (int done = from; done < to; ) {
+      int n = Math.min(IO_CHUNK / Long.BYTES, to - done);
       buf.clear();
       buf.asLongBuffer().put(words, done, n);
       buf.limit(n * Long.BYTES);

@@ -313,14 +313,19 @@ public final class ScalableBloomFilter implements MembershipFilter, SnapshotSupp
     return mode == Mode.TIME_SLICES && clock.getAsLong() - newest.createdMillis >= sliceMillis;
   }
 
-  /** Touches the newest layer only: where queries start and new keys go. */
+  /**
+   * Touches every layer, newest first: a key not seen before, most keys of a dedup stream, is
+   * looked up in all of them, and a layer left out cost one cache miss per key after another.
+   */
   @Override
   public void prefetch(long[] fingerprints, int from, int to) {
     Layer[] ls = layers;
-    Layer newest = ls[ls.length - 1];
     long sink = 0;
-    for (int i = from; i < to; i++) {
-      sink ^= newest.touch(fingerprints[2 * i], fingerprints[2 * i + 1]);
+    for (int l = ls.length - 1; l >= 0; l--) {
+      Layer layer = ls[l];
+      for (int i = from; i < to; i++) {
+        sink ^= layer.touch(fingerprints[2 * i], fingerprints[2 * i + 1]);
+      }
     }
     prefetchSink = sink;
   }

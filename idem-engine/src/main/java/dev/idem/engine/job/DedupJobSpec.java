@@ -80,6 +80,16 @@ public record DedupJobSpec(
     VerifyInputs verifyInputs,
     int threads) {
 
+  /**
+   * Threads for parsing and judging on a machine of {@code cores}: all but two, which the reading
+   * thread, the writing (judging) thread and the checkpoint thread share. On two cores, where the
+   * reader and the writer already keep both busy, more threads only added work (docs/BENCHMARKS.md,
+   * Part B).
+   */
+  public static int defaultThreads(int cores) {
+    return Math.max(1, cores - 2);
+  }
+
   /** Where the exact tier lives. */
   public enum ExactStoreChoice {
     /** In memory when the keys fit the heap comfortably, else RocksDB. */
@@ -105,7 +115,7 @@ public record DedupJobSpec(
       throw new IllegalArgumentException("threads must be at least 1 (0: one per core)");
     }
     if (threads == 0) {
-      threads = Runtime.getRuntime().availableProcessors();
+      threads = defaultThreads(Runtime.getRuntime().availableProcessors());
     }
     if (checkpointRecords < 1) {
       throw new IllegalArgumentException("checkpoints need at least 1 record between them");
