@@ -95,7 +95,6 @@ class PlanBudgetTest {
                 "-XX:+UseSerialGC",
                 "-XX:MinHeapFreeRatio=10",
                 "-XX:MaxHeapFreeRatio=20",
-                "-XX:MinHeapDeltaBytes=64m",
                 "-Xmn8m",
                 "-Xmx" + maxHeap,
                 "-Xshare:auto",
