@@ -83,9 +83,8 @@ class PlanBudgetTest {
   }
 
   /**
-   * The CLI in a child JVM with the collector settings bin/idem passes when IDEM_JAVA_OPTS names no
-   * collector (-Xms16m is left out: bin/idem leaves it out too for limits of 32 MiB and less), and
-   * the budget as {@code -Xmx}.
+   * The CLI in a child JVM with the options bin/idem passes for IDEM_JAVA_OPTS=-Xmx{@code maxHeap}
+   * (its collector settings; -Xms16m only above 32 MiB).
    */
   private static Process startAsBinIdem(String maxHeap, List<String> args, Path stderr)
       throws IOException {
@@ -102,6 +101,9 @@ class PlanBudgetTest {
                 "-cp",
                 System.getProperty("java.class.path"),
                 IdemCommand.class.getName()));
+    if (Integer.parseInt(maxHeap.replace("m", "")) > 32) {
+      command.add(1, "-Xms16m");
+    }
     command.addAll(args);
     return new ProcessBuilder(command)
         .redirectOutput(ProcessBuilder.Redirect.DISCARD)
