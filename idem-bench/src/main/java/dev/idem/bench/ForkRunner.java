@@ -67,6 +67,25 @@ final class ForkRunner {
     return results;
   }
 
+  /**
+   * The command line that runs {@code mainClass} of this class path in a JVM of its own with {@code
+   * flags} (allowed to attach to itself, for JOL), followed by {@code args}: the forks started
+   * outside JMH (memory and window probes).
+   */
+  static List<String> javaCommand(List<String> flags, Class<?> mainClass, String... args) {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    cmd.addAll(flags);
+    cmd.addAll(
+        List.of(
+            "-Djdk.attach.allowAttachSelf=true",
+            "-cp",
+            System.getProperty("java.class.path"),
+            mainClass.getName()));
+    cmd.addAll(List.of(args));
+    return cmd;
+  }
+
   /** Records flags of a fork started outside JMH (e.g. the memory probe). */
   void noteFlags(String name, List<String> flags) {
     flagsSeen.add(name + ": " + String.join(" ", flags));

@@ -1,8 +1,6 @@
 package dev.idem.bench;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -219,34 +217,14 @@ final class HotPathRun {
         List.of(
             "-Xms" + heap + "m", "-Xmx" + heap + "m", "-XX:+AlwaysPreTouch", ForkRunner.THP_FLAG);
     forks.noteFlags("memory-" + set + "-n" + n, flags);
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.addAll(flags);
-    cmd.addAll(
-        List.of(
-            "-Djdk.attach.allowAttachSelf=true",
-            "-cp",
-            System.getProperty("java.class.path"),
-            MemoryProbe.class.getName(),
-            set,
-            Long.toString(n)));
     ForkRunner.log("memory-" + set + "-n" + n + ": running");
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    List<String> lines = new ArrayList<>();
-    try (BufferedReader r =
-        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-      for (String line; (line = r.readLine()) != null; ) {
-        lines.add(line);
-        if (line.startsWith("PROBE\t")) {
-          String[] f = line.split("\t");
-          probes.put(
-              n + "|" + set,
-              new double[] {Double.parseDouble(f[3]) / n, Double.parseDouble(f[4]) / n});
-        }
-      }
+    String[] f =
+        MemoryProbe.inOwnJvm(set, n, flags, outDir.resolve("memory-" + set + "-n" + n + ".log"));
+    if (f != null) {
+      probes.put(
+          n + "|" + set, new double[] {Double.parseDouble(f[2]) / n, Double.parseDouble(f[3]) / n});
     }
-    ForkRunner.log("memory-" + set + "-n" + n + ": exit " + p.waitFor());
-    Files.write(outDir.resolve("memory-" + set + "-n" + n + ".log"), lines, StandardCharsets.UTF_8);
+    ForkRunner.log("memory-" + set + "-n" + n + ": done");
   }
 
   private String header(String command, String loadBefore, Duration took) {

@@ -1,6 +1,15 @@
 package dev.idem.bench;
 
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
 import java.lang.ref.Reference;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import org.openjdk.jol.info.GraphLayout;
 
@@ -42,6 +51,32 @@ public final class MemoryProbe {
         layout.totalSize(),
         layout.totalCount());
     Reference.reachabilityFence(target);
+  }
+
+  /**
+   * Runs the probe for {@code set} with {@code n} keys in a JVM of its own started with {@code
+   * flags}, writes its output to {@code log}, and returns the PROBE line's fields (name, n, heap
+   * bytes, JOL bytes, JOL objects), or null when it printed none.
+   */
+  static String[] inOwnJvm(String set, long n, List<String> flags, Path log)
+      throws IOException, InterruptedException {
+    List<String> cmd = ForkRunner.javaCommand(flags, MemoryProbe.class, set, Long.toString(n));
+    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    List<String> lines = new ArrayList<>();
+    String[] probe = null;
+    try (BufferedReader r =
+        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+      for (String line; (line = r.readLine()) != null; ) {
+        lines.add(line);
+        if (line.startsWith("PROBE\t")) {
+          probe = Arrays.copyOfRange(line.split("\t"), 1, 6);
+        }
+      }
+    }
+    int exit = p.waitFor();
+    lines.add("exit " + exit);
+    Files.write(log, lines, StandardCharsets.UTF_8);
+    return probe;
   }
 
   /** Used heap once repeated full collections stop freeing anything. */

@@ -1,8 +1,6 @@
 package dev.idem.bench;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -145,34 +143,13 @@ final class StructureRun {
         List.of(
             "-Xms" + heap + "m", "-Xmx" + heap + "m", "-XX:+AlwaysPreTouch", ForkRunner.THP_FLAG);
     forks.noteFlags("memory-" + set, flags);
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.addAll(flags);
-    cmd.addAll(
-        List.of(
-            "-Djdk.attach.allowAttachSelf=true",
-            "-cp",
-            System.getProperty("java.class.path"),
-            MemoryProbe.class.getName(),
-            set,
-            Integer.toString(plan.n())));
     ForkRunner.log("memory-" + set + ": running (" + String.join(" ", flags) + ")");
-    Path log = outDir.resolve("memory-" + set + ".log");
-    Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    List<String> lines = new ArrayList<>();
-    try (BufferedReader r =
-        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-      for (String line; (line = r.readLine()) != null; ) {
-        lines.add(line);
-        if (line.startsWith("PROBE\t")) {
-          String[] f = line.split("\t");
-          table.addProbe(f[1], Long.parseLong(f[3]), Long.parseLong(f[4]), Long.parseLong(f[5]));
-        }
-      }
+    String[] f =
+        MemoryProbe.inOwnJvm(set, plan.n(), flags, outDir.resolve("memory-" + set + ".log"));
+    if (f != null) {
+      table.addProbe(f[0], Long.parseLong(f[2]), Long.parseLong(f[3]), Long.parseLong(f[4]));
     }
-    int exit = p.waitFor();
-    Files.write(log, lines, StandardCharsets.UTF_8);
-    ForkRunner.log("memory-" + set + ": exit " + exit);
+    ForkRunner.log("memory-" + set + ": done");
   }
 
   private List<String[]> readNotes() throws IOException {

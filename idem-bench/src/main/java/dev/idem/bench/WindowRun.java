@@ -89,17 +89,9 @@ final class WindowRun {
 
   private List<String> fork(String name, int run, boolean stateRun, List<String> flags)
       throws IOException, InterruptedException {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.addAll(flags);
-    cmd.addAll(
-        List.of(
-            "-Djdk.attach.allowAttachSelf=true",
-            "-cp",
-            System.getProperty("java.class.path"),
-            WindowProbe.class.getName(),
-            name,
-            Long.toString(plan.events())));
+    List<String> cmd =
+        new ArrayList<>(
+            ForkRunner.javaCommand(flags, WindowProbe.class, name, Long.toString(plan.events())));
     if (stateRun) {
       cmd.add("--state");
     }
