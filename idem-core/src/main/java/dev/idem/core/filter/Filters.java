@@ -57,10 +57,14 @@ public final class Filters {
    * @param type the type asked for, or {@code null} for {@link #defaultType(long)}
    * @param capacityGuess keys to size for when {@code expectedKeys} is unknown, such as an upper
    *     bound estimated from the input's size; {@code <= 0} when there is none, which sizes for
-   *     {@link #UNKNOWN_KEYS_CAPACITY}
+   *     {@link #UNKNOWN_KEYS_CAPACITY}. A striped exact set takes it as a record count and grows to
+   *     the distinct keys ({@link StripedFingerprintSet#forRecords})
    */
   public static MembershipFilter forKeys(
       FilterType type, long expectedKeys, long capacityGuess, double p) {
+    if (expectedKeys <= 0 && capacityGuess > 0 && type == FilterType.EXACT_STRIPED) {
+      return StripedFingerprintSet.forRecords(capacityGuess); // grows to what the keys need
+    }
     long n =
         expectedKeys > 0 ? expectedKeys : capacityGuess > 0 ? capacityGuess : UNKNOWN_KEYS_CAPACITY;
     return create(type != null ? type : defaultType(expectedKeys), n, p);

@@ -68,8 +68,20 @@ public final class FingerprintSet implements MembershipFilter, SnapshotSupport {
 
   static final int LAYOUT_BUCKETS = 1;
 
+  /** The least a projected growth ({@link #projectGrowth}) enlarges the table by. */
+  private static final double MIN_PROJECTED_GROWTH = 1.125;
+
+  /** Projected keys are this much more than the count projects, so that noise does not regrow. */
+  private static final double PROJECTION_MARGIN = 1.05;
+
   private final double loadFactor;
   private long[] table;
+
+  /** Growth: the most the table grows by at once, and adds expected in all (0: not known). */
+  private double maxGrowth = 2;
+
+  private long expectedAdds;
+  private long adds; // calls of addIfAbsent, duplicates included
   private long prefetchSink; // keeps the JIT from dropping prefetch's reads
   private int buckets;
   private int growAt;
@@ -155,12 +167,16 @@ public final class FingerprintSet implements MembershipFilter, SnapshotSupport {
    */
   @Override
   public void prefetch(long[] fingerprints, int from, int to) {
-    long[] t = table;
     long sink = 0;
     for (int i = from; i < to; i++) {
-      sink ^= t[base(home(fingerprints[2 * i]))];
+      sink ^= touch(fingerprints[2 * i]);
     }
     prefetchSink = sink;
+  }
+
+  /** Reads the first word of the home bucket of {@code hi}: a prefetch the caller keeps alive. */
+  long touch(long hi) {
+    return table[base(home(hi))];
   }
 
   /**
@@ -171,6 +187,7 @@ public final class FingerprintSet implements MembershipFilter, SnapshotSupport {
    * arithmetic, sets the speed of a set larger than the caches.
    */
   public boolean addIfAbsent(long hi, long lo) {
+    adds++;
     if ((hi | lo) == 0) {
       return addZero();
     }
@@ -481,8 +498,38 @@ public final class FingerprintSet implements MembershipFilter, SnapshotSupport {
               + " keys (the largest Java array); use an on-disk exact store");
     }
     long[] old = table;
-    allocate((int) Math.min(MAX_BUCKETS, 2L * buckets));
+    allocate(
+        (int) Math.min(MAX_BUCKETS, Math.max(buckets + 1L, (long) Math.ceil(buckets * step()))));
     insertAll(old, PAD, old.length);
+  }
+
+  /**
+   * How much the table grows by: {@link #maxGrowth}, or, while the adds expected in all have not
+   * come, enough for the keys the adds so far project (new keys per add as until now), but at least
+   * {@link #MIN_PROJECTED_GROWTH}.
+   */
+  private double step() {
+    if (adds == 0 || expectedAdds <= adds) {
+      return maxGrowth;
+    }
+    double projected = PROJECTION_MARGIN * size * ((double) expectedAdds / adds);
+    double step = projected / ((double) buckets * SLOTS_PER_BUCKET * loadFactor);
+    return Math.min(maxGrowth, Math.max(MIN_PROJECTED_GROWTH, step));
+  }
+
+  /**
+   * Lets the set grow by less than doubling: by at most {@code maxGrowth} at a time, and toward the
+   * keys that {@code expectedAdds} calls of {@link #addIfAbsent} in all would bring at the rate of
+   * new keys seen so far ({@code 0}: not known). A set sized below its final count then ends close
+   * to it, at the cost of more, smaller regrowths.
+   */
+  void projectGrowth(long expectedAdds, double maxGrowth) {
+    if (!(maxGrowth >= MIN_PROJECTED_GROWTH && maxGrowth <= 2) || expectedAdds < 0) {
+      throw new IllegalArgumentException(
+          "growth " + maxGrowth + " must be in [1.125, 2], expected adds >= 0: " + expectedAdds);
+    }
+    this.maxGrowth = maxGrowth;
+    this.expectedAdds = expectedAdds;
   }
 
   /** Places the keys of words {@code [from, to)} (hi, lo pairs; (0, 0) skipped), all distinct. */

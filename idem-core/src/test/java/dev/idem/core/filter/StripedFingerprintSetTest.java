@@ -46,8 +46,12 @@ class StripedFingerprintSetTest extends MembershipFilterContract {
   }
 
   @Property(tries = 200)
-  void behavesLikeAHashSetAndGrowsStripeByStripe(@ForAll("stripedKeys") List<Key> keys) {
-    StripedFingerprintSet set = StripedFingerprintSet.withExpectedSize(0);
+  void behavesLikeAHashSetAndGrowsStripeByStripe(
+      @ForAll("stripedKeys") List<Key> keys, @ForAll boolean sizedByRecords) {
+    StripedFingerprintSet set =
+        sizedByRecords
+            ? StripedFingerprintSet.forRecords(keys.size() / 3)
+            : StripedFingerprintSet.withExpectedSize(0);
     Set<Key> model = new HashSet<>();
     for (Key k : keys) {
       assertThat(set.addIfAbsent(k.hi(), k.lo())).isEqualTo(model.add(k));
@@ -125,6 +129,44 @@ class StripedFingerprintSetTest extends MembershipFilterContract {
     assertThatThrownBy(() -> StripedFingerprintSet.restore(threeStripes.flip(), 0, null))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("stripes=3");
+  }
+
+  /**
+   * {@link StripedFingerprintSet#forRecords} ends sized by the distinct keys of its records, not by
+   * the records: 2 M records whose repeats are spread uniformly (each repeat a uniformly chosen
+   * earlier record), as in the dedup job's benchmark.
+   */
+  @Test
+  void sizedForRecordsEndsSizedByTheDistinctKeys() {
+    int records = 2_000_000;
+    long recordBytes = StripedFingerprintSet.bytesFor(records);
+    // no repeats: within a few percent of a set sized for every record
+    StripedFingerprintSet all = fill(records, 0.0, 1);
+    assertThat(all.size()).isEqualTo(records);
+    assertThat((double) all.bitSize() / 8 / recordBytes).isBetween(0.95, 1.15);
+    // 30 % repeats: the set is sized for the 1.4 M distinct keys, not the 2 M records
+    StripedFingerprintSet some = fill(records, 0.3, 2);
+    double perDistinct = (double) some.bitSize() / 8 / StripedFingerprintSet.bytesFor(some.size());
+    assertThat(perDistinct).as("bytes over a set sized for the distinct keys").isBetween(1.0, 1.3);
+    assertThat(some.bitSize() / 8).isLessThan((long) (0.85 * recordBytes));
+    // 90 % repeats: the set never needs more than it started with, half the records
+    StripedFingerprintSet few = fill(records, 0.9, 3);
+    assertThat(few.bitSize() / 8).isEqualTo(StripedFingerprintSet.bytesFor(records / 2));
+  }
+
+  private static StripedFingerprintSet fill(int records, double repeatShare, long seed) {
+    StripedFingerprintSet set = StripedFingerprintSet.forRecords(records);
+    SplittableRandom random = new SplittableRandom(seed);
+    long[] his = new long[records];
+    long[] los = new long[records];
+    for (int i = 0; i < records; i++) {
+      boolean repeat = i > 0 && random.nextDouble() < repeatShare;
+      int from = repeat ? random.nextInt(i) : i;
+      his[i] = repeat ? his[from] : random.nextLong();
+      los[i] = repeat ? los[from] : random.nextLong();
+      set.addIfAbsent(his[i], los[i]);
+    }
+    return set;
   }
 
   @Test

@@ -555,7 +555,8 @@ public final class DedupJob {
               judge,
               new JobProgress.Outputs(out, dropped, quarantine, late, quarantinePath, latePath),
               source.reads(),
-              crash);
+              crash,
+              crash == CrashPoints.NONE); // crash points count on checkpoints at fixed counts
       try (p) { // before the outputs close: a checkpoint in flight finishes first
         return loop(p, inputs, source, setup, store, dir, start, started, restoreMillis);
       }
