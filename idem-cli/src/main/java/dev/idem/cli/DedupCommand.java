@@ -136,10 +136,13 @@ final class DedupCommand implements Callable<Integer> {
       defaultValue = "auto",
       converter = ExactStore.Converter.class,
       description =
-          "auto (memory when the exact set and the job's 32 MiB of working heap fit in the "
-              + "heap limit, with room for the set to double when the key count is guessed from "
-              + "the input's size; else RocksDB; the rule idem plan sizes with), memory, "
-              + "rocksdb, or redis://HOST[:PORT][/DB][?prefix=P&ttl=T]: a seen-set shared by "
+          "auto (memory when the exact set and the job's 32 MiB of working heap fit in "
+              + "--memory, with room for the set to double when the key count is guessed from "
+              + "the input's size; else partitioned when the inputs are files and nothing but the "
+              + "exact set judges; else RocksDB; the rule idem plan sizes with), memory, rocksdb, "
+              + "partitioned (the keys go to partition files, each judged in memory, then a "
+              + "second read writes the records: for keys larger than memory; inputs must be "
+              + "files), or redis://HOST[:PORT][/DB][?prefix=P&ttl=T]: a seen-set shared by "
               + "every worker that names it, marked atomically per key (Redis 7+ with appendonly "
               + "yes; a job stops if the server forgets its marks; no local filter, which could not "
               + "know other workers' keys); with ttl=10m a key repeats only within 10 minutes of "
@@ -166,6 +169,25 @@ final class DedupCommand implements Callable<Integer> {
               + "inode, and a gzip input being read, are checked in full. full: read everything "
               + "read so far again and compare its CRC32C. Any difference refuses the resume.")
   VerifyInputs verifyInputs;
+
+  @Option(
+      names = "--memory",
+      paramLabel = "SIZE",
+      converter = SizeConverter.class,
+      description =
+          "The heap the job may plan for (its exact set, or the partitioned method's "
+              + "partitions); bin/idem also starts the JVM with a heap of this size. Default: the "
+              + "JVM's heap limit.")
+  long memory;
+
+  @Option(
+      names = "--tmp",
+      paramLabel = "DIR",
+      description =
+          "Where the partitioned method writes its partition files (about 24 bytes a record) "
+              + "when there is no --state; with --state they go in the state directory "
+              + "(default: the system temporary directory).")
+  Path tmp;
 
   @Option(
       names = "--threads",
@@ -506,7 +528,9 @@ final class DedupCommand implements Callable<Integer> {
           exactStore.shared(),
           seenBefore,
           verifyInputs,
-          threads);
+          threads,
+          memory,
+          tmp);
     } catch (IllegalArgumentException | TypeConversionException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }

@@ -15,7 +15,7 @@ import picocli.CommandLine.TypeConversionException;
  */
 record ExactStore(ExactStoreChoice local, SharedSeenSet.Opener shared) {
 
-  /** {@code auto}, {@code memory}, {@code rocksdb} or {@code redis://...}. */
+  /** {@code auto}, {@code memory}, {@code rocksdb}, {@code partitioned} or {@code redis://...}. */
   static final class Converter implements ITypeConverter<ExactStore> {
     @Override
     public ExactStore convert(String value) {
@@ -34,7 +34,7 @@ record ExactStore(ExactStoreChoice local, SharedSeenSet.Opener shared) {
       throw new TypeConversionException(
           "'"
               + value
-              + "' is not auto, memory, rocksdb or "
+              + "' is not auto, memory, rocksdb, partitioned or "
               + "redis://HOST[:PORT][/DB][?prefix=P&ttl=T]");
     }
   }

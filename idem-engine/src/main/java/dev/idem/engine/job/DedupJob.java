@@ -181,9 +181,7 @@ public final class DedupJob {
               ? ExactTierPlacement.shared(spec.shared().describe())
               : windowed || spec.mode() == DedupMode.APPROXIMATE
                   ? ExactTierPlacement.NONE
-                  : chooseMemory(capacity, fullKeys, !expected.isKnown())
-                      ? ExactTierPlacement.MEMORY
-                      : ExactTierPlacement.ROCKSDB;
+                  : placeExactTier(capacity, fullKeys, !expected.isKnown(), inputs);
       // an exact set in memory needs no filter in front of it: it is the filter (see Tiers)
       FilterType filterType =
           spec.filterType() != null
@@ -272,6 +270,8 @@ public final class DedupJob {
                 false);
       } else if (windowed) {
         setup = windowSetup(manifest, store, cp, fingerprinter);
+      } else if (manifest.exactStore().kind() == ExactTierPlacement.Kind.PARTITIONED) {
+        setup = partitionedSetup(manifest, dir, cp, inputs, settings, closer);
       } else if (dir != null) {
         Tiers tiers = Tiers.restore(dir, store, cp, manifest, fingerprinter, capacity);
         crash.reached(CrashPoints.Step.TIERS_RESTORED);
@@ -313,6 +313,49 @@ public final class DedupJob {
     } catch (Exception e) {
       throw new IllegalStateException("closing the job's resources failed", e);
     }
+  }
+
+  /**
+   * The partitioned method: its plan ({@link PartitionedPlan}) in the state directory, or in a
+   * temporary directory deleted at the end, then a judge that reads the plan's verdicts.
+   */
+  private Setup partitionedSetup(
+      Manifest manifest,
+      StateDirectory dir,
+      Checkpoint cp,
+      List<InputFile> inputs,
+      RecordSource.Settings settings,
+      Closer closer)
+      throws IOException {
+    Path planDir;
+    if (dir != null) {
+      planDir = dir.path().resolve("plan");
+    } else {
+      Path tmp =
+          spec.tempDirectory() != null
+              ? spec.tempDirectory()
+              : Path.of(System.getProperty("java.io.tmpdir"));
+      planDir = Files.createTempDirectory(tmp, "idem-plan-");
+      closer.register(() -> deleteRecursively(planDir)); // after the judge is closed
+    }
+    DuplicateBits bits =
+        PartitionedPlan.run(
+            planDir,
+            dir != null,
+            inputs,
+            settings,
+            Math.max(16L << 20, memory() - JobMemory.WORKING_HEAP),
+            InputEstimate.distinctKeysUpperBound(inputs, spec.format()),
+            spec.checkpointRecords(),
+            spec.checkpointInterval(),
+            listener::note);
+    return new Setup(
+        new PlannedJudge(bits, cp.records() - cp.badRecords()),
+        manifest,
+        manifest.exactStore(),
+        null,
+        0,
+        false);
   }
 
   /** The shared set's warnings are the job's: printed, and counted in its result. */
@@ -710,26 +753,64 @@ public final class DedupJob {
   }
 
   /**
-   * Where {@code --exact-store auto} keeps the exact tier: in memory when the set and the job's
-   * working heap fit in the heap limit, by the rule {@code idem plan} sizes its commands with
-   * ({@link JobMemory}), so that a plan's budget given as {@code -Xmx} chooses the tier the plan
-   * chose.
+   * Where the exact tier goes. {@code --exact-store auto} keeps it in memory when the set and the
+   * job's working heap fit in {@link #memory()}, by the rule {@code idem plan} sizes its commands
+   * with ({@link JobMemory}), so that a plan's budget given as {@code -Xmx} chooses the tier the
+   * plan chose; else the partitioned method when the job allows it, else RocksDB.
    *
    * @param capacity the keys the set is sized for
    * @param guessed whether {@code capacity} was guessed from the inputs' size ({@link
    *     InputEstimate}) rather than given or estimated by reading them: more keys may come, and the
    *     set may have to double
    */
-  private boolean chooseMemory(long capacity, boolean fullKeys, boolean guessed) {
+  private ExactTierPlacement placeExactTier(
+      long capacity, boolean fullKeys, boolean guessed, List<InputFile> inputs)
+      throws JobException {
+    String noPartitions = whyNotPartitioned(inputs);
     return switch (spec.exactStore()) {
-      case MEMORY -> true;
-      case ROCKSDB -> false;
+      case MEMORY -> ExactTierPlacement.MEMORY;
+      case ROCKSDB -> ExactTierPlacement.ROCKSDB;
+      case PARTITIONED -> {
+        if (noPartitions != null) {
+          throw new JobException(
+              "--exact-store partitioned reads the inputs twice and judges by the exact set "
+                  + "alone, so it cannot be used "
+                  + noPartitions
+                  + "; use --exact-store rocksdb");
+        }
+        yield ExactTierPlacement.PARTITIONED;
+      }
       case AUTO ->
           (fullKeys
-                  ? JobMemory.fullKeyMemoryTier(capacity, guessed)
-                  : JobMemory.memoryTier(capacity, guessed))
-              <= Runtime.getRuntime().maxMemory();
+                      ? JobMemory.fullKeyMemoryTier(capacity, guessed)
+                      : JobMemory.memoryTier(capacity, guessed))
+                  <= memory()
+              ? ExactTierPlacement.MEMORY
+              : noPartitions == null ? ExactTierPlacement.PARTITIONED : ExactTierPlacement.ROCKSDB;
     };
+  }
+
+  /** Why this job cannot use the partitioned method, or {@code null} when it can. */
+  private String whyNotPartitioned(List<InputFile> inputs) {
+    if (inputs.stream().anyMatch(InputFile::isStdin)) {
+      return "on standard input (it cannot be read twice)";
+    }
+    if (spec.keyMode() == KeyMode.FULL_KEY) {
+      return "with --key-mode full";
+    }
+    if (spec.shard() != null) {
+      return "with --shard";
+    }
+    if (spec.seenBefore() != null) {
+      return "with --seen-before";
+    }
+    return null;
+  }
+
+  /** The heap the job may plan for: {@code --memory}, at most the JVM's heap limit. */
+  private long memory() {
+    long limit = Runtime.getRuntime().maxMemory();
+    return spec.memory() > 0 ? Math.min(spec.memory(), limit) : limit;
   }
 
   private static boolean sameFile(String recorded, Path path) {
@@ -760,9 +841,11 @@ public final class DedupJob {
             : filter == null
                 ? (m.window() != null
                     ? "none (windows)"
-                    : spec.shared() != null
-                        ? "none (a local filter cannot know other workers' keys)"
-                        : m.filterType().displayName())
+                    : m.exactStore().kind() == ExactTierPlacement.Kind.PARTITIONED
+                        ? "none (the partitioned method works out every verdict first)"
+                        : spec.shared() != null
+                            ? "none (a local filter cannot know other workers' keys)"
+                            : m.filterType().displayName())
                 : filter.type().displayName()
                     + ", "
                     + ByteSize.format((filter.bitSize() + 7) / 8)

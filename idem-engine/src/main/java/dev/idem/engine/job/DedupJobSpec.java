@@ -50,6 +50,10 @@ import java.util.List;
  * @param verifyInputs how a resume checks that the inputs still hold what the job read
  * @param threads threads that judge records (the exact set in memory; other tiers judge on one), or
  *     0 for one per available core; the output is the same for any number
+ * @param memory the heap bytes the job may plan for (its exact set, or the partitioned method's
+ *     partitions), or 0 for the JVM's heap limit; never more than that limit
+ * @param tempDirectory where a job without a state directory writes the partitioned method's files,
+ *     or {@code null} for the system's temporary directory
  */
 public record DedupJobSpec(
     List<String> inputs,
@@ -78,7 +82,9 @@ public record DedupJobSpec(
     SharedSeenSet.Opener shared,
     Path seenBefore,
     VerifyInputs verifyInputs,
-    int threads) {
+    int threads,
+    long memory,
+    Path tempDirectory) {
 
   /**
    * Threads for parsing and judging on a machine of {@code cores}: all but two, which the reading
@@ -92,10 +98,15 @@ public record DedupJobSpec(
 
   /** Where the exact tier lives. */
   public enum ExactStoreChoice {
-    /** In memory when the keys fit the heap comfortably, else RocksDB. */
+    /**
+     * In memory when the keys fit the memory comfortably; else partitioned when the job can read
+     * its inputs twice and judges nothing but its exact set, else RocksDB.
+     */
     AUTO,
     MEMORY,
-    ROCKSDB
+    ROCKSDB,
+    /** Partition files judged one at a time within the memory, then the records written. */
+    PARTITIONED
   }
 
   public DedupJobSpec {
@@ -116,6 +127,9 @@ public record DedupJobSpec(
     }
     if (threads == 0) {
       threads = defaultThreads(Runtime.getRuntime().availableProcessors());
+    }
+    if (memory < 0) {
+      throw new IllegalArgumentException("memory must be positive (0: the heap limit)");
     }
     if (checkpointRecords < 1) {
       throw new IllegalArgumentException("checkpoints need at least 1 record between them");

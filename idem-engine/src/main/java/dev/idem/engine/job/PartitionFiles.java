@@ -11,11 +11,11 @@ import java.nio.file.StandardOpenOption;
 /**
  * The partition files of the partitioned method's first pass ({@link PartitionedPlan}): entries of
  * {@link #ENTRY_BYTES} bytes (a key's fingerprint hi and lo, then the record's ordinal among the
- * judged records, three little-endian longs), appended in input order, so each file lists its
- * keys' records in the order they came.
+ * judged records, three little-endian longs), appended in input order, so each file lists its keys'
+ * records in the order they came.
  *
- * <p>A key's partition is a function of its fingerprint's low word ({@link #partitionOf}); the
- * high word is left whole for the in-memory set that judges a partition, which places keys by it.
+ * <p>A key's partition is a function of its fingerprint's low word ({@link #partitionOf}); the high
+ * word is left whole for the in-memory set that judges a partition, which places keys by it.
  */
 final class PartitionFiles implements AutoCloseable {
 
@@ -26,7 +26,8 @@ final class PartitionFiles implements AutoCloseable {
   private final ByteBuffer[] buffers;
   private final long[] lengths;
 
-  private PartitionFiles(Path[] paths, FileChannel[] channels, ByteBuffer[] buffers, long[] lengths) {
+  private PartitionFiles(
+      Path[] paths, FileChannel[] channels, ByteBuffer[] buffers, long[] lengths) {
     this.paths = paths;
     this.channels = channels;
     this.buffers = buffers;

@@ -157,8 +157,7 @@ final class PartitionedPlan {
     int fileIndex = p.fileIndex();
     long offset = p.offset();
     long line = p.line();
-    try (RecordSource source =
-            new RecordSource(inputs, settings, null, fileIndex, offset, line);
+    try (RecordSource source = new RecordSource(inputs, settings, null, fileIndex, offset, line);
         PartitionFiles files = PartitionFiles.open(dir, 0, p.lengths(), bufferBytes)) {
       long since = 0;
       long lastCheckpoint = System.nanoTime();
@@ -246,7 +245,9 @@ final class PartitionedPlan {
     }
   }
 
-  /** Marks the later occurrences among the first {@code length} bytes of entries in {@code file}. */
+  /**
+   * Marks the later occurrences among the first {@code length} bytes of entries in {@code file}.
+   */
   private static void judge(Path file, long length, FingerprintSet set, DuplicateBits bits)
       throws IOException {
     set.clear();
@@ -280,8 +281,12 @@ final class PartitionedPlan {
       Path part = PartitionFiles.path(dir, level, i);
       if (lengths[i] / PartitionFiles.ENTRY_BYTES <= fitting || level >= 3) {
         // three levels of other bits that all crowd one part: the keys are that many, not skewed
-        judge(part, lengths[i], FingerprintSet.withExpectedSize(Math.min(
-            lengths[i] / PartitionFiles.ENTRY_BYTES, fitting)), bits);
+        judge(
+            part,
+            lengths[i],
+            FingerprintSet.withExpectedSize(
+                Math.min(lengths[i] / PartitionFiles.ENTRY_BYTES, fitting)),
+            bits);
       } else {
         judgeSplit(part, lengths[i], level + 1, bits, fitting);
       }
@@ -296,8 +301,9 @@ final class PartitionedPlan {
   }
 
   static void forEachEntry(Path file, long length, EntryConsumer action) throws IOException {
-    ByteBuffer b = ByteBuffer.allocate(PartitionFiles.ENTRY_BYTES * 43_690) // about 1 MiB
-        .order(ByteOrder.LITTLE_ENDIAN);
+    ByteBuffer b =
+        ByteBuffer.allocate(PartitionFiles.ENTRY_BYTES * 43_690) // about 1 MiB
+            .order(ByteOrder.LITTLE_ENDIAN);
     try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
       long left = length;
       while (left > 0) {

@@ -68,11 +68,12 @@ public final class ReshardJob {
         if (m.window() != null
             || m.keyMode() == KeyMode.FULL_KEY
             || where == ExactTierPlacement.Kind.SHARED
+            || where == ExactTierPlacement.Kind.PARTITIONED
             || where == ExactTierPlacement.Kind.NONE) {
           throw new JobException(
               state
                   + ": only the states of exact, 'ever seen' jobs with "
-                  + "fingerprint keys can be resharded");
+                  + "fingerprint keys in memory or RocksDB can be resharded");
         }
         Fingerprinter f =
             Fingerprinter.xxh3()

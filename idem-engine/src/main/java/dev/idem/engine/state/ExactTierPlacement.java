@@ -5,9 +5,10 @@ import com.fasterxml.jackson.annotation.JsonValue;
 import java.util.Objects;
 
 /**
- * Where a job keeps its exact tier: nowhere (approximate mode, windows), in memory, in RocksDB, or
- * in a seen-set shared with other workers at {@code address}. A state's layout follows from it
- * ({@link Manifest#writesSeen()}), so the manifest records it.
+ * Where a job keeps its exact tier: nowhere (approximate mode, windows), in memory, in RocksDB, in
+ * partition files judged one at a time before the records are written (the partitioned method, for
+ * sets larger than memory), or in a seen-set shared with other workers at {@code address}. A
+ * state's layout follows from it ({@link Manifest#writesSeen()}), so the manifest records it.
  *
  * @param address the shared set's address ({@code redis://...}) for {@link Kind#SHARED}, else
  *     {@code null}
@@ -19,12 +20,15 @@ public record ExactTierPlacement(Kind kind, String address) {
     NONE,
     MEMORY,
     ROCKSDB,
+    PARTITIONED,
     SHARED
   }
 
   public static final ExactTierPlacement NONE = new ExactTierPlacement(Kind.NONE, null);
   public static final ExactTierPlacement MEMORY = new ExactTierPlacement(Kind.MEMORY, null);
   public static final ExactTierPlacement ROCKSDB = new ExactTierPlacement(Kind.ROCKSDB, null);
+  public static final ExactTierPlacement PARTITIONED =
+      new ExactTierPlacement(Kind.PARTITIONED, null);
 
   public ExactTierPlacement {
     Objects.requireNonNull(kind, "kind");
@@ -53,6 +57,7 @@ public record ExactTierPlacement(Kind kind, String address) {
       case "none" -> NONE;
       case "memory" -> MEMORY;
       case "rocksdb" -> ROCKSDB;
+      case "partitioned" -> PARTITIONED;
       default -> shared(text);
     };
   }

@@ -456,7 +456,9 @@ class DedupJobProtocolTest {
         null,
         seenBefore,
         VerifyInputs.SAMPLE,
-        shape == Shape.STRIPED_THREADS ? 3 : shape == Shape.CSV ? 2 : 1); // CSV: two parsers
+        shape == Shape.STRIPED_THREADS ? 3 : shape == Shape.CSV ? 2 : 1, // CSV: two parsers
+        0,
+        null);
   }
 
   private static boolean striped(Shape shape) {
