@@ -62,6 +62,23 @@ class CrashTest {
     killAndResume(full, "exact", new String[0], data.expected, KILLS);
   }
 
+  /**
+   * The partitioned method at a budget that needs six partitions: kills land in the first pass
+   * (partition files cut back to a checkpoint), in the judging of partitions, and in the writing
+   * pass.
+   */
+  @Test
+  void thePartitionedMethodKilledTwentyTimesStillEqualsTheReference() throws Exception {
+    String[] partitioned = {"--exact-store", "partitioned", "--memory", "33m"};
+    Path out = dir.resolve("partitioned-once.jsonl");
+    Path onceState = dir.resolve("partitioned-once-state");
+    long full = runToEnd(command(onceState, out, partitioned));
+    assertThat(Files.readAllBytes(out)).isEqualTo(data.expected);
+    assertThat(Files.readString(onceState.resolve("MANIFEST.json")))
+        .contains("\"exact_store\" : \"partitioned\"");
+    killAndResume(full, "partitioned", partitioned, data.expected, KILLS);
+  }
+
   @Test
   void aTinyFilterMakesManyFalsePositivesAndTheExactTierRescuesEveryOne() throws Exception {
     String[] tiny = {"--expected", "2000", "--filter", "blocked", "--exact-store", "rocksdb"};

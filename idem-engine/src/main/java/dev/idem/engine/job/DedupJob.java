@@ -344,7 +344,7 @@ public final class DedupJob {
             dir != null,
             inputs,
             settings,
-            Math.max(16L << 20, memory() - JobMemory.WORKING_HEAP),
+            Math.max(1L << 20, memory() - JobMemory.WORKING_HEAP),
             InputEstimate.distinctKeysUpperBound(inputs, spec.format()),
             spec.checkpointRecords(),
             spec.checkpointInterval(),

@@ -111,10 +111,17 @@ final class PartitionFiles implements AutoCloseable {
     b.clear();
   }
 
-  /** Writes every buffered entry and makes the files durable; then {@link #lengths} are. */
-  void force() throws IOException {
+  /** Writes every buffered entry to the files. */
+  void flush() throws IOException {
     for (int p = 0; p < channels.length; p++) {
       drain(p);
+    }
+  }
+
+  /** Writes every buffered entry and makes the files durable; then {@link #lengths} are. */
+  void force() throws IOException {
+    flush();
+    for (int p = 0; p < channels.length; p++) {
       try {
         channels[p].force(false);
       } catch (IOException e) {
@@ -123,7 +130,7 @@ final class PartitionFiles implements AutoCloseable {
     }
   }
 
-  /** The files' lengths, counting entries written but not yet {@link #force forced}. */
+  /** The files' lengths: what {@link #flush} wrote, not what is still buffered. */
   long[] lengths() {
     return lengths.clone();
   }

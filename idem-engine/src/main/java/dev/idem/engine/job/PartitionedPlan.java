@@ -53,7 +53,7 @@ final class PartitionedPlan {
   static final String BITS = "duplicates.bits";
 
   /** The most files the first pass writes at once. */
-  static final int MAX_PARTITIONS = 1024;
+  static final int MAX_PARTITIONS = 512; // each an open file: well under the usual limit of 1024
 
   /** What the plan has done, as {@code progress.json} records it. */
   record Progress(
@@ -150,15 +150,13 @@ final class PartitionedPlan {
             + " partition file(s) in "
             + dir
             + ", each judged in memory; the records are written in a second read");
-    int bufferBytes = (int) Math.max(4096, Math.min(64 << 10, setBudget / 4 / p.partitions()));
-    bufferBytes -= bufferBytes % PartitionFiles.ENTRY_BYTES;
     int partitions = p.partitions();
     long judged = p.judged();
     int fileIndex = p.fileIndex();
     long offset = p.offset();
     long line = p.line();
     try (RecordSource source = new RecordSource(inputs, settings, null, fileIndex, offset, line);
-        PartitionFiles files = PartitionFiles.open(dir, 0, p.lengths(), bufferBytes)) {
+        PartitionFiles files = PartitionFiles.open(dir, 0, p.lengths(), bufferBytes(partitions))) {
       long since = 0;
       long lastCheckpoint = System.nanoTime();
       while (true) {
@@ -200,7 +198,11 @@ final class PartitionedPlan {
           lastCheckpoint = System.nanoTime();
         }
       }
-      files.force();
+      if (durable) {
+        files.force();
+      } else {
+        files.flush();
+      }
       Progress done =
           new Progress(
               partitions, p.inputs(), fileIndex, offset, line, judged, files.lengths(), true, 0);
@@ -268,13 +270,14 @@ final class PartitionedPlan {
     int parts = (int) Math.min(MAX_PARTITIONS, Math.ceil(1.25 * records / fitting) + 1);
     PartitionFiles.delete(dir, level);
     long[] lengths;
-    try (PartitionFiles split = PartitionFiles.open(dir, level, new long[parts], 64 << 10)) {
+    try (PartitionFiles split =
+        PartitionFiles.open(dir, level, new long[parts], bufferBytes(parts))) {
       forEachEntry(
           file,
           length,
           (hi, lo, ordinal) ->
               split.add(PartitionFiles.partitionOf(lo, parts, level), hi, lo, ordinal));
-      split.force();
+      split.flush(); // not synced: a split is redone whole when the plan resumes
       lengths = split.lengths();
     }
     for (int i = 0; i < parts; i++) {
@@ -292,6 +295,12 @@ final class PartitionedPlan {
       }
       Files.deleteIfExists(part);
     }
+  }
+
+  /** Write buffers for {@code partitions} files: together a quarter of the set's budget at most. */
+  private int bufferBytes(int partitions) {
+    int bytes = (int) Math.max(4096, Math.min(64 << 10, setBudget / 4 / partitions));
+    return bytes - bytes % PartitionFiles.ENTRY_BYTES;
   }
 
   /** Receives the entries of a partition file. */
