@@ -168,7 +168,9 @@ final class JobSummary {
                   ? "rocksdb (block cache " + ByteSize.format(rocksDbCacheBytes) + ")"
                   : r.exactStore(),
               r.filter());
-      printLookups(d);
+      if (r.exactStore().kind() != ExactTierPlacement.Kind.PARTITIONED) {
+        printLookups(d); // the partitioned method looks nothing up: its verdicts were worked out
+      }
     }
     if (r.resumed()) {
       io.err()
