@@ -79,7 +79,7 @@ class ThreadsPropertiesTest {
   }
 
   /** Keys skewed to a few hot ones plus a long cold tail; blanks, keyless and broken lines. */
-  private static byte[] records(Random r, int count) {
+  static byte[] records(Random r, int count) {
     java.io.ByteArrayOutputStream lines = new java.io.ByteArrayOutputStream();
     for (int i = 0; i < count; i++) {
       double x = r.nextDouble();
