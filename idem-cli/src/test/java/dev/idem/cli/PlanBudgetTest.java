@@ -36,9 +36,9 @@ class PlanBudgetTest {
   void theRecommendedCommandRunsInTheHeapItWasPlannedFor() throws Exception {
     Path in = lines();
     // a budget above the set alone but below the set and the job's heap: the plan must not
-    // choose memory; RocksDB's filter and the job's heap fit (its cache is outside the heap)
+    // choose memory; the partitioned method plans its files within the budget
     String tight = planAndRun(in, "36m", "tight");
-    assertThat(tight).contains("--exact-store rocksdb");
+    assertThat(tight).contains("--exact-store partitioned");
     // room for the set and the job's heap: memory
     String roomy = planAndRun(in, "64m", "roomy");
     assertThat(roomy).contains("--exact-store memory");
@@ -57,7 +57,7 @@ class PlanBudgetTest {
             .findFirst()
             .orElseThrow()
             .strip();
-    assertThat(command).startsWith("idem dedup --whole-line --expected ");
+    assertThat(command).startsWith("idem dedup --whole-line --");
     Path out = dir.resolve(name + ".txt");
     List<String> args = new ArrayList<>(Arrays.asList(command.split(" ")));
     args.remove(0);

@@ -30,6 +30,7 @@ class PlanCommandTest {
     "cuckoo 12-bit",
     "cuckoo 16-bit",
     "exact set in memory",
+    "partitioned (two reads)",
     "two-tier + RocksDB",
     "external sort-merge",
     "windowed"

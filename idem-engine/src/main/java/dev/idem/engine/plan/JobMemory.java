@@ -5,8 +5,9 @@ import dev.idem.core.filter.StripedFingerprintSet;
 /**
  * The Java heap an idem job needs: one rule for {@code idem plan}, which sizes the commands it
  * recommends for a heap budget, and for {@code idem dedup --exact-store auto}, which chooses memory
- * or RocksDB for the heap it was given ({@code DedupJob}). Both ask here, so a plan that fits a
- * budget is a job that chooses the same tier and runs to its end under {@code -Xmx} = that budget.
+ * or another method for the heap it was given ({@code DedupJob}). Both ask here, so a plan that
+ * fits a budget is a job that chooses the same tier and runs to its end under {@code -Xmx} = that
+ * budget.
  */
 public final class JobMemory {
 

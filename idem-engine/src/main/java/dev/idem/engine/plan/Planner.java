@@ -33,6 +33,15 @@ public final class Planner {
   /** The row of a dedup job whose exact set is in RocksDB, behind a filter. */
   public static final String ROCKSDB_TIER = "two-tier + RocksDB";
 
+  /** The row of a dedup job by the partitioned method: partition files judged in memory. */
+  public static final String PARTITIONED = "partitioned (two reads)";
+
+  /**
+   * The least heap the partitioned method is planned in: 4 MiB of set per partition file (about
+   * 190,000 keys) beside the job's heap; more partitions when the keys are more.
+   */
+  static final long PARTITIONED_HEAP = JobMemory.WORKING_HEAP + (4L << 20);
+
   /** RocksDB bytes on disk per 16-byte fingerprint: internal key, block and index overhead. */
   static final long ROCKSDB_BYTES_PER_KEY = 32;
 
@@ -152,6 +161,19 @@ public final class Planner {
                 + ", + "
                 + ByteSize.format(JobMemory.WORKING_HEAP)
                 + " job heap; resumable"));
+    rows.add(
+        job(
+            w,
+            PARTITIONED,
+            PARTITIONED_HEAP,
+            24 * Math.max(w.records(), n),
+            0,
+            0,
+            true,
+            false,
+            false,
+            "keys to partition files (24 bytes a record), each judged in memory, then a second "
+                + "read writes the records; files only; resumable"));
     long filter = FilterType.BLOCKED.layout(n, p).bitSize() / 8;
     double tierFpp = FilterType.BLOCKED.layout(n, p).expectedFpp();
     rows.add(
@@ -349,6 +371,7 @@ public final class Planner {
     }
     MethodEstimate inMemory = find(rows, MEMORY_TIER);
     MethodEstimate rocks = find(rows, ROCKSDB_TIER);
+    MethodEstimate partitioned = find(rows, PARTITIONED);
     String expected = " --expected " + n;
     long set = JobMemory.exactSetBytes(n);
     if (w.exact()) {
@@ -365,6 +388,27 @@ public final class Planner {
                 + ByteSize.format(inMemory.memoryBytes())
                 + "; the set answers every record alone, with no filter in front.",
             "idem dedup " + key + expected + " --exact-store memory --state state " + in);
+      }
+      if (partitioned.fits()) {
+        String memory = sizeOption(w.memoryBytes());
+        return new Recommendation(
+            partitioned.method(),
+            "Exact, "
+                + count(n)
+                + " distinct keys, "
+                + budget
+                + ": the exact set in memory ("
+                + ByteSize.format(inMemory.memoryBytes())
+                + " with the job's heap) does not fit, so the keys go to partition files (~"
+                + ByteSize.format(partitioned.diskBytes())
+                + " on disk at most), each judged within the budget, and a second read of the "
+                + "inputs writes the records.",
+            "idem dedup "
+                + key
+                + " --memory "
+                + memory
+                + " --exact-store partitioned --state state "
+                + in);
       }
       if (rocks.fits()) {
         return new Recommendation(

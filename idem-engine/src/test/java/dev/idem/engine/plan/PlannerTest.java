@@ -117,25 +117,28 @@ class PlannerTest {
   @Test
   void recommendationsFollowTheBudget() {
     long n = 2_000_000_000L;
-    // exact, 2 billion keys, 512 MiB: the filter alone is 3.6 GiB, so sort-merge (or shards),
-    // with runs of (512 - 32) / 2 MiB: the heap holds a run and what is read and written beside
-    // it, and the job's working heap
+    // exact, 2 billion keys, 512 MiB or 8 GiB: the set (48 GiB) does not fit, the partitioned
+    // method's files are judged one at a time within the budget
     Planner.Recommendation small = recommend(exact(n, 512 * MIB));
-    assertThat(small.method()).isEqualTo("external sort-merge");
-    assertThat(small.command()).startsWith("idem sort-dedup --key id --memory 240m");
-    assertThat(small.reason()).contains("shard the keys across 8 workers");
-    // 8 GiB: the filter fits in the heap (RocksDB's cache is outside it), the set (48 GiB) does not
+    assertThat(small.method()).isEqualTo(Planner.PARTITIONED);
+    assertThat(small.command())
+        .isEqualTo(
+            "idem dedup --key id --memory 512m --exact-store partitioned --state state -o "
+                + "out.jsonl in.jsonl");
     Planner.Recommendation medium = recommend(exact(n, 8L << 30));
-    assertThat(medium.method()).isEqualTo(Planner.ROCKSDB_TIER);
-    assertThat(medium.command()).contains("--exact-store rocksdb", "--expected 2000000000");
+    assertThat(medium.command()).contains("--exact-store partitioned", "--memory 8192m");
+    // below the partitioned method's least heap, sort-merge, with runs of (34 - 32) / 2 MiB: the
+    // heap holds a run and what is read and written beside it, and the job's working heap
+    Planner.Recommendation tiny = recommend(exact(n, 34 * MIB));
+    assertThat(tiny.method()).isEqualTo("external sort-merge");
+    assertThat(tiny.command()).startsWith("idem sort-dedup --key id --memory 1m");
     // 10 M keys in 1 GiB: everything in memory
     assertThat(recommend(exact(10_000_000, 1L << 30)).command()).contains("--exact-store memory");
     // the memory tier needs its set and the job's heap: 7 M keys (a 144 MiB set) fit 256 MiB, a
     // budget of the set's size plus a little does not
     assertThat(recommend(exact(7_000_000, 256 * MIB)).method()).isEqualTo(Planner.MEMORY_TIER);
     long set = JobMemory.exactSetBytes(7_000_000);
-    assertThat(recommend(exact(7_000_000, set + 16 * MIB)).method())
-        .isEqualTo(Planner.ROCKSDB_TIER);
+    assertThat(recommend(exact(7_000_000, set + 16 * MIB)).method()).isEqualTo(Planner.PARTITIONED);
     assertThat(recommend(exact(7_000_000, set + JobMemory.WORKING_HEAP)).method())
         .isEqualTo(Planner.MEMORY_TIER);
     // approximate within a budget too small for the rate: says what the budget reaches
