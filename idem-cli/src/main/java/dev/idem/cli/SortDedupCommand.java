@@ -34,8 +34,10 @@ import picocli.CommandLine.Spec;
           + "and written as compressed runs to --tmp; the runs are then merged, dropping "
           + "repeats across them, in as many passes as --memory allows. Nothing is approximate: "
           + "keys are compared by 128-bit fingerprint, or byte for byte with --exact-key. The "
-          + "output is written only after all input is read, so -o may name an input. Not "
-          + "resumable: use 'idem dedup --state' for that, or when the keys fit in memory.",
+          + "output is written only after all input is read. With --state DIR the job resumes "
+          + "after a kill: finished runs and merges are kept, only the interrupted one is "
+          + "redone. For the first record of each key in input order, 'idem dedup' (with "
+          + "--memory when the keys do not fit) is usually faster.",
       ""
     },
     exitCodeListHeading = "%nExit status:%n",
@@ -70,6 +72,15 @@ final class SortDedupCommand implements Callable<Integer> {
               + "${DEFAULT-VALUE}; at least 1m). A record larger than the sort buffer is a run of "
               + "its own, held in memory beyond this while it is read and merged.")
   long memory;
+
+  @Option(
+      names = "--state",
+      paramLabel = "DIR",
+      description =
+          "Make the job resumable: its sorted runs and checkpoints go to DIR instead of --tmp "
+              + "(kept until the job is done); after a crash, run the same command again. "
+              + "Needs -o and files as inputs. One process per DIR.")
+  Path state;
 
   @Option(
       names = "--tmp",
@@ -168,7 +179,8 @@ final class SortDedupCommand implements Callable<Integer> {
 
   /** Refuses outputs that are inputs or each other. */
   private void refuseDestructivePaths(SortDedupSpec s) throws IOException {
-    OutputGuard guard = new OutputGuard().inputs(s.inputs());
+    OutputGuard guard =
+        new OutputGuard().inputs(s.inputs()).stateDirectory("--state " + s.state(), s.state());
     if (s.output() == null) {
       guard.standardOutput();
     }
@@ -202,7 +214,8 @@ final class SortDedupCommand implements Callable<Integer> {
           output.file(),
           badRecords.policy,
           badRecords.maxRecordBytes(),
-          compressRuns.compress);
+          compressRuns.compress,
+          state);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }

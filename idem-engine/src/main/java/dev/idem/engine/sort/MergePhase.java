@@ -21,21 +21,40 @@ import java.util.List;
  */
 final class MergePhase {
 
+  /**
+   * Hears of every new set of runs that holds all the data still to merge: after each merge of a
+   * group, and when the runs by position are complete. A resumable job checkpoints there.
+   */
+  interface Checkpoints {
+    /**
+     * @param runs every run left, all finished
+     * @param byPosition whether they are the runs by input position (else by key)
+     */
+    void runs(List<RunFile> runs, boolean byPosition) throws IOException;
+  }
+
   private static final long PROGRESS_NANOS = 500_000_000L;
 
   private final RunDirectory dir;
   private final SortPlan plan;
   private final boolean laterFirst;
   private final SortDedupJob.Listener listener;
+  private final Checkpoints checkpoints;
   private int passes;
   private int keyPasses;
   private long lastReport;
 
-  MergePhase(RunDirectory dir, SortPlan plan, boolean laterFirst, SortDedupJob.Listener listener) {
+  MergePhase(
+      RunDirectory dir,
+      SortPlan plan,
+      boolean laterFirst,
+      SortDedupJob.Listener listener,
+      Checkpoints checkpoints) {
     this.dir = dir;
     this.plan = plan;
     this.laterFirst = laterFirst;
     this.listener = listener;
+    this.checkpoints = checkpoints;
   }
 
   /** Merge passes made: each reads (part of) the data once. */
@@ -79,6 +98,12 @@ final class MergePhase {
     if (spool.size() > 0) {
       byPosition.add(spill(spool));
     }
+    checkpoints.runs(byPosition, true);
+    return fromPositions(byPosition, out);
+  }
+
+  /** Merges runs by position (the survivors of the merge by key) into {@code out}. */
+  long fromPositions(List<RunFile> byPosition, EntrySink out) throws IOException {
     return finalMerge(
         reduce(byPosition, plan.fanIn(), false, "input position"), false, out, "input position");
   }
@@ -144,6 +169,9 @@ final class MergePhase {
           done += r.entries();
           dir.delete(r);
         }
+        List<RunFile> now = new ArrayList<>(next);
+        now.addAll(left.subList(Math.min(merged, from + plan.fanIn()), left.size()));
+        checkpoints.runs(now, !dedup);
       }
       next.addAll(left.subList(merged, left.size()));
       left = next;

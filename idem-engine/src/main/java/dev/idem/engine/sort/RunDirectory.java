@@ -30,6 +30,10 @@ import java.util.stream.Stream;
  *
  * <p>Runs are compressed and written by one background thread of the directory's, so that
  * compression overlaps the sorting and merging that produce the entries.
+ *
+ * <p>A resumable job's runs live in its state directory instead ({@link #inState}): there each
+ * finished run is synced to disk, a run merged away is deleted only once a checkpoint no longer
+ * names it ({@link #deleteMerged}), and the directory stays when the job stops.
  */
 final class RunDirectory implements AutoCloseable {
 
@@ -37,8 +41,9 @@ final class RunDirectory implements AutoCloseable {
   private static final String LOCK = "LOCK";
 
   private final Path dir;
-  private final FileChannel lockChannel;
-  private final Thread hook;
+  private final FileChannel lockChannel; // null in a state directory
+  private final Thread hook; // null in a state directory
+  private final java.util.List<RunFile> merged = new java.util.ArrayList<>();
   private final ExecutorService writer =
       Executors.newSingleThreadExecutor(
           r -> {
@@ -57,8 +62,35 @@ final class RunDirectory implements AutoCloseable {
     this.dir = dir;
     this.compress = compress;
     this.lockChannel = lockChannel;
-    this.hook = new Thread(this::deleteRuns, "idem-sort-dedup-cleanup");
-    Runtime.getRuntime().addShutdownHook(hook);
+    if (lockChannel != null) {
+      this.hook = new Thread(this::deleteRuns, "idem-sort-dedup-cleanup");
+      Runtime.getRuntime().addShutdownHook(hook);
+    } else {
+      this.hook = null;
+    }
+  }
+
+  /**
+   * The runs of a resumable job, in {@code dir} (created if missing): runs not in {@code keep}
+   * (left by a run or merge that a kill interrupted) are deleted, and new runs are numbered after
+   * every existing one.
+   */
+  static RunDirectory inState(Path dir, java.util.Set<Path> keep, boolean compress)
+      throws IOException {
+    Files.createDirectories(dir);
+    RunDirectory d = new RunDirectory(dir, null, compress);
+    try (DirectoryStream<Path> runs = Files.newDirectoryStream(dir, "run-*")) {
+      for (Path run : runs) {
+        if (keep.contains(run)) {
+          d.nextRun =
+              Math.max(d.nextRun, Integer.parseInt(run.getFileName().toString().substring(4)));
+          d.currentBytes += Files.size(run);
+        } else {
+          Files.delete(run);
+        }
+      }
+    }
+    return d;
   }
 
   /**
@@ -187,18 +219,39 @@ final class RunDirectory implements AutoCloseable {
         dir.resolve(String.format("run-%06d", ++nextRun)), kind, blockBytes, writer, compress);
   }
 
-  /** Accounts for a run just finished. */
-  RunFile finished(RunFile run) {
+  /** Accounts for a run just finished; in a state directory, syncs it to disk first. */
+  RunFile finished(RunFile run) throws IOException {
+    if (hook == null) {
+      try (FileChannel ch = FileChannel.open(run.path(), StandardOpenOption.READ)) {
+        ch.force(true);
+      }
+    }
     currentBytes += run.bytes();
     writtenBytes += run.bytes();
     peakBytes = Math.max(peakBytes, currentBytes);
     return run;
   }
 
-  /** Deletes a run that was merged into another or written out. */
+  /**
+   * Deletes a run that was merged into another or written out; in a state directory, only at the
+   * next {@link #deleteMerged}, when the checkpoint that no longer names it has been written.
+   */
   void delete(RunFile run) throws IOException {
+    if (hook == null) {
+      merged.add(run);
+      return;
+    }
     Files.deleteIfExists(run.path());
     currentBytes -= run.bytes();
+  }
+
+  /** Deletes the runs merged away before the checkpoint just written. */
+  void deleteMerged() throws IOException {
+    for (RunFile run : merged) {
+      Files.deleteIfExists(run.path());
+      currentBytes -= run.bytes();
+    }
+    merged.clear();
   }
 
   /** Bytes of runs written over the job. */
@@ -218,10 +271,16 @@ final class RunDirectory implements AutoCloseable {
     }
   }
 
-  /** Removes the directory and everything in it, and releases the lock. */
+  /**
+   * Removes the directory and everything in it, and releases the lock; a state directory's runs
+   * stay for the resume.
+   */
   @Override
   public void close() {
     writer.shutdownNow(); // writers wait for their block in flight before they close
+    if (hook == null) {
+      return;
+    }
     try {
       Runtime.getRuntime().removeShutdownHook(hook);
     } catch (IllegalStateException e) {

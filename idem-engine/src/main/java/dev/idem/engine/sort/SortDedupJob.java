@@ -18,6 +18,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Exact dedup of inputs larger than memory, by external sort-merge within a memory budget (see
@@ -29,6 +31,9 @@ import java.util.List;
  * merges the runs, dropping repeats across them, into the output in key order or, with one more
  * external sort on positions, in input order. Records carry their bytes throughout, so no input is
  * read twice and standard input and gzip work.
+ *
+ * <p>With a state directory the job resumes after a kill: finished runs and merges are kept and
+ * only the interrupted one is redone ({@link SortState}).
  */
 public final class SortDedupJob {
 
@@ -112,6 +117,18 @@ public final class SortDedupJob {
   private long ordinal;
   private long bytesSeen;
 
+  /** The resumable job's state, or {@code null}; with {@link #job} its identity. */
+  private SortState state;
+
+  private Map<String, String> job;
+  private OutputFile quarantine;
+
+  /** The input position after the last record handled: where a checkpoint resumes reading. */
+  private int positionFile;
+
+  private long positionOffset;
+  private long positionLine;
+
   private SortDedupJob(
       SortDedupSpec spec,
       SortPlan plan,
@@ -185,15 +202,53 @@ public final class SortDedupJob {
     // room for plain runs with a quarter to spare
     boolean compress =
         spec.compressRuns() != null ? spec.compressRuns() : plainTemp + plainTemp / 4 > usable;
-    try (RunDirectory dir = RunDirectory.create(tmp, this::warn, compress)) {
-      RunDirectory.checkSpace(tmp, compress ? compressedTemp : plainTemp, usable);
-      // the sort buffer's first split between record bytes and index, by the sampled mean
-      int mean =
-          recordsGuess == 0
-              ? DEFAULT_RECORD_BYTES
-              : (int) Math.max(8, Math.min(1 << 20, bytes / recordsGuess));
-      buffer = new RunBuffer(kind, plan.bufferBytes(), keepLast(), mean);
-      read(inputs, extractor, fingerprinter, dir);
+    if (spec.state() != null) {
+      if (inputs.stream().anyMatch(InputFile::isStdin)) {
+        throw new JobException(
+            "standard input cannot be resumed: a sort-dedup with --state reads files");
+      }
+      job = identity(inputs);
+      state = SortState.open(spec.state(), job);
+    }
+    SortState.Progress from = state == null ? null : state.resumed();
+    if (from != null && from.phase() == SortState.Phase.DONE) {
+      warn(spec.state() + " holds a finished job: nothing was done; its output is as written");
+      state.close();
+      return result(
+          from.records(),
+          from.kept(),
+          from.badRecords(),
+          from.blankLines(),
+          0,
+          0,
+          0,
+          null,
+          compress,
+          from.outputBytes(),
+          0,
+          started);
+    }
+    try (RunDirectory dir =
+        state != null
+            ? RunDirectory.inState(state.runs(), runPaths(from), compress)
+            : RunDirectory.create(tmp, this::warn, compress)) {
+      if (from == null || from.phase() == SortState.Phase.READING) {
+        if (from == null) {
+          RunDirectory.checkSpace(tmp, compress ? compressedTemp : plainTemp, usable);
+        }
+        // the sort buffer's first split between record bytes and index, by the sampled mean
+        int mean =
+            recordsGuess == 0
+                ? DEFAULT_RECORD_BYTES
+                : (int) Math.max(8, Math.min(1 << 20, bytes / recordsGuess));
+        buffer = new RunBuffer(kind, plan.bufferBytes(), keepLast(), mean);
+        if (from != null) {
+          restore(from);
+        }
+        read(inputs, extractor, fingerprinter, dir, from);
+      } else {
+        restore(from);
+      }
       long readMillis = (System.nanoTime() - started) / 1_000_000;
       long kept;
       int passes = 0;
@@ -208,48 +263,191 @@ public final class SortDedupJob {
         }
         EntrySink sink =
             (hi, lo, ord, key, keyOff, keyLen, record, off, len) -> out.write(record, off, len);
-        if (runs.isEmpty()) { // it all fit in memory: no temporary files at all
+        if (runs.isEmpty() && buffer != null) { // it all fit in memory: no runs at all
           kept =
               spec.order() == SortDedupSpec.Order.INPUT
                   ? buffer.drainSurvivorsInArrivalOrder(sink)
                   : buffer.drainSorted(sink);
         } else {
-          if (buffer.size() > 0) {
+          if (buffer != null && buffer.size() > 0) {
             spill(dir);
           }
           buffer = null; // its memory goes to the merge
-          MergePhase merge = new MergePhase(dir, plan, keepLast(), listener);
+          boolean positions = from != null && from.phase() == SortState.Phase.POSITIONS;
+          if (!positions) {
+            checkpoint(SortState.Phase.MERGING, runs, dir);
+          }
+          MergePhase merge =
+              new MergePhase(
+                  dir,
+                  plan,
+                  keepLast(),
+                  listener,
+                  (now, byPosition) ->
+                      checkpoint(
+                          byPosition ? SortState.Phase.POSITIONS : SortState.Phase.MERGING,
+                          now,
+                          dir));
           int seen = (int) Math.min(1 << 20, bytesSeen / Math.max(1, ordinal));
           kept =
-              spec.order() == SortDedupSpec.Order.INPUT
-                  ? merge.inInputOrder(List.copyOf(runs), sink, seen)
-                  : merge.inKeyOrder(List.copyOf(runs), sink);
+              positions
+                  ? merge.fromPositions(List.copyOf(runs), sink)
+                  : spec.order() == SortDedupSpec.Order.INPUT
+                      ? merge.inInputOrder(List.copyOf(runs), sink, seen)
+                      : merge.inKeyOrder(List.copyOf(runs), sink);
           passes = merge.passes();
           keyPasses = merge.keyPasses();
         }
         out.flush();
         outputBytes = out.length();
+        if (state != null) {
+          out.sync();
+        }
       }
-      long ok = records - badRecords;
-      return new SortDedupResult(
+      if (state != null) {
+        state.write(progress(SortState.Phase.DONE, List.of(), ordinal, kept, outputBytes));
+        dir.deleteMerged();
+      }
+      return result(
           records,
           kept,
-          ok - kept,
           badRecords,
           blankLines,
           runs.size(),
           passes,
           keyPasses,
-          plan.fanIn(),
-          spec.memoryBytes(),
-          dir.writtenBytes(),
-          dir.peakBytes(),
+          dir,
           compress,
           outputBytes,
           readMillis,
-          (System.nanoTime() - started) / 1_000_000,
-          List.copyOf(warnings));
+          started);
+    } finally {
+      if (quarantine != null) {
+        quarantine.close();
+      }
+      if (state != null) {
+        state.close();
+      }
     }
+  }
+
+  private SortDedupResult result(
+      long records,
+      long kept,
+      long badRecords,
+      long blankLines,
+      int runCount,
+      int passes,
+      int keyPasses,
+      RunDirectory dir,
+      boolean compress,
+      long outputBytes,
+      long readMillis,
+      long started) {
+    long ok = records - badRecords;
+    return new SortDedupResult(
+        records,
+        kept,
+        ok - kept,
+        badRecords,
+        blankLines,
+        runCount,
+        passes,
+        keyPasses,
+        plan.fanIn(),
+        spec.memoryBytes(),
+        dir == null ? 0 : dir.writtenBytes(),
+        dir == null ? 0 : dir.peakBytes(),
+        compress,
+        outputBytes,
+        readMillis,
+        (System.nanoTime() - started) / 1_000_000,
+        List.copyOf(warnings));
+  }
+
+  /** What the command asked that decides the output: a resume must ask the same. */
+  private Map<String, String> identity(List<InputFile> inputs) {
+    Map<String, String> m = new TreeMap<>();
+    m.put(
+        "inputs",
+        inputs.stream()
+            .map(f -> f.path() + " (" + f.size() + " bytes, head CRC32C " + f.headCrc() + ")")
+            .collect(java.util.stream.Collectors.joining(", ")));
+    m.put("format", spec.format().toString());
+    m.put("key", spec.key().describe());
+    m.put("header", Boolean.toString(spec.header()));
+    m.put("normalize", spec.normalizer().spec());
+    m.put("seed", Long.toString(spec.seed()));
+    m.put("exact key", Boolean.toString(spec.exactKey()));
+    m.put("memory", Long.toString(spec.memoryBytes()));
+    m.put("keep", spec.keep().toString());
+    m.put("order", spec.order().toString());
+    m.put("output", OutputFile.absolute(spec.output()));
+    m.put("max record bytes", Integer.toString(spec.maxRecordBytes()));
+    return m;
+  }
+
+  /** The run files a checkpoint names: the ones a resume keeps. */
+  private java.util.Set<Path> runPaths(SortState.Progress from) {
+    java.util.Set<Path> paths = new java.util.HashSet<>();
+    if (from != null) {
+      state.runFiles(from).forEach(r -> paths.add(r.path()));
+    }
+    return paths;
+  }
+
+  /** Takes the counts, position and runs of the checkpoint a job resumes from. */
+  private void restore(SortState.Progress from) {
+    records = from.records();
+    blankLines = from.blankLines();
+    badRecords = from.badRecords();
+    ordinal = from.ordinal();
+    bytesSeen = from.bytesSeen();
+    header = from.header();
+    positionFile = from.fileIndex();
+    positionOffset = from.offset();
+    positionLine = from.line();
+    runs.clear();
+    runs.addAll(state.runFiles(from));
+  }
+
+  private SortState.Progress progress(
+      SortState.Phase phase, List<RunFile> now, long nextOrdinal, long kept, long outputBytes)
+      throws IOException {
+    long quarantineBytes = 0;
+    Long tail = null;
+    if (quarantine != null) {
+      quarantine.sync();
+      quarantineBytes = quarantine.length();
+      tail = quarantine.tailChecksum();
+    }
+    return new SortState.Progress(
+        job,
+        phase,
+        positionFile,
+        positionOffset,
+        positionLine,
+        nextOrdinal,
+        records,
+        blankLines,
+        badRecords,
+        bytesSeen,
+        quarantineBytes,
+        tail,
+        header,
+        SortState.named(now),
+        kept,
+        outputBytes);
+  }
+
+  /** A checkpoint naming {@code now}, all synced; then the runs merged away are deleted. */
+  private void checkpoint(SortState.Phase phase, List<RunFile> now, RunDirectory dir)
+      throws IOException {
+    if (state == null) {
+      return;
+    }
+    state.write(progress(phase, now, ordinal, 0, 0));
+    dir.deleteMerged();
   }
 
   private boolean keepLast() {
@@ -269,45 +467,57 @@ public final class SortDedupJob {
   }
 
   private void read(
-      List<InputFile> inputs, KeyExtractor extractor, Fingerprinter fingerprinter, RunDirectory dir)
+      List<InputFile> inputs,
+      KeyExtractor extractor,
+      Fingerprinter fingerprinter,
+      RunDirectory dir,
+      SortState.Progress from)
       throws IOException {
     Path quarantinePath =
         spec.onBadRecord() instanceof BadRecordPolicy.Quarantine q ? q.file() : null;
+    if (quarantinePath != null) {
+      quarantine =
+          from == null
+              ? OutputFile.open(quarantinePath)
+              : OutputFile.open(quarantinePath, from.quarantineBytes(), from.quarantineTail());
+    }
     long total = inputs.stream().mapToLong(f -> Math.max(0, f.size())).sum();
     long lastProgress = System.nanoTime();
-    try (OutputFile quarantine = quarantinePath != null ? OutputFile.open(quarantinePath) : null;
-        RecordSource source =
-            new RecordSource(
-                inputs,
-                new RecordSource.Settings(
-                    spec.format(),
-                    spec.header(),
-                    extractor,
-                    fingerprinter,
-                    spec.exactKey(),
-                    spec.maxRecordBytes()),
-                stdin,
-                0,
-                0,
-                0,
-                plan.batchBytes(),
-                plan.batchRecords())) {
+    try (RecordSource source =
+        new RecordSource(
+            inputs,
+            new RecordSource.Settings(
+                spec.format(),
+                spec.header(),
+                extractor,
+                fingerprinter,
+                spec.exactKey(),
+                spec.maxRecordBytes()),
+            stdin,
+            positionFile,
+            positionOffset,
+            positionLine,
+            plan.batchBytes(),
+            plan.batchRecords())) {
       while (true) {
         RecordBatch batch = source.next();
         for (int i = 0; i < batch.count; i++) {
           switch (batch.kind[i]) {
             case RecordBatch.OK -> {
+              add(batch, i, dir); // before the count: a checkpoint in it is before this record
               records++;
-              add(batch, i, dir);
             }
             case RecordBatch.BLANK -> blankLines++;
             case RecordBatch.HEADER -> header = recordBytes(batch, i);
             default -> {
+              bad(batch, i, inputs.get(batch.fileIndex[i]).path(), dir);
               records++;
               badRecords++;
-              bad(batch, i, inputs.get(batch.fileIndex[i]).path(), quarantine);
             }
           }
+          positionFile = batch.fileIndex[i];
+          positionOffset = batch.endOffset[i];
+          positionLine = batch.endLine[i];
         }
         boolean end = batch.endOfInput;
         source.recycle(batch);
@@ -347,6 +557,9 @@ public final class SortDedupJob {
     }
     if (buffer.size() > 0) {
       spill(dir);
+      if (state != null) {
+        state.write(progress(SortState.Phase.READING, runs, position, 0, 0));
+      }
       if (buffer.add(
           hi, lo, position, key, 0, keyLength, batch.arena, batch.start[i], length, newline)) {
         return;
@@ -386,12 +599,21 @@ public final class SortDedupJob {
     }
   }
 
-  /** The bad-record policies of {@code dedup}, with its messages; there is no checkpoint here. */
-  private void bad(RecordBatch batch, int i, String name, OutputFile quarantine)
-      throws IOException {
+  /**
+   * The bad-record policies of {@code dedup}, with its messages. Under {@code fail} a resumable job
+   * spills what it holds and checkpoints before the record, so that a rerun with another policy
+   * goes on from there.
+   */
+  private void bad(RecordBatch batch, int i, String name, RunDirectory dir) throws IOException {
     BadRecordPolicy policy = spec.onBadRecord();
     if (policy instanceof BadRecordPolicy.Fail) {
-      throw new BadRecordException(name, batch.line[i], batch.problem[i], false);
+      if (state != null) {
+        if (buffer.size() > 0) {
+          spill(dir);
+        }
+        state.write(progress(SortState.Phase.READING, runs, ordinal, 0, 0));
+      }
+      throw new BadRecordException(name, batch.line[i], batch.problem[i], state != null);
     }
     if (policy instanceof BadRecordPolicy.Quarantine) {
       if (batch.tooLongToKeep(i)) {

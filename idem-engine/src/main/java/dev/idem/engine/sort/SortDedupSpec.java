@@ -27,6 +27,8 @@ import java.util.List;
  * @param maxRecordBytes longer records are bad records
  * @param compressRuns LZ4-compress the records in the runs (less disk, more CPU); {@code null}:
  *     only when --tmp lacks the room for uncompressed runs (with a quarter to spare)
+ * @param state a state directory that makes the job resumable (its runs go there, not to {@code
+ *     tmp}), or {@code null}
  */
 public record SortDedupSpec(
     List<String> inputs,
@@ -43,7 +45,8 @@ public record SortDedupSpec(
     Path output,
     BadRecordPolicy onBadRecord,
     int maxRecordBytes,
-    Boolean compressRuns) {
+    Boolean compressRuns,
+    Path state) {
 
   /** The least working memory a job accepts: below it, the read buffers alone take most. */
   public static final long MIN_MEMORY = 1 << 20;
@@ -63,6 +66,42 @@ public record SortDedupSpec(
      * external pass fewer than {@link #INPUT}.
      */
     KEY
+  }
+
+  /** A spec without a state directory. */
+  public SortDedupSpec(
+      List<String> inputs,
+      RecordFormat format,
+      KeySpec key,
+      boolean header,
+      KeyNormalizer normalizer,
+      long seed,
+      boolean exactKey,
+      long memoryBytes,
+      Path tmp,
+      Keep keep,
+      Order order,
+      Path output,
+      BadRecordPolicy onBadRecord,
+      int maxRecordBytes,
+      Boolean compressRuns) {
+    this(
+        inputs,
+        format,
+        key,
+        header,
+        normalizer,
+        seed,
+        exactKey,
+        memoryBytes,
+        tmp,
+        keep,
+        order,
+        output,
+        onBadRecord,
+        maxRecordBytes,
+        compressRuns,
+        null);
   }
 
   /** A spec whose runs are LZ4-compressed. */
@@ -96,13 +135,19 @@ public record SortDedupSpec(
         output,
         onBadRecord,
         maxRecordBytes,
-        true);
+        true,
+        null);
   }
 
   public SortDedupSpec {
     inputs = List.copyOf(inputs);
     if (inputs.isEmpty()) {
       throw new IllegalArgumentException("at least one input is needed ('-' for standard input)");
+    }
+    if (state != null && output == null) {
+      throw new IllegalArgumentException(
+          "--state needs -o FILE: a resumed job writes its output again, which standard output "
+              + "cannot take back");
     }
     if (memoryBytes < MIN_MEMORY) {
       throw new IllegalArgumentException(
