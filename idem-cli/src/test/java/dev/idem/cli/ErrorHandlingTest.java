@@ -61,7 +61,7 @@ class ErrorHandlingTest {
         "dedup|--key id|--mode|exact or approximate",
         "dedup|--key id|--key-mode|fingerprint or full",
         "dedup|--key id|--filter|bloom, blocked, partitioned or scalable",
-        "dedup|--key id|--exact-store|auto, memory, rocksdb or "
+        "dedup|--key id|--exact-store|auto, memory, rocksdb, partitioned or "
             + "redis://HOST[:PORT][/DB][?prefix=P&ttl=T]",
         "dedup|--key id|--verify-inputs|sample or full",
         "dedup|--key id --window 1m|--time-format|millis, seconds or iso",
