@@ -19,7 +19,6 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * Exact dedup of inputs larger than memory, by external sort-merge within a memory budget (see
@@ -207,7 +206,7 @@ public final class SortDedupJob {
         throw new JobException(
             "standard input cannot be resumed: a sort-dedup with --state reads files");
       }
-      job = identity(inputs);
+      job = SortState.identity(spec, inputs);
       state = SortState.open(spec.state(), job);
     }
     SortState.Progress from = state == null ? null : state.resumed();
@@ -230,7 +229,7 @@ public final class SortDedupJob {
     }
     try (RunDirectory dir =
         state != null
-            ? RunDirectory.inState(state.runs(), runPaths(from), compress)
+            ? RunDirectory.inState(state.runs(), state.runPaths(from), compress)
             : RunDirectory.create(tmp, this::warn, compress)) {
       if (from == null || from.phase() == SortState.Phase.READING) {
         if (from == null) {
@@ -363,37 +362,6 @@ public final class SortDedupJob {
         readMillis,
         (System.nanoTime() - started) / 1_000_000,
         List.copyOf(warnings));
-  }
-
-  /** What the command asked that decides the output: a resume must ask the same. */
-  private Map<String, String> identity(List<InputFile> inputs) {
-    Map<String, String> m = new TreeMap<>();
-    m.put(
-        "inputs",
-        inputs.stream()
-            .map(f -> f.path() + " (" + f.size() + " bytes, head CRC32C " + f.headCrc() + ")")
-            .collect(java.util.stream.Collectors.joining(", ")));
-    m.put("format", spec.format().toString());
-    m.put("key", spec.key().describe());
-    m.put("header", Boolean.toString(spec.header()));
-    m.put("normalize", spec.normalizer().spec());
-    m.put("seed", Long.toString(spec.seed()));
-    m.put("exact key", Boolean.toString(spec.exactKey()));
-    m.put("memory", Long.toString(spec.memoryBytes()));
-    m.put("keep", spec.keep().toString());
-    m.put("order", spec.order().toString());
-    m.put("output", OutputFile.absolute(spec.output()));
-    m.put("max record bytes", Integer.toString(spec.maxRecordBytes()));
-    return m;
-  }
-
-  /** The run files a checkpoint names: the ones a resume keeps. */
-  private java.util.Set<Path> runPaths(SortState.Progress from) {
-    java.util.Set<Path> paths = new java.util.HashSet<>();
-    if (from != null) {
-      state.runFiles(from).forEach(r -> paths.add(r.path()));
-    }
-    return paths;
   }
 
   /** Takes the counts, position and runs of the checkpoint a job resumes from. */

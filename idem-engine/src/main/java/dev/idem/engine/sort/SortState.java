@@ -1,6 +1,8 @@
 package dev.idem.engine.sort;
 
 import dev.idem.engine.JobException;
+import dev.idem.engine.records.InputFile;
+import dev.idem.engine.records.OutputFile;
 import dev.idem.engine.state.Json;
 import dev.idem.engine.state.StateDirectory;
 import java.io.IOException;
@@ -140,6 +142,37 @@ final class SortState implements AutoCloseable {
       out.add(new RunFile(runs().resolve(r.file()), r.kind(), r.entries(), r.bytes()));
     }
     return out;
+  }
+
+  /** The run files a checkpoint names ({@code null}: none): the ones a resume keeps. */
+  Set<Path> runPaths(Progress p) {
+    Set<Path> paths = new java.util.HashSet<>();
+    if (p != null) {
+      runFiles(p).forEach(r -> paths.add(r.path()));
+    }
+    return paths;
+  }
+
+  /** What a command asked that decides its output: a resume must ask the same. */
+  static Map<String, String> identity(SortDedupSpec spec, List<InputFile> inputs) {
+    Map<String, String> m = new java.util.TreeMap<>();
+    m.put(
+        "inputs",
+        inputs.stream()
+            .map(f -> f.path() + " (" + f.size() + " bytes, head CRC32C " + f.headCrc() + ")")
+            .collect(Collectors.joining(", ")));
+    m.put("format", spec.format().toString());
+    m.put("key", spec.key().describe());
+    m.put("header", Boolean.toString(spec.header()));
+    m.put("normalize", spec.normalizer().spec());
+    m.put("seed", Long.toString(spec.seed()));
+    m.put("exact key", Boolean.toString(spec.exactKey()));
+    m.put("memory", Long.toString(spec.memoryBytes()));
+    m.put("keep", spec.keep().toString());
+    m.put("order", spec.order().toString());
+    m.put("output", OutputFile.absolute(spec.output()));
+    m.put("max record bytes", Integer.toString(spec.maxRecordBytes()));
+    return m;
   }
 
   static List<Run> named(List<RunFile> runs) {
