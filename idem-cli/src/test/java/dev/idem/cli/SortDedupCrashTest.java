@@ -111,7 +111,7 @@ class SortDedupCrashTest {
         long delay =
             killed >= kills
                 ? TimeUnit.MINUTES.toMillis(5)
-                : 30 + (long) (random.nextDouble() * fullMillis * 0.6);
+                : 30 + (long) (random.nextDouble() * fullMillis); // from JVM start to the end
         if (p.waitFor(delay, TimeUnit.MILLISECONDS)) {
           assertThat(p.exitValue()).as(stderr(p)).isZero();
           break;
