@@ -39,18 +39,26 @@ import java.util.function.Consumer;
  * <p>Every record is read twice and its fingerprint written and read once (24 bytes), where the
  * RocksDB tier reads the disk at random for every duplicate.
  *
- * <p>Resumable: in a state directory, the first pass checkpoints like the job (every {@code
- * checkpointRecords} records or {@code checkpointInterval}): the partition files are synced and
- * {@code progress.json} records the input position, the count of judged records and the files'
- * lengths; a resume cuts the files back to those lengths and reads on from there. The second pass
- * records each partition done after its marks are synced; a resume redoes the one in progress,
- * which sets the same bits again. The inputs' identities are kept with the plan, and a resume over
- * inputs that changed is refused: the verdicts are by record ordinal.
+ * <p>Resumable: in a state directory, the first pass checkpoints (every {@link
+ * #FIRST_PASS_CHECKPOINT_SPREAD} times {@code checkpointRecords} records, or {@code
+ * checkpointInterval}): the partition files are synced and {@code progress.json} records the input
+ * position, the count of judged records and the files' lengths; a resume cuts the files back to
+ * those lengths and reads on from there. The second pass records each partition done after its
+ * marks are synced; a resume redoes the one in progress, which sets the same bits again. The
+ * inputs' identities are kept with the plan, and a resume over inputs that changed is refused: the
+ * verdicts are by record ordinal.
  */
 final class PartitionedPlan {
 
   static final String PROGRESS = "progress.json";
   static final String BITS = "duplicates.bits";
+
+  /**
+   * The first pass checkpoints this many times fewer records apart than the job: a checkpoint syncs
+   * every partition file, and what a kill makes it redo (read, hash, append 24 bytes) is cheap. Its
+   * time interval is the job's.
+   */
+  static final int FIRST_PASS_CHECKPOINT_SPREAD = 16;
 
   /** The most files the first pass writes at once. */
   static final int MAX_PARTITIONS = 512; // each an open file: well under the usual limit of 1024
@@ -180,7 +188,7 @@ final class PartitionedPlan {
           break;
         }
         if (durable
-            && (since >= checkpointRecords
+            && (since >= FIRST_PASS_CHECKPOINT_SPREAD * checkpointRecords
                 || System.nanoTime() - lastCheckpoint >= checkpointInterval.toNanos())) {
           files.force();
           writeProgress(
