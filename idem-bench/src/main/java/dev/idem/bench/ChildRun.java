@@ -37,6 +37,7 @@ final class ChildRun {
   private final Path log;
   private Path stdout;
   private Map<String, String> env = Map.of();
+  private long timeoutNanos;
 
   ChildRun(List<String> command, Path output, Path log) {
     this.command = command;
@@ -52,6 +53,16 @@ final class ChildRun {
 
   ChildRun env(Map<String, String> vars) {
     this.env = vars;
+    return this;
+  }
+
+  /**
+   * Stops the child with SIGKILL once it has run {@code seconds} (&gt; 0; 0: no limit); the outcome
+   * is then {@code killed}. Under {@code /usr/bin/time} only the timed command is killed, so time
+   * still reports its peak RSS and CPU time up to then.
+   */
+  ChildRun timeout(long seconds) {
+    this.timeoutNanos = seconds * 1_000_000_000L;
     return this;
   }
 
@@ -88,6 +99,15 @@ final class ChildRun {
       }
       if (killAtBytes > 0 && size >= killAtBytes) {
         p.destroyForcibly(); // SIGKILL on Linux: no shutdown hooks, no flush
+        killed = true;
+        break;
+      }
+      if (timeoutNanos > 0 && System.nanoTime() - t0 >= timeoutNanos) {
+        // the command under time (and anything it started), then time itself if it was alone
+        p.descendants().forEach(ProcessHandle::destroyForcibly);
+        if (!measured || !p.waitFor(10, TimeUnit.SECONDS)) {
+          p.destroyForcibly();
+        }
         killed = true;
         break;
       }

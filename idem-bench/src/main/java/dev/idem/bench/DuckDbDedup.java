@@ -44,7 +44,7 @@ import java.util.stream.Stream;
  *
  * <pre>
  * DuckDbDedup [--threads N] [--memory-limit none|SIZE] [--temp DIR] [--key FIELD]
- *             [--via copy|jdbc] [--stats FILE] IN OUT
+ *             [--via copy|jdbc] [--preserve-insertion-order true|false] [--stats FILE] IN OUT
  * </pre>
  *
  * <p>The stats file gets {@code name=value} lines: DuckDB's version and settings, the time to load
@@ -57,7 +57,13 @@ public final class DuckDbDedup {
 
   /** One run's settings. */
   record Options(
-      int threads, String memoryLimit, Path temp, String key, boolean viaCopy, Path stats) {}
+      int threads,
+      String memoryLimit,
+      Path temp,
+      String key,
+      boolean viaCopy,
+      boolean preserveInsertionOrder,
+      Path stats) {}
 
   public static void main(String[] args) throws Exception {
     int threads = Runtime.getRuntime().availableProcessors();
@@ -65,6 +71,7 @@ public final class DuckDbDedup {
     Path temp = null;
     String key = null;
     boolean viaCopy = true;
+    boolean preserveInsertionOrder = true;
     Path stats = null;
     List<String> files = new ArrayList<>();
     for (int i = 0; i < args.length; i++) {
@@ -74,6 +81,8 @@ public final class DuckDbDedup {
         case "--temp" -> temp = Path.of(args[++i]);
         case "--key" -> key = args[++i];
         case "--via" -> viaCopy = args[++i].equals("copy");
+        case "--preserve-insertion-order" ->
+            preserveInsertionOrder = Boolean.parseBoolean(args[++i]);
         case "--stats" -> stats = Path.of(args[++i]);
         default -> files.add(args[i]);
       }
@@ -81,13 +90,14 @@ public final class DuckDbDedup {
     if (files.size() != 2 || (key != null && !key.matches("[A-Za-z0-9_]+"))) {
       System.err.println(
           "usage: DuckDbDedup [--threads N] [--memory-limit none|SIZE] [--temp DIR]"
-              + " [--key FIELD] [--via copy|jdbc] [--stats FILE] IN OUT");
+              + " [--key FIELD] [--via copy|jdbc] [--preserve-insertion-order true|false]"
+              + " [--stats FILE] IN OUT");
       System.exit(2);
     }
     run(
         Path.of(files.get(0)),
         Path.of(files.get(1)),
-        new Options(threads, memoryLimit, temp, key, viaCopy, stats));
+        new Options(threads, memoryLimit, temp, key, viaCopy, preserveInsertionOrder, stats));
   }
 
   /** The dedup query over {@code in}: whole lines, or keyed by a top-level JSON field. */
@@ -122,8 +132,9 @@ public final class DuckDbDedup {
       s.execute("SET threads = " + o.threads());
       s.execute(
           "SET memory_limit = " + literal(o.memoryLimit().equals("none") ? "-1" : o.memoryLimit()));
-      // COPY writes rows in the query's order only while this holds (DuckDB's default)
-      s.execute("SET preserve_insertion_order = true");
+      // COPY writes rows in the query's order only while this holds (DuckDB's default); false
+      // is DuckDB's advice when a query runs out of memory (the output's order is then checked)
+      s.execute("SET preserve_insertion_order = " + o.preserveInsertionOrder());
       if (o.temp() != null) {
         Files.createDirectories(o.temp());
         s.execute("SET temp_directory = " + literal(o.temp().toAbsolutePath().toString()));
@@ -132,6 +143,9 @@ public final class DuckDbDedup {
       stats.add("threads=" + scalar(s, "SELECT current_setting('threads')"));
       stats.add("memory_limit=" + scalar(s, "SELECT current_setting('memory_limit')"));
       stats.add("via=" + (o.viaCopy() ? "copy" : "jdbc"));
+      stats.add(
+          "preserve_insertion_order="
+              + scalar(s, "SELECT current_setting('preserve_insertion_order')"));
       TempPeak peak = new TempPeak(o.temp());
       peak.start();
       long q0 = System.nanoTime();

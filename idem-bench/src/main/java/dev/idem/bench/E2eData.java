@@ -65,7 +65,16 @@ final class E2eData {
         "30 % duplicates, far apart: the last 30 % of the records repeat keys drawn uniformly"
             + " from the first 70 % (no hot keys)"),
     /** 90 % duplicates, spread like the default's (hot, near and any earlier key). */
-    DUP90("dup90", "90 % duplicates: a third hot keys, a third near, a third any earlier key");
+    DUP90("dup90", "90 % duplicates: a third hot keys, a third near, a third any earlier key"),
+    /**
+     * One record in three repeats an earlier key (distinct ≈ 2/3 of the records), spread like the
+     * default's (hot, near and any earlier key): Part C's data (issue #19: 60 M lines, 40 M
+     * distinct).
+     */
+    DUP33(
+        "dup33",
+        "33 % duplicates (one record in three): a third hot keys, a third near, a third any"
+            + " earlier key");
 
     final String id;
     final String description;
@@ -81,7 +90,8 @@ final class E2eData {
           return d;
         }
       }
-      throw new IllegalArgumentException("unknown --dist " + name + " (default, far or dup90)");
+      throw new IllegalArgumentException(
+          "unknown --dist " + name + " (default, far, dup90 or dup33)");
     }
   }
 
@@ -108,6 +118,7 @@ final class E2eData {
               || switch (dist) {
                 case DEFAULT -> rnd.nextInt(100) >= DUPLICATE_PERCENT;
                 case DUP90 -> rnd.nextInt(100) >= 90;
+                case DUP33 -> rnd.nextInt(3) != 0;
                 case FAR -> r < newUntil;
               };
       if (lastNew) {

@@ -8,17 +8,24 @@ import java.nio.file.StandardCopyOption;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
  * {@code idem-bench e2e}: issue #4's end-to-end benchmark. Generates the inputs into a scratch
  * directory, runs Part A (resume after kills at 35 % and 70 %) and Part B (throughput: whole lines,
  * or JSONL keyed by a field, against mawk, GNU sort and DuckDB; issue #18) with every contender a
- * child process, and writes {@code report.md}.
+ * child process, and writes {@code report.md}. Part C ({@code --only c}, issue #19) runs whole
+ * lines beyond memory: idem's dedup and sort-dedup, DuckDB and GNU sort, all held to one memory
+ * budget.
  *
  * <p>JVM memory: every child JVM gets a fixed heap ({@code -Xms} = {@code -Xmx}, so the heap is
  * never resized mid-run) but no {@code -XX:+AlwaysPreTouch}: pre-touching would make every RSS
@@ -56,14 +63,48 @@ final class E2eRun {
    */
   record PartB(boolean lines, boolean keyed, E2eData.Dist dist, boolean duckdbJdbc) {}
 
+  /**
+   * Part C (issue #19, target 1): whole lines whose exact set is larger than a memory budget
+   * ({@code --budget}, e.g. 256m), every contender held to it.
+   */
+  record PartC(
+      long lines,
+      String budget,
+      E2eData.Dist dist,
+      int reps,
+      String rowFilter,
+      List<String> duckdbMemory) {
+
+    /** The budget in MiB, rounded up (as bin/idem reads --memory). */
+    long budgetMiB() {
+      return mib(budget);
+    }
+  }
+
+  /** Part C's default size: 60 M lines, 40 M distinct (issue #19). */
+  static final long PART_C_LINES = 60_000_000;
+
+  /** Part C's stop for a contender that runs this long (the RocksDB exact tier). */
+  static final long PART_C_TIMEOUT_SECONDS = 600;
+
   static final String USAGE =
       "idem-bench e2e [--records N] [--lines N] [--quick]"
-          + " [--only a|b|a:ROW] [--variant lines|keyed|both] [--dist default|far|dup90]"
-          + " [--duckdb-jdbc] [--idem-jar JAR] [--work DIR] [--out DIR]"
+          + " [--only a|b|c|a:ROW|c:ROW] [--variant lines|keyed|both]"
+          + " [--dist default|far|dup90|dup33] [--duckdb-jdbc] [--budget SIZE] [--reps N]"
+          + " [--duckdb-memory LIMIT,...]"
+          + " [--idem-jar JAR] [--work DIR] [--out DIR]"
           + "\n         Part B: --variant lines (default): whole lines; keyed: JSONL records"
-          + " keyed by id;\n         --dist: how duplicates are spread (Part B only; default"
-          + " 30 % mixed, far: 30 % far apart,\n         dup90: 90 % duplicates); --duckdb-jdbc:"
-          + " one more DuckDB row that streams through JDBC";
+          + " keyed by id;\n         --dist: how duplicates are spread (Parts B and C;"
+          + " B's default 30 % mixed, far: 30 % far\n         apart, dup90: 90 %, dup33: 33 %"
+          + " duplicates); --duckdb-jdbc:"
+          + " one more DuckDB row that streams through JDBC"
+          + "\n         Part C (--only c; issue #19, not in the default run): whole lines beyond"
+          + " memory, every\n         contender held to --budget (default 256m); --lines N"
+          + " (default 60000000; --quick 2000000),\n         --dist (default dup33: 1/3"
+          + " repeats, distinct ≈ 2/3 of the lines), --reps N (runs of each row, in turns;"
+          + " medians;\n         a row that failed, and the RocksDB row (600 s limit), run"
+          + " once), --duckdb-memory 1GiB,...\n         (more DuckDB rows at these memory_limit"
+          + " values, beyond the budget, for scale); c:ROW: the rows whose name contains ROW";
 
   /** {@code e2e [options]}: {@code args[0]} is "e2e". */
   static void main(String[] args) throws Exception {
@@ -72,7 +113,10 @@ final class E2eRun {
     Long lines = null;
     String only = null;
     String variant = "lines";
-    E2eData.Dist dist = E2eData.Dist.DEFAULT;
+    E2eData.Dist dist = null;
+    String budget = "256m";
+    int reps = 1;
+    List<String> duckdbMemory = List.of();
     boolean duckdbJdbc = false;
     Path idemJar = Path.of("idem-cli/target/idem.jar");
     Path out = Path.of("bench-results");
@@ -86,6 +130,9 @@ final class E2eRun {
           case "--only" -> only = args[++i];
           case "--variant" -> variant = args[++i];
           case "--dist" -> dist = E2eData.Dist.byName(args[++i]);
+          case "--budget" -> budget = args[++i];
+          case "--reps" -> reps = Integer.parseInt(args[++i]);
+          case "--duckdb-memory" -> duckdbMemory = List.of(args[++i].split(","));
           case "--duckdb-jdbc" -> duckdbJdbc = true;
           case "--help", "-h" -> {
             System.out.println("usage: " + USAGE);
@@ -99,6 +146,12 @@ final class E2eRun {
       }
       if (!List.of("lines", "keyed", "both").contains(variant)) {
         throw new IllegalArgumentException("unknown --variant " + variant);
+      }
+      if (only != null && !only.matches("a|b|c|[ac]:.*")) {
+        throw new IllegalArgumentException("unknown --only " + only);
+      }
+      if (mib(budget) <= 0) {
+        throw new IllegalArgumentException("--budget: not a size: " + budget);
       }
     } catch (RuntimeException e) {
       System.err.println("e2e: " + e.getMessage() + "\nusage: " + USAGE);
@@ -121,7 +174,22 @@ final class E2eRun {
             only == null || only.startsWith("a"),
             only == null || only.equals("b"),
             only != null && only.startsWith("a:") ? only.substring(2) : "");
-    PartB partB = new PartB(!variant.equals("keyed"), !variant.equals("lines"), dist, duckdbJdbc);
+    PartB partB =
+        new PartB(
+            !variant.equals("keyed"),
+            !variant.equals("lines"),
+            dist != null ? dist : E2eData.Dist.DEFAULT,
+            duckdbJdbc);
+    PartC partC =
+        only != null && (only.equals("c") || only.startsWith("c:"))
+            ? new PartC(
+                lines != null ? lines : quick ? 2_000_000 : PART_C_LINES,
+                budget,
+                dist != null ? dist : E2eData.Dist.DUP33,
+                reps,
+                only.startsWith("c:") ? only.substring(2) : "",
+                duckdbMemory)
+            : null;
     if (!Files.isRegularFile(idemJar)) {
       System.err.println("e2e: no " + idemJar + "; build first (./mvnw -q install -DskipTests)");
       System.exit(2);
@@ -131,11 +199,12 @@ final class E2eRun {
     if (work == null) {
       work = Files.createTempDirectory("idem-e2e-");
     }
-    new E2eRun(plan, partB, dir, work, idemJar).run(String.join(" ", args));
+    new E2eRun(plan, partB, partC, dir, work, idemJar).run(String.join(" ", args));
   }
 
   private final Plan plan;
   private final PartB partB;
+  private final PartC partC;
   private final Path outDir;
   private final Path work;
   private final Path idemJar;
@@ -145,10 +214,11 @@ final class E2eRun {
   /** The DuckDB probe's report lines, once it has run (before DuckDB's first Part B row). */
   private List<String> probe;
 
-  E2eRun(Plan plan, PartB partB, Path outDir, Path work, Path idemJarSource)
+  E2eRun(Plan plan, PartB partB, PartC partC, Path outDir, Path work, Path idemJarSource)
       throws IOException, InterruptedException {
     this.plan = plan;
     this.partB = partB;
+    this.partC = partC;
     this.outDir = outDir;
     this.work = Files.createDirectories(work);
     // a private copy, so that a rebuild meanwhile cannot swap the CLI under a run
@@ -189,6 +259,9 @@ final class E2eRun {
     }
     if (plan.partB() && partB.keyed()) {
       report.addAll(partB(true));
+    }
+    if (partC != null) {
+      report.addAll(partC());
     }
     report.add("");
     report.add(
@@ -446,7 +519,7 @@ final class E2eRun {
             "mawk 1.3.4; order-preserving",
             (in, out, st, s) -> List.of("mawk", "!seen[$0]++", in.toString()),
             true));
-    c.add(sort("`LC_ALL=C sort -u -S 64M`", "not order-preserving, not resumable", sortTmp));
+    c.add(sort("`LC_ALL=C sort -u -S 64M`", "not order-preserving, not resumable", sortTmp, "64M"));
     addDuckDb(c, "`GROUP BY line`", null);
     addIdem(c, "--whole-line", whole);
     return c;
@@ -474,6 +547,7 @@ final class E2eRun {
             "field 1 is `{\"id\":\"<16 hex>\"`: exact for this data only; keeps each key's first"
                 + " record (`-u` is stable); not order-preserving",
             sortTmp,
+            "64M",
             "-t",
             ",",
             "-k",
@@ -518,9 +592,9 @@ final class E2eRun {
             List.of()));
   }
 
-  /** GNU sort, unique, with its own temporary directory and 64 MiB buffer. */
+  /** GNU sort, unique, with its own temporary directory and a buffer of {@code buffer} (-S). */
   private ThroughputBenchmark.Contender sort(
-      String name, String notes, Path sortTmp, String... keyOptions) {
+      String name, String notes, Path sortTmp, String buffer, String... keyOptions) {
     return new ThroughputBenchmark.Contender(
         name,
         "GNU sort, " + cores() + " threads; " + notes,
@@ -528,7 +602,7 @@ final class E2eRun {
           List<String> cmd = new ArrayList<>(List.of("sort", "-u"));
           cmd.addAll(List.of(keyOptions));
           cmd.addAll(
-              List.of("-S", "64M", "-T", sortTmp.toString(), "-o", out.toString(), in.toString()));
+              List.of("-S", buffer, "-T", sortTmp.toString(), "-o", out.toString(), in.toString()));
           return cmd;
         },
         false,
@@ -563,20 +637,37 @@ final class E2eRun {
     }
   }
 
-  /** The child JVM that runs {@link DuckDbDedup} from the private jar. */
+  /** The child JVM that runs {@link DuckDbDedup} from the private jar, with a 256 MiB heap. */
   private ThroughputBenchmark.Command duckdb(String memoryLimit, String key, String via) {
+    return duckdb("256m", cores(), true, memoryLimit, key, via);
+  }
+
+  /**
+   * As {@link #duckdb(String, String, String)} with a heap of {@code heap} (-Xms = -Xmx) for the
+   * JVM that drives DuckDB (DuckDB's own memory is native, outside it), {@code threads} and {@code
+   * preserve_insertion_order}.
+   */
+  private ThroughputBenchmark.Command duckdb(
+      String heap,
+      int threads,
+      boolean preserveInsertionOrder,
+      String memoryLimit,
+      String key,
+      String via) {
     return (in, out, scratch, stats) -> {
       List<String> cmd =
           new ArrayList<>(
               List.of(
                   java,
-                  "-Xms256m",
-                  "-Xmx256m",
+                  "-Xms" + heap,
+                  "-Xmx" + heap,
                   "-cp",
                   benchClassPath,
                   DuckDbDedup.class.getName(),
                   "--threads",
-                  Integer.toString(cores()),
+                  Integer.toString(threads),
+                  "--preserve-insertion-order",
+                  Boolean.toString(preserveInsertionOrder),
                   "--memory-limit",
                   memoryLimit,
                   "--temp",
@@ -623,6 +714,368 @@ final class E2eRun {
           return cmd;
         },
         false);
+  }
+
+  /**
+   * Part C (issue #19, target 1): whole lines whose exact set is larger than the budget B. idem's
+   * dedup with {@code --memory B --state} (auto, then each method named), idem's sort-dedup with a
+   * heap of about B, DuckDB with {@code memory_limit} = B and GNU sort with {@code -S B}.
+   */
+  private List<String> partC() throws Exception {
+    E2eData.Shape shape = E2eData.Shape.URL_LINES;
+    Path input = work.resolve("lines-c.txt");
+    ForkRunner.log("Part C: generating " + partC.lines() + " lines, --dist " + partC.dist().id);
+    E2eData.Facts f = E2eData.generate(shape, partC.dist(), partC.lines(), input);
+    ForkRunner.log(
+        String.format(
+            Locale.ROOT,
+            "  %,d lines, %,d distinct, %,d bytes",
+            f.records(),
+            f.distinct(),
+            f.inputBytes()));
+    long b = partC.budgetMiB();
+    String memory = b + "m";
+    long sortMemory = Math.max(1, (b - 32) / 2);
+    Path sortTmp = Files.createDirectories(work.resolve("sort-tmp"));
+    String idemHeap = "`bin/idem` starts the JVM with -Xmx" + Math.max(b, 48) + "m";
+    List<ThroughputBenchmark.Contender> c = new ArrayList<>();
+    c.add(
+        idemDedupC(
+            "`bin/idem dedup --whole-line --memory " + memory + " --state`",
+            "exact, first occurrence, input order, resumable; --exact-store auto (the default;"
+                + " its choice below); "
+                + idemHeap,
+            memory,
+            List.of(),
+            0));
+    c.add(
+        idemDedupC(
+            "`bin/idem dedup --whole-line --memory "
+                + memory
+                + " --state --exact-store partitioned`",
+            "the partitioned method: keys to partition files in the state, each judged in"
+                + " memory, then a second read writes the records; "
+                + idemHeap,
+            memory,
+            List.of("--exact-store", "partitioned"),
+            0));
+    c.add(
+        new ThroughputBenchmark.Contender(
+            "`bin/idem sort-dedup --whole-line --memory " + sortMemory + "m`",
+            "external sort-merge; first occurrence, input order (`--order input`, the default),"
+                + " not resumable; `bin/idem` starts the JVM with -Xmx"
+                + (2 * sortMemory + 32)
+                + "m (2 × "
+                + sortMemory
+                + "m + 32m)",
+            (in, out, st, s) ->
+                List.of(
+                    Path.of("bin/idem").toAbsolutePath().toString(),
+                    "sort-dedup",
+                    "--whole-line",
+                    "--memory",
+                    sortMemory + "m",
+                    "--tmp",
+                    sortTmp.toString(),
+                    "--stats-json",
+                    s.toString(),
+                    "-o",
+                    out.toString(),
+                    in.toString()),
+            false));
+    // DuckDB as Part B runs it, then the two remedies its out-of-memory error suggests: one
+    // thread (still the reference, being the same query and settings otherwise), and
+    // preserve_insertion_order = false (not the reference: its output order is what is checked)
+    String duckdbQuery =
+        "DuckDB, `GROUP BY line` … `ORDER BY first`, `memory_limit = '" + b + "MiB'`";
+    String duckdbNotes =
+        "JDBC, own JVM (-Xmx64m: DuckDB's memory is native); spills to a temp_directory in the"
+            + " work dir; `COPY … TO`";
+    c.add(
+        new ThroughputBenchmark.Contender(
+            duckdbQuery + ", `threads = " + cores() + "`",
+            duckdbNotes + "; **the × DuckDB reference** if it succeeds",
+            duckdb("64m", cores(), true, b + "MiB", null, "copy"),
+            false,
+            ThroughputBenchmark.Role.DUCKDB_REFERENCE));
+    c.add(
+        new ThroughputBenchmark.Contender(
+            duckdbQuery + ", `threads = 1`",
+            duckdbNotes + "; the × DuckDB reference if the row above failed",
+            duckdb("64m", 1, true, b + "MiB", null, "copy"),
+            false,
+            ThroughputBenchmark.Role.DUCKDB_REFERENCE));
+    c.add(
+        new ThroughputBenchmark.Contender(
+            duckdbQuery + ", `threads = " + cores() + "`, `preserve_insertion_order = false`",
+            duckdbNotes + "; the order of the output is left to `ORDER BY` alone",
+            duckdb("64m", cores(), false, b + "MiB", null, "copy"),
+            false));
+    for (String limit : partC.duckdbMemory()) {
+      c.add(
+          new ThroughputBenchmark.Contender(
+              "DuckDB, `GROUP BY line` … `ORDER BY first`, `memory_limit = '"
+                  + limit
+                  + "'`, `threads = "
+                  + cores()
+                  + "`",
+              duckdbNotes + "; beyond the budget (--duckdb-memory): for scale, not a target",
+              duckdb("64m", cores(), true, limit, null, "copy"),
+              false));
+    }
+    c.add(
+        sort(
+            "`LC_ALL=C sort -u -S " + b + "M`",
+            "not order-preserving, not resumable; **the × sort reference**",
+            sortTmp,
+            b + "M"));
+    c.add(
+        idemDedupC(
+            "`bin/idem dedup --whole-line --memory " + memory + " --state --exact-store rocksdb`",
+            "keys in RocksDB on disk behind a filter; block cache auto (a quarter of the heap, at"
+                + " least 64m, outside the heap); "
+                + idemHeap
+                + "; stopped after "
+                + PART_C_TIMEOUT_SECONDS
+                + " s if not done",
+            memory,
+            List.of("--exact-store", "rocksdb"),
+            PART_C_TIMEOUT_SECONDS));
+    c.removeIf(x -> !x.name().contains(partC.rowFilter()));
+    ThroughputBenchmark bench = new ThroughputBenchmark(shape, null, f, input, work, outDir);
+    // --reps: every row once, then again, in turns; a failed or stopped row is not repeated, nor
+    // the one with a time limit (RocksDB's, minutes a run)
+    List<List<ThroughputBenchmark.Row>> runs = new ArrayList<>();
+    c.forEach(x -> runs.add(new ArrayList<>()));
+    for (int rep = 1; rep <= partC.reps(); rep++) {
+      for (int i = 0; i < c.size(); i++) {
+        List<ThroughputBenchmark.Row> done = runs.get(i);
+        if (!done.isEmpty() && (!succeeded(done.get(0)) || c.get(i).timeoutSeconds() > 0)) {
+          continue;
+        }
+        ForkRunner.log(
+            String.format(
+                Locale.ROOT,
+                "Part C, run %d of %d: %s (load %s)",
+                rep,
+                partC.reps(),
+                c.get(i).name(),
+                MachineInfo.loadAverage()));
+        done.add(bench.run(c.get(i)));
+      }
+    }
+    List<ThroughputBenchmark.Row> rows = runs.stream().map(E2eRun::median).toList();
+    List<String> out = new ArrayList<>();
+    out.add("");
+    out.add(
+        String.format(
+            Locale.ROOT,
+            "## Part C: beyond memory (issue #19): %,d lines, %,d distinct, %.0f MiB; budget %s",
+            f.records(),
+            f.distinct(),
+            f.inputBytes() / 1048576.0,
+            memory));
+    out.add("");
+    out.add("Duplicates: " + partC.dist().description + ".");
+    out.add("");
+    out.addAll(ThroughputBenchmark.table(rows, f.records()));
+    out.add("");
+    out.add(
+        (partC.reps() > 1
+                ? "Wall, peak RSS and cores used: medians of "
+                    + partC.reps()
+                    + " runs of each row, taken in turns (each run's below). "
+                : "One run of each row. ")
+            + "× DuckDB's speed: relative to the first DuckDB row that succeeded with"
+            + " `preserve_insertion_order` on (memory_limit = the budget); × sort's speed:"
+            + " relative to the `sort -u -S` row. Cores used: (user + system CPU time) / wall time,"
+            + " from GNU time; wall time from spawn to exit, JVM start included.");
+    out.add("");
+    long limitKiB = (b + 64) * 1024;
+    for (ThroughputBenchmark.Row r : rows) {
+      Map<String, String> s = r.stats();
+      List<String> parts = new ArrayList<>();
+      if (s.containsKey("stopped")) {
+        parts.add("stopped (SIGKILL) after " + s.get("stopped") + " s");
+      }
+      if (s.containsKey("failure")) {
+        parts.add("failed: " + s.get("failure"));
+      }
+      if (s.containsKey("summary_partitioned")) {
+        // the state directory's path, shortened to what the user chose: --state STATE
+        String note = s.get("summary_partitioned").replaceAll("\\S*/state/", "STATE/");
+        parts.add("stderr: `" + note + "`");
+      }
+      if (s.containsKey("summary_exact_tier")) {
+        parts.add("stderr: `" + s.get("summary_exact_tier") + "`");
+      }
+      if (s.containsKey("exact_store")) {
+        parts.add(
+            "exact store "
+                + s.get("exact_store")
+                + ", own time "
+                + s.get("elapsed_millis")
+                + " ms");
+      }
+      if (s.containsKey("merge_passes")) {
+        parts.add(
+            String.format(
+                Locale.ROOT,
+                "%s runs, %s merge passes, temp written %,d MiB, temp peak %,d MiB, own time %s ms",
+                s.get("runs"),
+                s.get("merge_passes"),
+                ResumeBenchmark.parse(s.get("temp_bytes_written")) / 1048576,
+                ResumeBenchmark.parse(s.get("temp_peak_bytes")) / 1048576,
+                s.get("elapsed_millis")));
+      }
+      if (s.containsKey("duckdb_version")) {
+        parts.add(
+            String.format(
+                Locale.ROOT,
+                "DuckDB %s, threads %s, memory_limit %s; connect %s ms, query %s ms; temporary"
+                    + " directory peak %,d MiB",
+                s.get("duckdb_version"),
+                s.get("threads"),
+                s.get("memory_limit"),
+                s.get("connect_millis"),
+                s.get("query_millis"),
+                ResumeBenchmark.parse(s.get("temp_peak_bytes")) / 1048576));
+      }
+      if (s.containsKey("runs_wall")) {
+        parts.add("runs: wall " + s.get("runs_wall") + ", peak RSS " + s.get("runs_rss"));
+      }
+      long rss = r.outcome().peakRssKiB();
+      if (rss >= 0) {
+        // issue #19's bound: the budget + 64 MiB + the filter (idem's, from --stats-json; an
+        // exact set in memory that answers alone reports its own bits there: not a filter)
+        long filterKiB =
+            String.valueOf(s.get("exact_store")).startsWith("memory")
+                ? 0
+                : ResumeBenchmark.parse(s.get("filter_bits")) / 8 / 1024;
+        long bound = limitKiB + filterKiB;
+        parts.add(
+            String.format(
+                Locale.ROOT,
+                "peak RSS %,d MiB, %s budget + 64 MiB%s (%,d MiB) by %,d MiB",
+                rss / 1024,
+                rss <= bound ? "under" : "over",
+                filterKiB > 0
+                    ? String.format(Locale.ROOT, " + the filter's %,d MiB", filterKiB / 1024)
+                    : "",
+                bound / 1024,
+                Math.abs(rss - bound) / 1024));
+      }
+      out.add("- " + r.contender().name() + ": " + String.join("; ", parts));
+    }
+    Files.deleteIfExists(input);
+    return out;
+  }
+
+  private static boolean succeeded(ThroughputBenchmark.Row r) {
+    return r.outcome().exitCode() == 0 && !r.outcome().killed();
+  }
+
+  /**
+   * One row for several runs of a contender: median wall, first-output time, peak RSS and CPU time;
+   * the first failed run, or the first inexact or out-of-order check, if any; the stats of the run
+   * nearest the median wall, with every run's wall and peak RSS added ({@code runs_wall}, {@code
+   * runs_rss}).
+   */
+  static ThroughputBenchmark.Row median(List<ThroughputBenchmark.Row> runs) {
+    if (runs.size() == 1) {
+      return runs.get(0);
+    }
+    for (ThroughputBenchmark.Row r : runs) {
+      if (!succeeded(r)) {
+        return r;
+      }
+    }
+    List<ChildRun.Outcome> o = runs.stream().map(ThroughputBenchmark.Row::outcome).toList();
+    double wall = median(o.stream().mapToDouble(ChildRun.Outcome::wallSeconds).toArray());
+    ChildRun.Outcome m =
+        new ChildRun.Outcome(
+            0,
+            wall,
+            median(o.stream().mapToDouble(ChildRun.Outcome::firstNewOutputSeconds).toArray()),
+            Math.round(median(o.stream().mapToDouble(ChildRun.Outcome::peakRssKiB).toArray())),
+            median(o.stream().mapToDouble(ChildRun.Outcome::cpuSeconds).toArray()),
+            false);
+    OutputCheck check =
+        runs.stream()
+            .map(ThroughputBenchmark.Row::check)
+            .filter(x -> !x.exact() || !x.inOrder())
+            .findFirst()
+            .orElse(runs.get(0).check());
+    ThroughputBenchmark.Row nearest =
+        runs.stream()
+            .min(Comparator.comparingDouble(r -> Math.abs(r.outcome().wallSeconds() - wall)))
+            .orElseThrow();
+    Map<String, String> stats = new HashMap<>(nearest.stats());
+    stats.put(
+        "runs_wall",
+        o.stream()
+                .map(x -> String.format(Locale.ROOT, "%.1f", x.wallSeconds()))
+                .collect(Collectors.joining(" / "))
+            + " s");
+    stats.put(
+        "runs_rss",
+        o.stream()
+                .map(x -> String.format(Locale.ROOT, "%,d", x.peakRssKiB() / 1024))
+                .collect(Collectors.joining(" / "))
+            + " MiB");
+    return new ThroughputBenchmark.Row(runs.get(0).contender(), m, check, stats);
+  }
+
+  private static double median(double[] v) {
+    double[] s = v.clone();
+    Arrays.sort(s);
+    int n = s.length;
+    return n % 2 == 1 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+  }
+
+  /**
+   * {@code bin/idem dedup --whole-line --memory M --state}, as a user runs it, with its summary.
+   */
+  private ThroughputBenchmark.Contender idemDedupC(
+      String name, String notes, String memory, List<String> extra, long timeoutSeconds) {
+    return new ThroughputBenchmark.Contender(
+        name,
+        notes,
+        (in, out, st, s) -> {
+          List<String> cmd =
+              new ArrayList<>(
+                  List.of(
+                      Path.of("bin/idem").toAbsolutePath().toString(),
+                      "dedup",
+                      "--whole-line",
+                      "--memory",
+                      memory,
+                      "--stats-json",
+                      s.toString(),
+                      "-o",
+                      out.toString(),
+                      "--state",
+                      st.toString()));
+          cmd.addAll(extra);
+          cmd.add(in.toString());
+          return cmd;
+        },
+        false,
+        ThroughputBenchmark.Role.OTHER,
+        timeoutSeconds);
+  }
+
+  private static final Pattern SIZE = Pattern.compile("([0-9]+)([kmgt]?)(i?b)?");
+
+  /** A size as bin/idem reads --memory (4096, 64k, 16m, 2g; b or ib allowed) in MiB, rounded up. */
+  static long mib(String size) {
+    Matcher m = SIZE.matcher(size.toLowerCase(Locale.ROOT));
+    if (!m.matches()) {
+      return -1;
+    }
+    int shift = "-kmgt".indexOf(m.group(2).isEmpty() ? "-" : m.group(2)) * 10;
+    long bytes = Long.parseLong(m.group(1)) << shift;
+    return (bytes + (1 << 20) - 1) >> 20;
   }
 
   static void deleteTree(Path dir) throws IOException {

@@ -19,9 +19,20 @@ final class ThroughputBenchmark {
 
   /**
    * One contender: a command that reads {@code in} and writes {@code out} (or stdout). {@code
-   * role}: whether its speed is the reference of a ratio column.
+   * role}: whether its speed is the reference of a ratio column; {@code timeoutSeconds}: stopped
+   * (SIGKILL) after this long, 0 for no limit.
    */
-  record Contender(String name, String notes, Command command, boolean writesStdout, Role role) {
+  record Contender(
+      String name,
+      String notes,
+      Command command,
+      boolean writesStdout,
+      Role role,
+      long timeoutSeconds) {
+
+    Contender(String name, String notes, Command command, boolean writesStdout, Role role) {
+      this(name, notes, command, writesStdout, role, 0);
+    }
 
     Contender(String name, String notes, Command command, boolean writesStdout) {
       this(name, notes, command, writesStdout, Role.OTHER);
@@ -85,15 +96,26 @@ final class ThroughputBenchmark {
                 c.command().of(input, out, dir.resolve("state"), stats),
                 out,
                 dir.resolve("log.txt"))
-            .env(Map.of("LC_ALL", "C"));
+            .env(Map.of("LC_ALL", "C"))
+            .timeout(c.timeoutSeconds());
     if (c.writesStdout()) {
       child.stdoutTo(out);
     }
     ChildRun.Outcome o = child.run(0, 0);
     OutputCheck check = OutputCheck.of(shape, out, facts.distinct(), firstRecord);
     Map<String, String> s = ResumeBenchmark.readStats(stats);
-    if (o.exitCode() != 0) {
+    if (o.killed()) {
+      s.put("stopped", String.format(Locale.ROOT, "%.0f", o.wallSeconds()));
+    } else if (o.exitCode() != 0) {
       s.put("failure", firstLine(dir.resolve("log.txt")));
+    }
+    // idem's summary on stderr: where the exact tier was (auto's choice), and the job's notes
+    for (String line : Files.readAllLines(dir.resolve("log.txt"))) {
+      if (line.contains("; exact tier ")) {
+        s.put("summary_exact_tier", line.strip());
+      } else if (line.startsWith("idem dedup: partitioned method")) {
+        s.put("summary_partitioned", line.substring("idem dedup: ".length()).strip());
+      }
     }
     ForkRunner.log(String.format(Locale.ROOT, "  %s: %s %s", c.name(), o, check));
     String slug = dir.getFileName().toString();
@@ -127,27 +149,32 @@ final class ThroughputBenchmark {
     for (Row r : rows) {
       ChildRun.Outcome o = r.outcome();
       OutputCheck c = r.check();
+      boolean ok = o.exitCode() == 0 && !o.killed();
       String exact =
-          o.exitCode() != 0
-              ? "failed (exit " + o.exitCode() + ")"
-              : c.exact()
-                  ? "yes"
-                  : String.format(
-                      Locale.ROOT,
-                      "no: %,d missed, %,d dup., %,d altered, %,d stray bytes",
-                      c.missed(),
-                      c.duplicated() + c.unknown(),
-                      c.altered(),
-                      c.strayBytes());
-      boolean ok = o.exitCode() == 0;
+          o.killed()
+              ? String.format(Locale.ROOT, "stopped (%,d lines written)", c.lines())
+              : o.exitCode() != 0
+                  ? "failed (exit " + o.exitCode() + ")"
+                  : c.exact()
+                      ? "yes"
+                      : String.format(
+                          Locale.ROOT,
+                          "no: %,d missed, %,d dup., %,d altered, %,d stray bytes",
+                          c.missed(),
+                          c.duplicated() + c.unknown(),
+                          c.altered(),
+                          c.strayBytes());
+      String wall =
+          o.killed()
+              ? String.format(Locale.ROOT, "stopped after %.0f s", o.wallSeconds())
+              : String.format(Locale.ROOT, "%s%.1f s", ok ? "" : "failed after ", o.wallSeconds());
       t.add(
           String.format(
               Locale.ROOT,
-              "| %s | %s | %s%.1f s | %s | %s | %s | %s | %s | %s | %s |",
+              "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |",
               r.contender().name(),
               r.contender().notes(),
-              ok ? "" : "failed after ",
-              o.wallSeconds(),
+              wall,
               ok ? String.format(Locale.ROOT, "%,.0f", records / o.wallSeconds()) : "–",
               ratio(duckdb, o),
               ratio(sort, o),
@@ -161,7 +188,11 @@ final class ThroughputBenchmark {
 
   private static double referenceSeconds(List<Row> rows, Role role) {
     return rows.stream()
-        .filter(r -> r.contender().role() == role && r.outcome().exitCode() == 0)
+        .filter(
+            r ->
+                r.contender().role() == role
+                    && r.outcome().exitCode() == 0
+                    && !r.outcome().killed())
         .mapToDouble(r -> r.outcome().wallSeconds())
         .findFirst()
         .orElse(-1);
@@ -169,7 +200,7 @@ final class ThroughputBenchmark {
 
   /** Speed over the reference's: the reference's wall time over this one's. */
   private static String ratio(double referenceSeconds, ChildRun.Outcome o) {
-    return referenceSeconds <= 0 || o.exitCode() != 0
+    return referenceSeconds <= 0 || o.exitCode() != 0 || o.killed()
         ? "–"
         : String.format(Locale.ROOT, "%.2f", referenceSeconds / o.wallSeconds());
   }
