@@ -181,7 +181,7 @@ public final class DedupJob {
               ? ExactTierPlacement.shared(spec.shared().describe())
               : windowed || spec.mode() == DedupMode.APPROXIMATE
                   ? ExactTierPlacement.NONE
-                  : placeExactTier(capacity, fullKeys, !expected.isKnown(), inputs);
+                  : ExactTierChoice.place(spec, capacity, fullKeys, !expected.isKnown(), inputs);
       // an exact set in memory needs no filter in front of it: it is the filter (see Tiers)
       FilterType filterType =
           spec.filterType() != null
@@ -344,7 +344,7 @@ public final class DedupJob {
             dir != null,
             inputs,
             settings,
-            Math.max(1L << 20, memory() - JobMemory.WORKING_HEAP),
+            Math.max(1L << 20, ExactTierChoice.memory(spec) - JobMemory.WORKING_HEAP),
             InputEstimate.distinctKeysUpperBound(inputs, spec.format()),
             spec.checkpointRecords(),
             spec.checkpointInterval(),
@@ -750,67 +750,6 @@ public final class DedupJob {
         p.outputs.quarantine().writeRecord(batch, i);
       }
     }
-  }
-
-  /**
-   * Where the exact tier goes. {@code --exact-store auto} keeps it in memory when the set and the
-   * job's working heap fit in {@link #memory()}, by the rule {@code idem plan} sizes its commands
-   * with ({@link JobMemory}), so that a plan's budget given as {@code -Xmx} chooses the tier the
-   * plan chose; else the partitioned method when the job allows it, else RocksDB.
-   *
-   * @param capacity the keys the set is sized for
-   * @param guessed whether {@code capacity} was guessed from the inputs' size ({@link
-   *     InputEstimate}) rather than given or estimated by reading them: more keys may come, and the
-   *     set may have to double
-   */
-  private ExactTierPlacement placeExactTier(
-      long capacity, boolean fullKeys, boolean guessed, List<InputFile> inputs)
-      throws JobException {
-    String noPartitions = whyNotPartitioned(inputs);
-    return switch (spec.exactStore()) {
-      case MEMORY -> ExactTierPlacement.MEMORY;
-      case ROCKSDB -> ExactTierPlacement.ROCKSDB;
-      case PARTITIONED -> {
-        if (noPartitions != null) {
-          throw new JobException(
-              "--exact-store partitioned reads the inputs twice and judges by the exact set "
-                  + "alone, so it cannot be used "
-                  + noPartitions
-                  + "; use --exact-store rocksdb");
-        }
-        yield ExactTierPlacement.PARTITIONED;
-      }
-      case AUTO ->
-          (fullKeys
-                      ? JobMemory.fullKeyMemoryTier(capacity, guessed)
-                      : JobMemory.memoryTier(capacity, guessed))
-                  <= memory()
-              ? ExactTierPlacement.MEMORY
-              : noPartitions == null ? ExactTierPlacement.PARTITIONED : ExactTierPlacement.ROCKSDB;
-    };
-  }
-
-  /** Why this job cannot use the partitioned method, or {@code null} when it can. */
-  private String whyNotPartitioned(List<InputFile> inputs) {
-    if (inputs.stream().anyMatch(InputFile::isStdin)) {
-      return "on standard input (it cannot be read twice)";
-    }
-    if (spec.keyMode() == KeyMode.FULL_KEY) {
-      return "with --key-mode full";
-    }
-    if (spec.shard() != null) {
-      return "with --shard";
-    }
-    if (spec.seenBefore() != null) {
-      return "with --seen-before";
-    }
-    return null;
-  }
-
-  /** The heap the job may plan for: {@code --memory}, at most the JVM's heap limit. */
-  private long memory() {
-    long limit = Runtime.getRuntime().maxMemory();
-    return spec.memory() > 0 ? Math.min(spec.memory(), limit) : limit;
   }
 
   private static boolean sameFile(String recorded, Path path) {
