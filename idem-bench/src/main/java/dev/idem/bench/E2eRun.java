@@ -737,7 +737,7 @@ final class E2eRun {
     String memory = b + "m";
     long sortMemory = Math.max(1, (b - 32) / 2);
     Path sortTmp = Files.createDirectories(work.resolve("sort-tmp"));
-    String idemHeap = "`bin/idem` starts the JVM with -Xmx" + Math.max(b, 48) + "m";
+    String idemHeap = "`bin/idem` starts the JVM with -Xmx" + Math.max(b, 36) + "m";
     List<ThroughputBenchmark.Contender> c = new ArrayList<>();
     c.add(
         idemDedupC(
