@@ -104,7 +104,8 @@ final class E2eRun {
           + " repeats, distinct ≈ 2/3 of the lines), --reps N (runs of each row, in turns;"
           + " medians;\n         a row that failed, and the RocksDB row (600 s limit), run"
           + " once), --duckdb-memory 1GiB,...\n         (more DuckDB rows at these memory_limit"
-          + " values, beyond the budget, for scale); c:ROW: the rows whose name contains ROW";
+          + " values, beyond the budget, for scale); c:ROW: the rows whose name contains ROW"
+          + "\n         a:ROW: the Part A rows whose name contains ROW; a:ROW1|ROW2: any of them";
 
   /** {@code e2e [options]}: {@code args[0]} is "e2e". */
   static void main(String[] args) throws Exception {
@@ -307,7 +308,8 @@ final class E2eRun {
                 input));
     List<ResumeBenchmark.Row> rows = new ArrayList<>();
     for (ResumeBenchmark.Contender c : contenders) {
-      if (!c.name().contains(plan.rowFilter())) {
+      // a:ROW1|ROW2: the rows whose name contains any of them
+      if (Stream.of(plan.rowFilter().split("\\|", -1)).noneMatch(c.name()::contains)) {
         continue;
       }
       ForkRunner.log("Part A: " + c.name());

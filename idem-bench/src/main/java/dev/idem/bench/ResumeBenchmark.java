@@ -64,6 +64,9 @@ final class ResumeBenchmark {
       boolean last = i == 2;
       long haltAt = last || c.launcher().killedFromOutside() ? 0 : facts.killRecords()[i];
       long killAt = !last && c.launcher().killedFromOutside() ? facts.referenceBytesAtKill()[i] : 0;
+      if (i > 0) {
+        ForkRunner.log("  state before run " + (i + 1) + ": " + listing(state));
+      }
       stats = dir.resolve("stats-" + i + ".txt");
       long base = Files.exists(out) ? Files.size(out) : 0;
       ChildRun child = new ChildRun(c.launcher().command(out, state, stats, haltAt), out, log);
@@ -88,6 +91,29 @@ final class ResumeBenchmark {
     OutputCheck check = OutputCheck.of(E2eData.Shape.JSONL, out, facts.distinct());
     ForkRunner.log("  " + c.name() + ": " + check + " " + s);
     return new Row(c, o[0], o[1], o[2], s, check);
+  }
+
+  /** The state directory's files and sizes (what a restart loads), largest first, and the total. */
+  static String listing(Path state) throws IOException {
+    if (!Files.isDirectory(state)) {
+      return "(none)";
+    }
+    List<Map.Entry<String, Long>> files = new ArrayList<>();
+    try (var walk = Files.walk(state)) {
+      for (Path p : (Iterable<Path>) walk.filter(Files::isRegularFile)::iterator) {
+        files.add(Map.entry(state.relativize(p).toString(), Files.size(p)));
+      }
+    }
+    files.sort(Map.Entry.<String, Long>comparingByValue().reversed());
+    long total = files.stream().mapToLong(Map.Entry::getValue).sum();
+    StringBuilder b =
+        new StringBuilder(String.format(Locale.ROOT, "%,d bytes in %d files", total, files.size()));
+    for (int i = 0; i < Math.min(8, files.size()); i++) {
+      b.append(
+          String.format(
+              Locale.ROOT, "; %s %,d", files.get(i).getKey(), files.get(i).getValue()));
+    }
+    return b.toString();
   }
 
   /** Stats of the last process: idem's --stats-json, or a baseline's name=value lines. */
