@@ -110,8 +110,7 @@ final class ResumeBenchmark {
         new StringBuilder(String.format(Locale.ROOT, "%,d bytes in %d files", total, files.size()));
     for (int i = 0; i < Math.min(8, files.size()); i++) {
       b.append(
-          String.format(
-              Locale.ROOT, "; %s %,d", files.get(i).getKey(), files.get(i).getValue()));
+          String.format(Locale.ROOT, "; %s %,d", files.get(i).getKey(), files.get(i).getValue()));
     }
     return b.toString();
   }
