@@ -183,47 +183,24 @@ class CrashTest {
   /** Kills runs at random moments until {@code wanted} kills interrupted a live job. */
   private void killAndResume(
       long fullMillis, String name, String[] extra, byte[] expected, int wanted) throws Exception {
-    Random random = new Random(name.hashCode());
-    int kills = 0;
-    int round = 0;
-    while (kills < wanted) {
-      Path state = dir.resolve(name + "-state-" + round);
-      Path out = dir.resolve(name + "-out-" + round + ".jsonl");
-      List<String> args = command(state, out, extra);
-      boolean finished = false;
-      while (!finished) {
-        Process p = ChildProcessTest.start(args.toArray(String[]::new));
-        // spread kills from JVM startup to well into the run; each run resumes the last
-        long delay =
-            kills >= wanted
-                ? TimeUnit.MINUTES.toMillis(5)
-                : 30 + (long) (random.nextDouble() * fullMillis * 0.6);
-        if (p.waitFor(delay, TimeUnit.MILLISECONDS)) {
-          assertThat(p.exitValue()).as(stderr(p)).isZero();
-          finished = true;
-        } else {
-          p.destroyForcibly().waitFor();
-          kills++;
-        }
-      }
-      assertThat(Files.readAllBytes(out)).as("output after %d kills", kills).isEqualTo(expected);
-      round++;
-    }
-    System.err.printf(
-        "%s: %d kills over %d completed runs (uninterrupted run %d ms)%n",
-        name, kills, round, fullMillis);
+    KillLoop.run(
+        dir,
+        name,
+        (state, out) -> command(state, out, extra),
+        fullMillis,
+        1.0, // from JVM startup to the end of a run: each resumed run goes further
+        wanted,
+        (round, kills, out) ->
+            assertThat(Files.readAllBytes(out))
+                .as("output after %d kills", kills)
+                .isEqualTo(expected));
   }
 
-  /** Runs to the end; returns how long it took. */
   private static long runToEnd(List<String> args) throws Exception {
-    long start = System.nanoTime();
-    Process p = ChildProcessTest.start(args.toArray(String[]::new));
-    assertThat(p.waitFor(5, TimeUnit.MINUTES)).isTrue();
-    assertThat(p.exitValue()).as(stderr(p)).isZero();
-    return (System.nanoTime() - start) / 1_000_000;
+    return KillLoop.runToEnd(args);
   }
 
-  private static String stderr(Process p) throws IOException {
-    return new String(p.getErrorStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+  private static String stderr(Process p) throws Exception {
+    return KillLoop.stderr(p);
   }
 }

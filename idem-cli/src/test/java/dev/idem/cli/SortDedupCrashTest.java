@@ -3,13 +3,10 @@ package dev.idem.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -91,48 +88,50 @@ class SortDedupCrashTest {
     assertThat(refused).contains("the state of another sort-dedup").contains("keep was FIRST");
   }
 
+  @Test
+  void aDamagedCheckpointIsReportedNotRestartedOver() throws Exception {
+    Path state = Files.createDirectories(dir.resolve("damaged-state"));
+    Files.writeString(state.resolve("SORT-DEDUP.json"), "{\"job\": oops");
+    Path out = dir.resolve("damaged.jsonl");
+    Process p = ChildProcessTest.start(command(state, out).toArray(String[]::new));
+    String err = stderr(p);
+    assertThat(p.exitValue()).isEqualTo(1);
+    assertThat(err).contains("SORT-DEDUP.json: unreadable").contains("the state was damaged");
+    assertThat(out).doesNotExist();
+  }
+
   /**
-   * Kills runs at random moments until {@code kills} kills interrupted a live job, each round
-   * resuming its own state to the end; returns the last round's output, after checking that every
-   * round wrote the same.
+   * Kills runs at random moments, from JVM start to the end of a run, until {@code kills} kills
+   * interrupted a live job; returns the output, after checking that every round wrote the same.
    */
   private byte[] killAndResume(long fullMillis, String name, int kills, String... extra)
       throws Exception {
-    Random random = new Random(name.hashCode());
-    int killed = 0;
-    long largestRuns = 0;
-    byte[] first = null;
-    for (int round = 0; killed < kills; round++) {
-      Path state = dir.resolve(name + "-state-" + round);
-      Path out = dir.resolve(name + "-out-" + round + ".jsonl");
-      List<String> args = command(state, out, extra);
-      while (true) {
-        Process p = ChildProcessTest.start(args.toArray(String[]::new));
-        long delay =
-            killed >= kills
-                ? TimeUnit.MINUTES.toMillis(5)
-                : 30 + (long) (random.nextDouble() * fullMillis); // from JVM start to the end
-        if (p.waitFor(delay, TimeUnit.MILLISECONDS)) {
-          assertThat(p.exitValue()).as(stderr(p)).isZero();
-          break;
-        }
-        p.destroyForcibly().waitFor();
-        killed++;
-        largestRuns = Math.max(largestRuns, runBytes(state));
-      }
-      byte[] written = Files.readAllBytes(out);
-      if (first == null) {
-        first = written;
-      }
-      assertThat(written).as("round %d, after %d kills", round, killed).isEqualTo(first);
-    }
-    System.err.printf(
-        "sort-dedup %s: %d kills (uninterrupted run %d ms), at most %,d bytes of runs%n",
-        name, killed, fullMillis, largestRuns);
-    assertThat(largestRuns).as("runs seen at a kill").isPositive();
+    long[] largestRuns = {0};
+    byte[][] first = {null};
+    KillLoop.run(
+        dir,
+        "sort-dedup " + name,
+        (state, out) -> command(state, out, extra),
+        fullMillis,
+        1.0,
+        kills,
+        new KillLoop.Watcher() {
+          @Override
+          public void killed(Path state) throws IOException {
+            largestRuns[0] = Math.max(largestRuns[0], runBytes(state));
+          }
+
+          @Override
+          public void finished(int round, int killed, Path out) throws IOException {
+            byte[] written = Files.readAllBytes(out);
+            first[0] = first[0] == null ? written : first[0];
+            assertThat(written).as("round %d, after %d kills", round, killed).isEqualTo(first[0]);
+          }
+        });
+    assertThat(largestRuns[0]).as("runs seen at a kill").isPositive();
     // the input's runs and one merge in flight at most: never a pile of abandoned ones
-    assertThat(largestRuns).isLessThan(3L * data.input.length);
-    return first;
+    assertThat(largestRuns[0]).isLessThan(3L * data.input.length);
+    return first[0];
   }
 
   private static long runBytes(Path state) throws IOException {
@@ -145,18 +144,11 @@ class SortDedupCrashTest {
     }
   }
 
-  /** Runs to the end; returns how long it took. */
   private static long runToEnd(List<String> args) throws Exception {
-    long start = System.nanoTime();
-    Process p = ChildProcessTest.start(args.toArray(String[]::new));
-    String err = stderr(p);
-    assertThat(p.exitValue()).as(err).isZero();
-    return (System.nanoTime() - start) / 1_000_000;
+    return KillLoop.runToEnd(args);
   }
 
   private static String stderr(Process p) throws Exception {
-    String err = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
-    assertThat(p.waitFor(5, TimeUnit.MINUTES)).isTrue();
-    return err;
+    return KillLoop.stderr(p);
   }
 }

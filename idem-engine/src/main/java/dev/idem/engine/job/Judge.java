@@ -45,16 +45,20 @@ interface Judge extends AutoCloseable {
   void checkpoint(long sequence, StateStore.Commit commit, boolean complete) throws IOException;
 
   /** Called after the commit of a checkpoint was written: clean what it made obsolete. */
-  void committed() throws IOException;
+  default void committed() throws IOException {}
 
   /** This run's counts. */
   DedupStats stats();
 
   /** The filter snapshot in effect (0: none). */
-  long snapshotSequence();
+  default long snapshotSequence() {
+    return 0;
+  }
 
-  /** The window state to record in the checkpoint, or {@code null}. */
-  WindowCheckpoint window(String lateFile, long lateBytes);
+  /** The window state to record in the checkpoint, or {@code null} (no windows). */
+  default WindowCheckpoint window(String lateFile, long lateBytes) {
+    return null;
+  }
 
   @Override
   void close();

@@ -6,13 +6,13 @@ import dev.idem.engine.records.InputFile;
 import dev.idem.engine.records.RecordBatch;
 import dev.idem.engine.records.RecordSource;
 import dev.idem.engine.state.Json;
+import dev.idem.engine.state.StateDirectory;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.Arrays;
@@ -73,7 +73,20 @@ final class PartitionedPlan {
       long judged,
       long[] lengths,
       boolean partitioned,
-      int partitionsJudged) {}
+      int partitionsJudged) {
+
+    /** The first pass at a position, with the files' lengths there; {@code done} at its end. */
+    Progress read(
+        int fileIndex, long offset, long line, long judged, long[] lengths, boolean done) {
+      return new Progress(partitions, inputs, fileIndex, offset, line, judged, lengths, done, 0);
+    }
+
+    /** The second pass with {@code n} partitions judged. */
+    Progress partitionsDone(int n) {
+      return new Progress(
+          partitions, inputs, fileIndex, offset, line, judged, lengths, partitioned, n);
+    }
+  }
 
   private final Path dir;
   private final boolean durable;
@@ -191,17 +204,7 @@ final class PartitionedPlan {
             && (since >= FIRST_PASS_CHECKPOINT_SPREAD * checkpointRecords
                 || System.nanoTime() - lastCheckpoint >= checkpointInterval.toNanos())) {
           files.force();
-          writeProgress(
-              new Progress(
-                  partitions,
-                  p.inputs(),
-                  fileIndex,
-                  offset,
-                  line,
-                  judged,
-                  files.lengths(),
-                  false,
-                  0));
+          writeProgress(p.read(fileIndex, offset, line, judged, files.lengths(), false));
           since = 0;
           lastCheckpoint = System.nanoTime();
         }
@@ -211,9 +214,7 @@ final class PartitionedPlan {
       } else {
         files.flush();
       }
-      Progress done =
-          new Progress(
-              partitions, p.inputs(), fileIndex, offset, line, judged, files.lengths(), true, 0);
+      Progress done = p.read(fileIndex, offset, line, judged, files.lengths(), true);
       if (durable) {
         writeProgress(done);
       }
@@ -239,17 +240,7 @@ final class PartitionedPlan {
       }
       bits.force();
       if (durable) {
-        writeProgress(
-            new Progress(
-                p.partitions(),
-                p.inputs(),
-                p.fileIndex(),
-                p.offset(),
-                p.line(),
-                p.judged(),
-                p.lengths(),
-                true,
-                i + 1));
+        writeProgress(p.partitionsDone(i + 1));
       }
       Files.deleteIfExists(file);
     }
@@ -355,27 +346,8 @@ final class PartitionedPlan {
     }
   }
 
-  /** Replaces {@code progress.json} all at once: temp file, fsync, rename. */
   private void writeProgress(Progress p) throws IOException {
-    Path tmp = dir.resolve(PROGRESS + ".tmp");
-    try (FileChannel ch =
-        FileChannel.open(
-            tmp,
-            StandardOpenOption.CREATE,
-            StandardOpenOption.WRITE,
-            StandardOpenOption.TRUNCATE_EXISTING)) {
-      ByteBuffer b = ByteBuffer.wrap(Json.write(p));
-      while (b.hasRemaining()) {
-        ch.write(b);
-      }
-      ch.force(true);
-    }
-    Files.move(tmp, dir.resolve(PROGRESS), StandardCopyOption.ATOMIC_MOVE);
-    try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
-      d.force(true);
-    } catch (IOException e) {
-      // some file systems cannot sync a directory; the rename stays atomic
-    }
+    StateDirectory.writeAtomically(dir, PROGRESS, Json.write(p));
   }
 
   /** Refuses inputs that are not the ones the plan was made from. */

@@ -4,7 +4,6 @@ import dev.idem.engine.DedupStats;
 import dev.idem.engine.JobException;
 import dev.idem.engine.Verdict;
 import dev.idem.engine.records.RecordBatch;
-import dev.idem.engine.state.WindowCheckpoint;
 import dev.idem.engine.store.StateStore;
 import java.io.IOException;
 
@@ -66,21 +65,8 @@ final class PlannedJudge implements Judge {
   }
 
   @Override
-  public void committed() {}
-
-  @Override
   public DedupStats stats() {
     return new DedupStats(kept + duplicates, kept, duplicates, 0, 0, 0);
-  }
-
-  @Override
-  public long snapshotSequence() {
-    return 0;
-  }
-
-  @Override
-  public WindowCheckpoint window(String lateFile, long lateBytes) {
-    return null;
   }
 
   @Override

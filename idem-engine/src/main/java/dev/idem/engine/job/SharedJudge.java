@@ -6,7 +6,6 @@ import dev.idem.core.shared.SharedTag;
 import dev.idem.engine.DedupStats;
 import dev.idem.engine.Verdict;
 import dev.idem.engine.records.RecordBatch;
-import dev.idem.engine.state.WindowCheckpoint;
 import dev.idem.engine.store.StateStore;
 import java.io.IOException;
 import java.util.Arrays;
@@ -93,9 +92,6 @@ final class SharedJudge implements Judge {
   @Override
   public void checkpoint(long sequence, StateStore.Commit commit, boolean complete) {}
 
-  @Override
-  public void committed() {}
-
   /**
    * Shared lookups are the exact-tier lookups, one for every new key (no filter spares them); local
    * hits are the recent tier's.
@@ -103,16 +99,6 @@ final class SharedJudge implements Judge {
   @Override
   public DedupStats stats() {
     return new DedupStats(kept + duplicates, kept, duplicates, sharedLookups, kept, localHits);
-  }
-
-  @Override
-  public long snapshotSequence() {
-    return 0;
-  }
-
-  @Override
-  public WindowCheckpoint window(String lateFile, long lateBytes) {
-    return null;
   }
 
   @Override

@@ -7,7 +7,6 @@ import dev.idem.engine.Deduplicator;
 import dev.idem.engine.Verdict;
 import dev.idem.engine.records.RecordBatch;
 import dev.idem.engine.state.StateDirectory;
-import dev.idem.engine.state.WindowCheckpoint;
 import dev.idem.engine.store.ExactStore;
 import dev.idem.engine.store.MemoryStore;
 import dev.idem.engine.store.PendingKeys;
@@ -189,11 +188,6 @@ final class TieredJudge implements Judge {
   @Override
   public long snapshotSequence() {
     return snapshotSequence;
-  }
-
-  @Override
-  public WindowCheckpoint window(String lateFile, long lateBytes) {
-    return null;
   }
 
   @Override

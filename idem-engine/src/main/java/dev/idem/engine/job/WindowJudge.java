@@ -57,9 +57,6 @@ final class WindowJudge implements Judge {
         });
   }
 
-  @Override
-  public void committed() {}
-
   /** Counts of this run: the window counts are cumulative, so the start is subtracted. */
   @Override
   public DedupStats stats() {
@@ -67,11 +64,6 @@ final class WindowJudge implements Judge {
     long kept = s.kept() - (start == null ? 0 : start.kept());
     long duplicates = s.duplicates() - (start == null ? 0 : start.duplicates());
     return new DedupStats(kept + duplicates, kept, duplicates, 0, 0, 0);
-  }
-
-  @Override
-  public long snapshotSequence() {
-    return 0;
   }
 
   @Override

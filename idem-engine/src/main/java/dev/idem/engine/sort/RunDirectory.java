@@ -41,6 +41,7 @@ final class RunDirectory implements AutoCloseable {
   private static final String LOCK = "LOCK";
 
   private final Path dir;
+  private final boolean inState; // a resumable job's runs: kept, synced, deleted after checkpoints
   private final FileChannel lockChannel; // null in a state directory
   private final Thread hook; // null in a state directory
   private final java.util.List<RunFile> merged = new java.util.ArrayList<>();
@@ -62,7 +63,8 @@ final class RunDirectory implements AutoCloseable {
     this.dir = dir;
     this.compress = compress;
     this.lockChannel = lockChannel;
-    if (lockChannel != null) {
+    this.inState = lockChannel == null;
+    if (!inState) {
       this.hook = new Thread(this::deleteRuns, "idem-sort-dedup-cleanup");
       Runtime.getRuntime().addShutdownHook(hook);
     } else {
@@ -221,7 +223,7 @@ final class RunDirectory implements AutoCloseable {
 
   /** Accounts for a run just finished; in a state directory, syncs it to disk first. */
   RunFile finished(RunFile run) throws IOException {
-    if (hook == null) {
+    if (inState) {
       try (FileChannel ch = FileChannel.open(run.path(), StandardOpenOption.READ)) {
         ch.force(true);
       }
@@ -237,7 +239,7 @@ final class RunDirectory implements AutoCloseable {
    * next {@link #deleteMerged}, when the checkpoint that no longer names it has been written.
    */
   void delete(RunFile run) throws IOException {
-    if (hook == null) {
+    if (inState) {
       merged.add(run);
       return;
     }
@@ -278,7 +280,7 @@ final class RunDirectory implements AutoCloseable {
   @Override
   public void close() {
     writer.shutdownNow(); // writers wait for their block in flight before they close
-    if (hook == null) {
+    if (inState) {
       return;
     }
     try {

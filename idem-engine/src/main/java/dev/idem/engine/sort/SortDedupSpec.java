@@ -68,42 +68,6 @@ public record SortDedupSpec(
     KEY
   }
 
-  /** A spec without a state directory. */
-  public SortDedupSpec(
-      List<String> inputs,
-      RecordFormat format,
-      KeySpec key,
-      boolean header,
-      KeyNormalizer normalizer,
-      long seed,
-      boolean exactKey,
-      long memoryBytes,
-      Path tmp,
-      Keep keep,
-      Order order,
-      Path output,
-      BadRecordPolicy onBadRecord,
-      int maxRecordBytes,
-      Boolean compressRuns) {
-    this(
-        inputs,
-        format,
-        key,
-        header,
-        normalizer,
-        seed,
-        exactKey,
-        memoryBytes,
-        tmp,
-        keep,
-        order,
-        output,
-        onBadRecord,
-        maxRecordBytes,
-        compressRuns,
-        null);
-  }
-
   /** A spec whose runs are LZ4-compressed. */
   public SortDedupSpec(
       List<String> inputs,

@@ -150,14 +150,22 @@ public final class StateDirectory implements AutoCloseable {
 
   /** Replaces file {@code name} in the directory all at once: temp file, fsync, rename. */
   public void writeAtomically(String name, byte[] content) throws IOException {
+    writeAtomically(dir, name, content);
+  }
+
+  /**
+   * Replaces file {@code name} in {@code dir} all at once: a temporary file, fsync, rename, then
+   * fsync of the directory; errors name the file.
+   */
+  public static void writeAtomically(Path dir, String name, byte[] content) throws IOException {
     try {
-      replace(name, content);
+      replace(dir, name, content);
     } catch (IOException e) {
       throw new IOException(dir.resolve(name) + ": cannot write: " + e.getMessage(), e);
     }
   }
 
-  private void replace(String name, byte[] content) throws IOException {
+  private static void replace(Path dir, String name, byte[] content) throws IOException {
     Path tmp = dir.resolve(name + ".tmp");
     try (FileChannel ch =
         FileChannel.open(
@@ -180,7 +188,7 @@ public final class StateDirectory implements AutoCloseable {
     } catch (AtomicMoveNotSupportedException e) {
       throw new IOException(dir + ": cannot rename atomically in this directory", e);
     }
-    syncDirectory();
+    syncDirectory(dir);
   }
 
   /**
@@ -199,7 +207,7 @@ public final class StateDirectory implements AutoCloseable {
     }
   }
 
-  void syncDirectory() {
+  private static void syncDirectory(Path dir) {
     try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
       d.force(true);
     } catch (IOException e) {

@@ -96,22 +96,64 @@ class PartitionedPlanTest {
         .hasMessageContaining("start over with a new --state");
   }
 
+  /** A partition file shorter than its checkpoint says: damage, refused before any reading. */
+  @net.jqwik.api.Example
+  void aPartitionFileCutBelowItsCheckpointIsRefused() throws IOException {
+    List<InputFile> in = write(List.of(lines(new Random(1), 100)));
+    Path planDir = Files.createDirectories(dir.resolve("plan"));
+    long[] lengths = {10L * PartitionFiles.ENTRY_BYTES};
+    PartitionedPlan.Progress halfway =
+        new PartitionedPlan.Progress(1, in, 0, 0, 0, 10, lengths, false, 0);
+    Files.write(
+        planDir.resolve(PartitionedPlan.PROGRESS), dev.idem.engine.state.Json.write(halfway));
+    Files.write(PartitionFiles.path(planDir, 0, 0), new byte[5 * PartitionFiles.ENTRY_BYTES]);
+    assertThatThrownBy(() -> plan(in, 64 << 10, 100, true))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("part-0-00000.fp")
+        .hasMessageContaining("shorter than the 240 its last checkpoint made durable");
+  }
+
+  @net.jqwik.api.Example
+  void verdictBitsOfAnotherRecordCountAreRefused() throws IOException {
+    Path file = dir.resolve("bits");
+    DuplicateBits.open(file, 100).close(); // 13 bytes
+    assertThatThrownBy(() -> DuplicateBits.open(file, 1000))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("13 bytes, not the 125 of 1000 records");
+  }
+
+  /** Pass 3 meeting more records than pass 1 counted: the inputs changed, and the job says so. */
+  @net.jqwik.api.Example
+  void aJudgeWithFewerVerdictsThanRecordsRefusesTheBatch() throws IOException {
+    List<InputFile> in = write(List.of(List.of("a", "b", "a", "c", "d")));
+    try (DuplicateBits bits = DuplicateBits.open(dir.resolve("bits"), 3);
+        RecordSource source = new RecordSource(in, settings(), null, 0, 0, 0);
+        PlannedJudge judge = new PlannedJudge(bits, 0)) {
+      dev.idem.engine.records.RecordBatch batch = source.next();
+      assertThatThrownBy(() -> judge.prepare(batch))
+          .isInstanceOf(JobException.class)
+          .hasMessageContaining("the inputs hold more records than when the job's first pass");
+    }
+  }
+
+  private static RecordSource.Settings settings() {
+    return new RecordSource.Settings(
+        RecordFormat.LINES,
+        false,
+        KeyExtractor.of(new KeySpec.WholeLine(), RecordFormat.LINES),
+        Fingerprinter.xxh3(),
+        false,
+        1 << 20,
+        null);
+  }
+
   private DuplicateBits plan(List<InputFile> in, long budget, long guess, boolean durable)
       throws IOException {
-    RecordSource.Settings settings =
-        new RecordSource.Settings(
-            RecordFormat.LINES,
-            false,
-            KeyExtractor.of(new KeySpec.WholeLine(), RecordFormat.LINES),
-            Fingerprinter.xxh3(),
-            false,
-            1 << 20,
-            null);
     return PartitionedPlan.run(
         dir.resolve("plan"),
         durable,
         in,
-        settings,
+        settings(),
         budget,
         guess,
         997,

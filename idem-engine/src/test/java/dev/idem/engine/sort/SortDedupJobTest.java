@@ -271,6 +271,7 @@ class SortDedupJobTest {
               null,
               new BadRecordPolicy.Fail(),
               1 << 20,
+              null,
               null);
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       SortDedupResult r =
