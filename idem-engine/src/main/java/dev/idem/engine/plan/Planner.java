@@ -374,15 +374,17 @@ public final class Planner {
     MethodEstimate partitioned = find(rows, PARTITIONED);
     String expected = " --expected " + n;
     long set = JobMemory.exactSetBytes(n);
+    String exactOf = "Exact, " + count(n) + " distinct keys, " + budget + ": ";
+    String setTooLarge =
+        "the exact set in memory ("
+            + ByteSize.format(inMemory.memoryBytes())
+            + " with the job's heap) does not fit";
     if (w.exact()) {
       if (inMemory.fits()) {
         return new Recommendation(
             inMemory.method(),
-            "Exact, "
-                + count(n)
-                + " distinct keys, "
-                + budget
-                + ": the exact set ("
+            exactOf
+                + "the exact set ("
                 + ByteSize.format(set)
                 + ") and the job's working heap fit in "
                 + ByteSize.format(inMemory.memoryBytes())
@@ -393,13 +395,9 @@ public final class Planner {
         String memory = sizeOption(w.memoryBytes());
         return new Recommendation(
             partitioned.method(),
-            "Exact, "
-                + count(n)
-                + " distinct keys, "
-                + budget
-                + ": the exact set in memory ("
-                + ByteSize.format(inMemory.memoryBytes())
-                + " with the job's heap) does not fit, so the keys go to partition files (~"
+            exactOf
+                + setTooLarge
+                + ", so the keys go to partition files (~"
                 + ByteSize.format(partitioned.diskBytes())
                 + " on disk at most), each judged within the budget, and a second read of the "
                 + "inputs writes the records.",
@@ -413,14 +411,9 @@ public final class Planner {
       if (rocks.fits()) {
         return new Recommendation(
             rocks.method(),
-            "Exact, "
-                + count(n)
-                + " distinct keys, "
-                + budget
-                + ": the exact set in memory ("
-                + ByteSize.format(inMemory.memoryBytes())
-                + " with the job's heap) does not "
-                + "fit, so it goes to RocksDB on disk (~"
+            exactOf
+                + setTooLarge
+                + ", so it goes to RocksDB on disk (~"
                 + ByteSize.format(rocks.diskBytes())
                 + ") behind a "
                 + ByteSize.format(rocks.memoryBytes() - JobMemory.WORKING_HEAP)
@@ -449,11 +442,8 @@ public final class Planner {
       long shards = (rocks.memoryBytes() + w.memoryBytes() - 1) / w.memoryBytes();
       return new Recommendation(
           sort.method(),
-          "Exact, "
-              + count(n)
-              + " distinct keys, "
-              + budget
-              + ": even the two-tier filter ("
+          exactOf
+              + "even the two-tier filter ("
               + ByteSize.format(rocks.memoryBytes())
               + " with the job's heap) does not fit; external sort-merge stays within the budget ("
               + sort.note()
