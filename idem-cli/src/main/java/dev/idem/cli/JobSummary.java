@@ -176,12 +176,14 @@ final class JobSummary {
       io.err()
           .printf(
               Locale.ROOT,
-              "  resumed at record %,d; tiers restored in %.2f s (%,d "
-                  + "journaled keys replayed%s)%n",
+              "  resumed at record %,d; tiers restored in %.2f s (loaded in %.2f s, %,d "
+                  + "journaled keys replayed in %.2f s%s)%n",
               r.resumedAtRecord(),
               r.restoreMillis() / 1000.0,
-              r.journalReplayed(),
-              r.filterRebuilt() ? ", filter rebuilt from the exact store" : "");
+              r.restore().loadMillis() / 1000.0,
+              r.restore().journalReplayed(),
+              r.restore().replayMillis() / 1000.0,
+              r.restore().filterRebuilt() ? "; filter rebuilt from the exact store" : "");
     }
     double seconds = r.elapsedMillis() / 1000.0;
     io.err()
@@ -234,8 +236,10 @@ final class JobSummary {
     m.put("restore_millis", r.restoreMillis());
     m.put("first_record_millis", r.firstRecordMillis());
     m.put("elapsed_millis", r.elapsedMillis());
-    m.put("journal_replayed", r.journalReplayed());
-    m.put("filter_rebuilt", r.filterRebuilt());
+    m.put("restore_load_millis", r.restore().loadMillis());
+    m.put("restore_replay_millis", r.restore().replayMillis());
+    m.put("journal_replayed", r.restore().journalReplayed());
+    m.put("filter_rebuilt", r.restore().filterRebuilt());
     m.put("output_bytes", c.outputBytes());
     m.put("warnings", r.warnings());
     if (r.window() != null) {

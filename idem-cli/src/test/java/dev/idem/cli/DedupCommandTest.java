@@ -162,6 +162,37 @@ class DedupCommandTest {
   }
 
   @Test
+  void filterBitsCountOnlyAFilterNotAnExactSetAnsweringAlone() throws IOException {
+    Path in = write("in.jsonl", "{\"id\":1}\n{\"id\":2}\n");
+    Path stats = dir.resolve("stats.json");
+    for (String store : new String[] {"memory", "rocksdb"}) {
+      Cli.Result r =
+          Cli.run(
+              "dedup",
+              "--key",
+              "id",
+              "--exact-store",
+              store,
+              "--state",
+              dir.resolve("st-" + store).toString(),
+              "--stats-json",
+              stats.toString(),
+              "-o",
+              dir.resolve("o-" + store + ".jsonl").toString(),
+              in.toString());
+      assertThat(r.status()).as(r.err()).isZero();
+      JsonNode s = new ObjectMapper().readTree(stats.toFile());
+      if (store.equals("memory")) {
+        assertThat(s.get("filter").asText()).startsWith("none");
+        assertThat(s.get("filter_bits").asLong()).isZero();
+      } else {
+        assertThat(s.get("filter").asText()).doesNotStartWith("none");
+        assertThat(s.get("filter_bits").asLong()).isPositive();
+      }
+    }
+  }
+
+  @Test
   void fullKeysWithoutAnExactTierAreAUsageError() throws IOException {
     // they used to fail at the first checkpoint with an internal error
     Path in = write("in.jsonl", "{\"id\":1}\n");

@@ -2,6 +2,7 @@ package dev.idem.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.idem.engine.store.StateStore;
 import java.io.IOException;
@@ -469,8 +470,13 @@ class DedupFailureTest {
     assertThat(done.status()).as(done.err()).isZero();
     assertThat(Files.readString(out).lines()).hasSize(20_000).doesNotHaveDuplicates();
     // the last resume read the set from a snapshot and replayed only the journal after it
-    long replayed = new ObjectMapper().readTree(stats.toFile()).get("journal_replayed").asLong();
+    JsonNode json = new ObjectMapper().readTree(stats.toFile());
+    long replayed = json.get("journal_replayed").asLong();
     assertThat(replayed).isLessThan(20_000);
+    // the restore's two parts are within it
+    assertThat(
+            json.get("restore_load_millis").asLong() + json.get("restore_replay_millis").asLong())
+        .isBetween(0L, json.get("restore_millis").asLong());
     try (var files = Files.list(state)) {
       assertThat(files.map(p -> p.getFileName().toString()))
           .anyMatch(n -> n.matches(snapshotPrefix + "\\d+\\.snap"));

@@ -130,8 +130,7 @@ public final class DedupJob {
       Manifest manifest,
       ExactTierPlacement exactStore,
       MembershipFilter filter,
-      long journalReplayed,
-      boolean filterRebuilt) {}
+      TierRestore restore) {}
 
   private JobResult run() throws IOException {
     long started = System.nanoTime();
@@ -247,7 +246,7 @@ public final class DedupJob {
               cp,
               cp,
               true,
-              new Setup(null, manifest, manifest.exactStore(), null, 0, false),
+              new Setup(null, manifest, manifest.exactStore(), null, TierRestore.NONE),
               0,
               started,
               0);
@@ -266,8 +265,7 @@ public final class DedupJob {
                 manifest,
                 exactStore,
                 null,
-                0,
-                false);
+                TierRestore.NONE);
       } else if (windowed) {
         setup = windowSetup(manifest, store, cp, fingerprinter);
       } else if (manifest.exactStore().kind() == ExactTierPlacement.Kind.PARTITIONED) {
@@ -301,8 +299,7 @@ public final class DedupJob {
                 setup.manifest(),
                 setup.exactStore(),
                 setup.filter(),
-                setup.journalReplayed(),
-                setup.filterRebuilt());
+                setup.restore());
       }
       closer.register(setup.judge());
       return process(inputs, settings, setup, dir, store, cp, started);
@@ -354,8 +351,7 @@ public final class DedupJob {
         manifest,
         manifest.exactStore(),
         null,
-        0,
-        false);
+        TierRestore.NONE);
   }
 
   /** The shared set's warnings are the job's: printed, and counted in its result. */
@@ -486,16 +482,10 @@ public final class DedupJob {
             dir,
             manifest.writesSeen(),
             snapshotSequence,
-            tiers.journalReplayed,
+            tiers.restore.journalReplayed(),
             crash,
             stripeWorkers(manifest, tiers.filter));
-    return new Setup(
-        judge,
-        manifest,
-        manifest.exactStore(),
-        tiers.filter,
-        tiers.journalReplayed,
-        tiers.filterRebuilt);
+    return new Setup(judge, manifest, manifest.exactStore(), tiers.filter, tiers.restore);
   }
 
   /**
@@ -532,7 +522,7 @@ public final class DedupJob {
     Judge judge =
         new WindowJudge(
             windows, w.timeField() == null, cp.window() == null ? null : cp.window().stats());
-    return new Setup(judge, manifest, ExactTierPlacement.NONE, null, 0, false);
+    return new Setup(judge, manifest, ExactTierPlacement.NONE, null, TierRestore.NONE);
   }
 
   private JobResult process(
@@ -807,12 +797,11 @@ public final class DedupJob {
         m.mode(),
         setup.exactStore(),
         filterText,
-        filter == null ? 0 : filter.bitSize(),
+        filter == null || Tiers.setAlone(m) ? 0 : filter.bitSize(), // a set alone is no filter
         restoreMillis,
         firstRecordMillis,
         (System.nanoTime() - started) / 1_000_000,
-        setup.journalReplayed(),
-        setup.filterRebuilt(),
+        setup.restore(),
         List.copyOf(warnings),
         window);
   }

@@ -16,13 +16,13 @@ import java.util.List;
  * @param mode exact or approximate
  * @param exactStore where the exact tier lived
  * @param filter the filter's type and size, for the summary
- * @param filterBits bits in the filter
+ * @param filterBits bits in the filter; 0 when there is none (an exact set in memory answering
+ *     alone is no filter: its size is in {@code filter}'s text)
  * @param restoreMillis time from start until the tiers were ready (state opened, filter loaded or
  *     rebuilt, memory store loaded)
  * @param firstRecordMillis time from start until the first record was checked
  * @param elapsedMillis time of this run
- * @param journalReplayed keys replayed from the journal into a filter snapshot
- * @param filterRebuilt whether the filter had to be rebuilt from the exact store
+ * @param restore what bringing the tiers back cost, split into snapshot and journal replay
  * @param warnings things the user should know (a damaged snapshot that was repaired, …)
  * @param window a windowed job's counts (events, late, fingerprints held), or {@code null}
  */
@@ -38,7 +38,6 @@ public record JobResult(
     long restoreMillis,
     long firstRecordMillis,
     long elapsedMillis,
-    long journalReplayed,
-    boolean filterRebuilt,
+    TierRestore restore,
     List<String> warnings,
     WindowStats window) {}

@@ -37,20 +37,14 @@ final class Tiers {
 
   final MembershipFilter filter;
   final ExactStore exact;
-  final long journalReplayed;
-  final boolean filterRebuilt;
+  final TierRestore restore;
   final List<String> warnings = new ArrayList<>();
 
   private Tiers(
-      MembershipFilter filter,
-      ExactStore exact,
-      long journalReplayed,
-      boolean rebuilt,
-      List<String> warnings) {
+      MembershipFilter filter, ExactStore exact, TierRestore restore, List<String> warnings) {
     this.filter = filter;
     this.exact = exact;
-    this.journalReplayed = journalReplayed;
-    this.filterRebuilt = rebuilt;
+    this.restore = restore;
     this.warnings.addAll(warnings);
   }
 
@@ -69,6 +63,7 @@ final class Tiers {
     List<String> warnings = new ArrayList<>();
     MembershipFilter filter = null;
     long replayFrom = 1;
+    long loading = System.nanoTime();
     if (cp.snapshotSequence() > 0) {
       try {
         FilterSnapshot s = FilterSnapshot.map(dir.snapshot(cp.snapshotSequence()));
@@ -116,6 +111,7 @@ final class Tiers {
     if (journalSet && set == null) {
       set = MemoryStore.create(Math.max(cp.stats().kept(), 1024), false, true);
     }
+    long replaying = System.nanoTime();
     long replayed = 0;
     if (rebuilt && m.writesSeen()) {
       // the journal before the snapshot is gone, but `seen` has every kept key
@@ -130,6 +126,7 @@ final class Tiers {
     if (journalSet && setFrom != replayFrom) {
       JournalReplay.replay(store, setFrom, cp.sequence(), null, set);
     }
+    long replayNanos = System.nanoTime() - replaying;
     ExactStore exact = null;
     boolean full = m.keyMode() == KeyMode.FULL_KEY;
     if (journalSet) {
@@ -141,7 +138,10 @@ final class Tiers {
     } else if (where == ExactTierPlacement.Kind.ROCKSDB) {
       exact = RocksDbStore.forCheckpoints(store, full, cp.stats().kept());
     }
-    return new Tiers(filter, exact, replayed, rebuilt, warnings);
+    long loadNanos = System.nanoTime() - loading - replayNanos;
+    TierRestore restore =
+        new TierRestore(loadNanos / 1_000_000, replayed, replayNanos / 1_000_000, rebuilt);
+    return new Tiers(filter, exact, restore, warnings);
   }
 
   /**
@@ -181,6 +181,6 @@ final class Tiers {
 
   /** Fresh tiers for a job without state (or a new state). */
   static Tiers fresh(MembershipFilter filter, ExactStore exact) {
-    return new Tiers(filter, exact, 0, false, List.of());
+    return new Tiers(filter, exact, TierRestore.NONE, List.of());
   }
 }
