@@ -275,12 +275,8 @@ record BeyondMemoryComparison(E2eRun.PartC options, Path work, Path outDir, E2eC
     }
     long rss = r.outcome().peakRssKiB();
     if (rss >= 0) {
-      // issue #19's bound: the budget + 64 MiB + the filter (idem's, from --stats-json; an
-      // exact set in memory that answers alone reports its own bits there: not a filter)
-      long filterKiB =
-          String.valueOf(s.get("exact_store")).startsWith("memory")
-              ? 0
-              : ResumeBenchmark.parse(s.get("filter_bits")) / 8 / 1024;
+      // issue #19's bound: the budget + 64 MiB + the filter (idem's, from --stats-json)
+      long filterKiB = ResumeBenchmark.parse(s.get("filter_bits")) / 8 / 1024;
       long bound = limitKiB + filterKiB;
       parts.add(
           String.format(

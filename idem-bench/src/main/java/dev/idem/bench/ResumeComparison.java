@@ -96,6 +96,11 @@ record ResumeComparison(E2eRun.Plan plan, Path work, Path outDir, E2eCommands co
                       + s.get("filter")
                       + ", journal replayed "
                       + s.get("journal_replayed")
+                      + " (restore: load "
+                      + s.get("restore_load_millis")
+                      + " ms, replay "
+                      + s.get("restore_replay_millis")
+                      + " ms)"
                   : "",
               s.containsKey("rebuilt")
                   ? "; records re-read from the output " + s.get("rebuilt")
