@@ -1,0 +1,25 @@
+package dev.idem.parquet;
+
+/**
+ * How a Parquet dedup job went.
+ *
+ * @param rows rows read, in every run of the job
+ * @param kept rows written: the first of each key
+ * @param duplicates rows dropped as duplicates
+ * @param nullKeys rows skipped because a key column was null ({@code onNullKey(SKIP)})
+ * @param files input files
+ * @param parts part files written (1 for a single output file)
+ * @param resumed whether this run went on from a checkpoint
+ * @param alreadyComplete whether the state said the job was done, so nothing was read
+ * @param elapsedMillis this run's time
+ */
+public record ParquetDedupResult(
+    long rows,
+    long kept,
+    long duplicates,
+    long nullKeys,
+    int files,
+    long parts,
+    boolean resumed,
+    boolean alreadyComplete,
+    long elapsedMillis) {}

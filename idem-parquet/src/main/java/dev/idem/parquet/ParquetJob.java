@@ -1,0 +1,479 @@
+package dev.idem.parquet;
+
+import dev.idem.core.Fingerprint;
+import dev.idem.core.Fingerprinter;
+import dev.idem.engine.Deduplicator;
+import dev.idem.engine.Idem;
+import dev.idem.engine.JobException;
+import dev.idem.engine.records.InputFile;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.column.ColumnReader;
+import org.apache.parquet.column.impl.ColumnReadStoreImpl;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.conf.PlainParquetConfiguration;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.convert.GroupRecordConverter;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.example.ExampleParquetWriter;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.io.ColumnIOFactory;
+import org.apache.parquet.io.LocalInputFile;
+import org.apache.parquet.io.LocalOutputFile;
+import org.apache.parquet.io.ParquetDecodingException;
+import org.apache.parquet.io.RecordReader;
+import org.apache.parquet.schema.MessageType;
+
+/**
+ * One run of a {@link ParquetDedup}: opens (or resumes) the state, then for each row group judges
+ * the rows by their key columns and writes the kept ones, closing a part file and committing at
+ * checkpoints.
+ *
+ * <p>The exactly-once order at a checkpoint: the part is closed, synced and renamed to its final
+ * name, then the keys are committed with the position after it. A crash before the commit leaves a
+ * part the checkpoint does not count, deleted on resume, and keys not marked, judged again.
+ */
+final class ParquetJob {
+
+  private final ParquetDedup job;
+  private final PlainParquetConfiguration conf = new PlainParquetConfiguration();
+  private final ParquetReadOptions readOptions;
+  private final Fingerprinter fingerprinter;
+  private Deduplicator dedup;
+  private PartFiles partFiles;
+
+  private List<InputFile> inputs;
+  private MessageType schema;
+  private String schemaFile;
+
+  private long parts;
+  private long rows;
+  private long kept;
+  private long duplicates;
+  private long nullKeys;
+
+  private ParquetWriter<Group> writer;
+  private Path singleFile;
+  private long partRows;
+  private long partOpened;
+
+  ParquetJob(ParquetDedup job) {
+    this.job = job;
+    this.readOptions = ParquetReadOptions.builder(conf).build();
+    // string values are normalised by KeyColumns, never the tags and lengths around them
+    this.fingerprinter = Fingerprinter.xxh3().withSeed(job.seed);
+  }
+
+  ParquetDedupResult run() throws IOException {
+    long started = System.nanoTime();
+    inputs = InputFile.expand(job.inputs);
+    for (InputFile f : inputs) {
+      if (f.isStdin()) {
+        throw new JobException("Parquet is read from files, not standard input");
+      }
+    }
+    boolean single = isSingleFile(job.output);
+    if (single && job.state != null) {
+      throw new JobException(
+          "-o "
+              + job.output
+              + " with --state: a Parquet file is readable only once it is closed, so a "
+              + "resumable job writes part files; give a directory, e.g. -o "
+              + stripExtension(job.output)
+              + "/");
+    }
+    long totalRows = countRows();
+    ParquetCheckpoint start = open(totalRows);
+    try (Deduplicator d = dedup) {
+      if (start != null && start.done()) {
+        return result(start, true, true, started);
+      }
+      int file = start == null ? 0 : start.file();
+      int group = start == null ? 0 : start.rowGroup();
+      if (single) {
+        singleFile = job.output;
+      } else {
+        partFiles = new PartFiles(job.output);
+        if (start == null && job.state == null && partFiles.hasParts()) {
+          throw new JobException(
+              job.output
+                  + " already holds part files: give an empty or new output directory, or "
+                  + "delete them");
+        }
+      }
+      for (int f = file; f < inputs.size(); f++) {
+        readFile(f, f == file ? group : 0);
+      }
+      closePart(inputs.size(), 0, true);
+      return result(checkpoint(inputs.size(), 0, true), false, start != null, started);
+    } finally {
+      abandonPart();
+    }
+  }
+
+  /** Opens the deduplicator and, with a state, the checkpoint to go on from (null: a new job). */
+  private ParquetCheckpoint open(long totalRows) throws IOException {
+    Deduplicator.Builder b =
+        Idem.deduplicator().fingerprinter(fingerprinter).expectedKeys(Math.max(totalRows, 1024));
+    if (job.state == null) {
+      dedup = b.build();
+      return null;
+    }
+    if (Files.exists(job.state.resolve("MANIFEST.json"))) {
+      throw new JobException(
+          job.state
+              + " is the state of an idem dedup job over text inputs: give a Parquet job its own "
+              + "--state directory");
+    }
+    dedup = b.state(job.state).maxMemory(job.cacheBytes).open();
+    byte[] token = dedup.lastCommittedToken();
+    if (token == null) {
+      if (Files.isDirectory(job.output) && new PartFiles(job.output).hasParts()) {
+        dedup.close();
+        throw new JobException(
+            job.output
+                + " already holds part files of another job: give an empty or new output "
+                + "directory");
+      }
+      dedup.commit(checkpoint(0, 0, false).encode()); // before any part: resumes start here
+      return null;
+    }
+    ParquetCheckpoint cp;
+    try {
+      cp = ParquetCheckpoint.decode(token);
+    } catch (IOException e) {
+      dedup.close();
+      throw new JobException(
+          job.state + " is not the state of a Parquet dedup job (" + e.getMessage() + ")");
+    }
+    requireSameJob(cp);
+    parts = cp.parts();
+    rows = cp.rows();
+    kept = cp.kept();
+    duplicates = cp.duplicates();
+    nullKeys = cp.nullKeys();
+    if (!cp.done()) {
+      int deleted = new PartFiles(job.output).cutBackTo(parts);
+      job.notes.accept(
+          String.format(
+              Locale.ROOT,
+              "resuming at %s, row group %d (%,d rows done, %,d parts kept, %d written after "
+                  + "the checkpoint deleted)",
+              inputs.get(Math.min(cp.file(), inputs.size() - 1)).path(),
+              cp.rowGroup(),
+              rows,
+              parts,
+              deleted));
+    }
+    return cp;
+  }
+
+  private void requireSameJob(ParquetCheckpoint cp) throws IOException {
+    List<String> differences = new ArrayList<>();
+    if (!cp.key().equals(job.key) || cp.keyAsText() != job.keyAsText) {
+      differences.add("the key: the job's is " + cp.key() + (cp.keyAsText() ? " as text" : ""));
+    }
+    if (!cp.normalize().equals(job.normalizer.spec())) {
+      differences.add("--normalize: the job's is " + cp.normalize());
+    }
+    if (!cp.output().equals(job.output.toAbsolutePath().toString())) {
+      differences.add("the output: the job's is " + cp.output());
+    }
+    if (cp.inputs().size() != inputs.size()) {
+      differences.add(
+          "the inputs: the job had " + cp.inputs().size() + " files, now " + inputs.size());
+    } else {
+      for (int i = 0; i < inputs.size(); i++) {
+        InputFile was = cp.inputs().get(i);
+        InputFile now = inputs.get(i);
+        String change =
+            !was.path().equals(now.path())
+                ? "input " + (i + 1) + " was " + was.path() + ", now " + now.path()
+                : was.differenceFrom(now);
+        if (change != null) {
+          differences.add(change);
+        }
+      }
+    }
+    if (!differences.isEmpty()) {
+      dedup.close();
+      throw new JobException(
+          "this command differs from the job in "
+              + job.state
+              + ":\n  "
+              + String.join("\n  ", differences)
+              + "\nrun the original command to resume it, or use a new --state directory");
+    }
+  }
+
+  /** Judges and writes the row groups of input {@code f} from {@code firstGroup} on. */
+  private void readFile(int f, int firstGroup) throws IOException {
+    String name = inputs.get(f).path();
+    Path path = Path.of(name);
+    try (ParquetFileReader keys = ParquetFileReader.open(new LocalInputFile(path), readOptions);
+        ParquetFileReader all = ParquetFileReader.open(new LocalInputFile(path), readOptions)) {
+      MessageType fileSchema = keys.getFooter().getFileMetaData().getSchema();
+      requireSameSchema(name, fileSchema);
+      KeyColumns key = KeyColumns.resolve(name, fileSchema, job.key, job.keyAsText, job.normalizer);
+      keys.setRequestedSchema(key.projection());
+      String createdBy = keys.getFooter().getFileMetaData().getCreatedBy();
+      int groups = keys.getRowGroups().size();
+      for (int g = firstGroup; g < groups; g++) {
+        boolean[] keep = judge(name, g, keys.readRowGroup(g), key, createdBy);
+        write(all.readRowGroup(g), fileSchema, keep);
+        if (checkpointDue()) {
+          int nextFile = g + 1 < groups ? f : f + 1;
+          int nextGroup = g + 1 < groups ? g + 1 : 0;
+          closePart(nextFile, nextGroup, false);
+        }
+      }
+    } catch (ParquetDecodingException | IllegalArgumentException e) {
+      throw new ParquetInputException(name + ": damaged Parquet data (" + e.getMessage() + ")", e);
+    } catch (IOException e) {
+      if (e.getMessage() != null && e.getMessage().contains("is not a Parquet file")) {
+        throw new ParquetInputException(name + ": not a Parquet file (or a truncated one)", e);
+      }
+      throw new ParquetInputException(name + ": cannot be read (" + e.getMessage() + ")", e);
+    } catch (RuntimeException e) {
+      if (e instanceof ParquetInputException) {
+        throw e;
+      }
+      throw new ParquetInputException(name + ": damaged Parquet data (" + e + ")", e);
+    }
+  }
+
+  /** Which rows of row group {@code g} are kept: the first of each key. */
+  private boolean[] judge(
+      String name, int g, PageReadStore pages, KeyColumns key, String createdBy) {
+    int n = Math.toIntExact(pages.getRowCount());
+    ColumnReadStoreImpl store =
+        new ColumnReadStoreImpl(
+            pages,
+            new GroupRecordConverter(key.projection()).getRootConverter(),
+            key.projection(),
+            createdBy);
+    ColumnReader[] readers = new ColumnReader[key.columns().size()];
+    for (int c = 0; c < readers.length; c++) {
+      readers[c] = store.getColumnReader(key.columns().get(c));
+    }
+    boolean[] keep = new boolean[n];
+    for (int r = 0; r < n; r++) {
+      rows++;
+      int length = key.read(readers);
+      if (length < 0) {
+        if (job.nullKeys == ParquetDedup.NullKeys.FAIL) {
+          throw new ParquetInputException(
+              String.format(
+                  Locale.ROOT,
+                  "%s: row group %d, row %,d: key column %s is null (--on-bad-record skip "
+                      + "leaves such rows out)",
+                  name,
+                  g,
+                  r,
+                  key.name(-2 - length)));
+        }
+        nullKeys++;
+        continue;
+      }
+      Fingerprint fp = fingerprinter.fingerprint(key.bytes(), 0, length);
+      keep[r] = dedup.firstSeen(fp.hi(), fp.lo(), null);
+      if (keep[r]) {
+        kept++;
+      } else {
+        duplicates++;
+      }
+    }
+    return keep;
+  }
+
+  private void write(PageReadStore pages, MessageType fileSchema, boolean[] keep)
+      throws IOException {
+    RecordReader<Group> reader =
+        new ColumnIOFactory()
+            .getColumnIO(fileSchema)
+            .getRecordReader(pages, new GroupRecordConverter(fileSchema));
+    ParquetWriter<Group> w = writer();
+    for (boolean k : keep) {
+      Group row = reader.read();
+      if (k) {
+        w.write(row);
+        partRows++;
+      }
+    }
+  }
+
+  private boolean checkpointDue() {
+    return job.state != null
+        && writer != null
+        && (partRows >= job.checkpointRows
+            || System.nanoTime() - partOpened >= job.checkpointInterval.toNanos());
+  }
+
+  private ParquetWriter<Group> writer() throws IOException {
+    if (writer == null) {
+      Path target = singleFile != null ? hiddenBeside(singleFile) : partFiles.inProgress(parts);
+      Files.deleteIfExists(target);
+      writer =
+          ExampleParquetWriter.builder(new LocalOutputFile(target))
+              .withConf(conf)
+              .withType(schema)
+              .withCompressionCodec(codec())
+              .withRowGroupSize(job.rowGroupBytes)
+              .build();
+      partRows = 0;
+      partOpened = System.nanoTime();
+    }
+    return writer;
+  }
+
+  /**
+   * Closes the open part (opening an empty one first at the end if none was written, so every
+   * finished job has at least one file) and, with a state, commits with the position after it.
+   */
+  private void closePart(int nextFile, int nextGroup, boolean end) throws IOException {
+    if (writer == null && (!end || parts > 0 || schema == null)) {
+      return;
+    }
+    writer();
+    writer.close();
+    writer = null;
+    if (singleFile != null) {
+      Files.move(hiddenBeside(singleFile), singleFile, StandardCopyOption.REPLACE_EXISTING);
+    } else {
+      partFiles.publish(parts);
+    }
+    parts++;
+    if (job.state != null && !end) {
+      dedup.commit(checkpoint(nextFile, nextGroup, false).encode());
+    }
+  }
+
+  /** The checkpoint at a position; with a state, the end's is committed too. */
+  private ParquetCheckpoint checkpoint(int file, int group, boolean done) {
+    ParquetCheckpoint cp =
+        new ParquetCheckpoint(
+            ParquetCheckpoint.VERSION,
+            inputs,
+            job.key,
+            job.keyAsText,
+            job.normalizer.spec(),
+            job.output.toAbsolutePath().toString(),
+            file,
+            group,
+            parts,
+            rows,
+            kept,
+            duplicates,
+            nullKeys,
+            done);
+    if (done && job.state != null) {
+      dedup.commit(cp.encode());
+    }
+    return cp;
+  }
+
+  private void abandonPart() {
+    if (writer != null) {
+      try {
+        writer.close();
+      } catch (IOException | RuntimeException e) {
+        // the part is deleted on resume (or left hidden without a state): nothing to keep
+      }
+      writer = null;
+    }
+  }
+
+  private void requireSameSchema(String name, MessageType fileSchema) {
+    if (schema == null) {
+      schema = fileSchema;
+      schemaFile = name;
+      return;
+    }
+    if (!schema.equals(fileSchema)) {
+      List<String> mine = columns(schema);
+      List<String> theirs = columns(fileSchema);
+      List<String> missing = new ArrayList<>(mine);
+      missing.removeAll(theirs);
+      List<String> extra = new ArrayList<>(theirs);
+      extra.removeAll(mine);
+      throw new ParquetInputException(
+          name
+              + ": its schema differs from "
+              + schemaFile
+              + "'s"
+              + (missing.isEmpty() ? "" : "; it lacks " + missing)
+              + (extra.isEmpty() ? "" : "; it adds " + extra)
+              + " (the output has one schema: dedup files of one schema together)");
+    }
+  }
+
+  private static List<String> columns(MessageType s) {
+    List<String> out = new ArrayList<>();
+    s.getColumns()
+        .forEach(c -> out.add(String.join(".", c.getPath()) + " " + c.getPrimitiveType()));
+    return out;
+  }
+
+  /** The rows of every input, from their footers: an upper bound of the distinct keys. */
+  private long countRows() {
+    long total = 0;
+    for (InputFile f : inputs) {
+      try (ParquetFileReader r =
+          ParquetFileReader.open(new LocalInputFile(Path.of(f.path())), readOptions)) {
+        total += r.getRecordCount();
+      } catch (IOException | RuntimeException e) {
+        throw new ParquetInputException(
+            f.path()
+                + ": not a Parquet file, or a damaged one (its footer cannot be read: "
+                + e.getMessage()
+                + ")",
+            e);
+      }
+    }
+    return total;
+  }
+
+  private CompressionCodecName codec() {
+    return switch (job.compression) {
+      case ZSTD -> CompressionCodecName.ZSTD;
+      case SNAPPY -> CompressionCodecName.SNAPPY;
+      case GZIP -> CompressionCodecName.GZIP;
+      case NONE -> CompressionCodecName.UNCOMPRESSED;
+    };
+  }
+
+  private ParquetDedupResult result(
+      ParquetCheckpoint cp, boolean complete, boolean resumed, long started) {
+    return new ParquetDedupResult(
+        cp.rows(),
+        cp.kept(),
+        cp.duplicates(),
+        cp.nullKeys(),
+        cp.inputs().size(),
+        cp.parts(),
+        resumed,
+        complete,
+        (System.nanoTime() - started) / 1_000_000);
+  }
+
+  private static boolean isSingleFile(Path output) {
+    return ParquetDedup.isParquetName(output.getFileName().toString())
+        && !Files.isDirectory(output);
+  }
+
+  private static Path hiddenBeside(Path file) {
+    return file.resolveSibling("." + file.getFileName() + ".inprogress");
+  }
+
+  private static String stripExtension(Path p) {
+    String s = p.toString();
+    return s.substring(0, s.length() - ".parquet".length());
+  }
+}

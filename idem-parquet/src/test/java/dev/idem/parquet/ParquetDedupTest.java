@@ -1,0 +1,290 @@
+package dev.idem.parquet;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.idem.engine.JobException;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroupFactory;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.MessageTypeParser;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ParquetDedupTest {
+
+  static final MessageType SCHEMA =
+      MessageTypeParser.parseMessageType(
+          "message row { required int64 n; optional binary id (STRING);"
+              + " optional group meta { optional binary url (STRING); optional int32 rank; }"
+              + " optional binary payload (STRING); }");
+
+  @TempDir Path dir;
+
+  /** Rows over several files, with the key value each row has (null: none). */
+  record Lake(List<Path> files, List<String> keys) {}
+
+  /**
+   * Writes {@code files} files of random rows: {@code meta.url} from a pool of {@code distinct}
+   * values (null in about one row of {@code nullEvery}, if positive), small row groups, codecs
+   * mixed.
+   */
+  static Lake lake(Path dir, long seed, int files, int rowsPerFile, int distinct, int nullEvery)
+      throws IOException {
+    Random random = new Random(seed);
+    SimpleGroupFactory f = new SimpleGroupFactory(SCHEMA);
+    List<Path> paths = new ArrayList<>();
+    List<String> keys = new ArrayList<>();
+    long n = 0;
+    CompressionCodecName[] codecs = {
+      CompressionCodecName.ZSTD, CompressionCodecName.SNAPPY, CompressionCodecName.UNCOMPRESSED
+    };
+    for (int i = 0; i < files; i++) {
+      List<Group> rows = new ArrayList<>();
+      for (int r = 0; r < rowsPerFile; r++) {
+        Group g = f.newGroup().append("n", n++);
+        if (random.nextInt(4) > 0) {
+          g.append("id", "id-" + random.nextInt(10));
+        }
+        String url = null;
+        Group meta = g.addGroup("meta");
+        if (nullEvery <= 0 || random.nextInt(nullEvery) > 0) {
+          url = "https://example.org/ü/" + random.nextInt(distinct);
+          meta.append("url", url);
+        }
+        meta.append("rank", random.nextInt(100));
+        g.append("payload", "x".repeat(random.nextInt(40)));
+        rows.add(g);
+        keys.add(url);
+      }
+      Path p = dir.resolve(String.format("part-%03d.parquet", i));
+      ParquetRows.write(p, SCHEMA, rows, codecs[i % codecs.length], 2048);
+      paths.add(p);
+    }
+    return new Lake(paths, keys);
+  }
+
+  /** The rows an exact first-occurrence dedup keeps, worked out here from the key values. */
+  static List<String> reference(Lake lake) throws IOException {
+    List<String> all = new ArrayList<>();
+    for (Path p : lake.files()) {
+      all.addAll(ParquetRows.read(p));
+    }
+    Set<String> seen = new HashSet<>();
+    List<String> kept = new ArrayList<>();
+    for (int i = 0; i < all.size(); i++) {
+      String k = lake.keys().get(i);
+      if (k != null && seen.add(k)) {
+        kept.add(all.get(i));
+      }
+    }
+    return kept;
+  }
+
+  @Property(tries = 12)
+  void keepsTheFirstRowOfEachKeyInInputOrder(
+      @ForAll @IntRange(min = 1, max = 4) int files,
+      @ForAll @IntRange(min = 1, max = 700) int rowsPerFile,
+      @ForAll @IntRange(min = 1, max = 900) int distinct,
+      @ForAll long seed,
+      @ForAll boolean withState)
+      throws IOException {
+    Path work = Files.createTempDirectory("pq");
+    Lake lake =
+        lake(Files.createDirectories(work.resolve("in")), seed, files, rowsPerFile, distinct, 9);
+    Path out = work.resolve("out");
+    ParquetDedupResult r =
+        ParquetDedup.builder()
+            .inputs(List.of(work.resolve("in").toString()))
+            .key(List.of(seed % 2 == 0 ? "meta.url" : "/meta/url"))
+            .output(out)
+            .state(withState ? work.resolve("state") : null)
+            .checkpointRows(1 + Math.floorMod(seed, 300))
+            .onNullKey(ParquetDedup.NullKeys.SKIP)
+            .run();
+    List<String> expected = reference(lake);
+    assertThat(ParquetRows.readParts(out)).containsExactlyElementsOf(expected);
+    long nulls = lake.keys().stream().filter(k -> k == null).count();
+    assertThat(r.kept()).isEqualTo(expected.size());
+    assertThat(r.nullKeys()).isEqualTo(nulls);
+    assertThat(r.rows()).isEqualTo((long) files * rowsPerFile);
+    assertThat(r.kept() + r.duplicates() + r.nullKeys()).isEqualTo(r.rows());
+  }
+
+  @Test
+  void aFinishedJobRunAgainDoesNothingAndAResumeDeletesPartsAfterItsCheckpoint()
+      throws IOException {
+    Lake lake = lake(Files.createDirectories(dir.resolve("in")), 7, 3, 500, 400, 0);
+    Path out = dir.resolve("out");
+    ParquetDedup.Builder job =
+        ParquetDedup.builder()
+            .inputs(List.of(dir.resolve("in").toString()))
+            .key(List.of("meta.url"))
+            .output(out)
+            .state(dir.resolve("state"))
+            .checkpointRows(50);
+    ParquetDedupResult first = job.run();
+    assertThat(first.parts()).isGreaterThan(3);
+    ParquetDedupResult again = job.run();
+    assertThat(again.alreadyComplete()).isTrue();
+    assertThat(ParquetRows.readParts(out)).containsExactlyElementsOf(reference(lake));
+    // parts beyond a checkpoint (as a crash leaves them) are deleted on a resume
+    PartFiles parts = new PartFiles(out);
+    Files.copy(parts.part(0), parts.part(first.parts() + 3));
+    Files.writeString(out.resolve(".part-00099.parquet.inprogress"), "half");
+    assertThat(parts.cutBackTo(first.parts())).isEqualTo(2);
+    assertThat(ParquetRows.readParts(out)).containsExactlyElementsOf(reference(lake));
+  }
+
+  @Test
+  void aTupleKeyFramesItsValuesAndTypesAreKeptApartUnlessAsText() throws IOException {
+    MessageType schema =
+        MessageTypeParser.parseMessageType(
+            "message t { optional binary a (STRING); optional binary b (STRING);"
+                + " optional int64 num; optional binary text (STRING); }");
+    SimpleGroupFactory f = new SimpleGroupFactory(schema);
+    List<Group> rows =
+        List.of(
+            f.newGroup().append("a", "a").append("b", "bc").append("num", 1L).append("text", "1"),
+            f.newGroup().append("a", "ab").append("b", "c").append("num", 2L).append("text", "2"),
+            f.newGroup().append("a", "a").append("b", "bc").append("num", 1L).append("text", "1"));
+    Path in = dir.resolve("t.parquet");
+    ParquetRows.write(in, schema, rows, CompressionCodecName.ZSTD, 1 << 20);
+    assertThat(run(in, List.of("a", "b"), false, "tuple").kept()).isEqualTo(2);
+    // a file with the int64 1 and the string "1" in one column is not possible; two columns
+    // of one row compared as one key each way show the tag at work
+    assertThat(keyBytes(in, "num", false)).isNotEqualTo(keyBytes(in, "text", false));
+    assertThat(keyBytes(in, "num", true)).isEqualTo(keyBytes(in, "text", true));
+  }
+
+  @Test
+  void aNullKeyFailsNamingFileRowGroupRowAndColumn() throws IOException {
+    Lake lake = lake(Files.createDirectories(dir.resolve("in")), 3, 1, 300, 50, 5);
+    assertThatThrownBy(
+            () ->
+                ParquetDedup.builder()
+                    .inputs(List.of(lake.files().get(0).toString()))
+                    .key(List.of("meta.url"))
+                    .output(dir.resolve("out"))
+                    .run())
+        .isInstanceOf(ParquetInputException.class)
+        .hasMessageContaining(lake.files().get(0).toString())
+        .hasMessageMatching("(?s).*row group \\d+, row [0-9,]+: key column meta.url is null.*")
+        .hasMessageContaining("--on-bad-record skip");
+  }
+
+  @Test
+  void inputsTheJobCannotUseAreRefusedWithWhatIsWrong() throws IOException {
+    Lake lake = lake(Files.createDirectories(dir.resolve("in")), 5, 1, 100, 50, 0);
+    Path good = lake.files().get(0);
+    assertThatThrownBy(() -> run(good, List.of("meta.uri"), false, "o1"))
+        .isInstanceOf(ParquetInputException.class)
+        .hasMessageContaining("no key column meta.uri")
+        .hasMessageContaining("meta.url");
+    assertThatThrownBy(() -> run(good, List.of("meta"), false, "o2"))
+        .hasMessageContaining("is a group");
+    Path cut = dir.resolve("cut.parquet");
+    byte[] bytes = Files.readAllBytes(good);
+    Files.write(cut, java.util.Arrays.copyOf(bytes, bytes.length / 2));
+    assertThatThrownBy(() -> run(cut, List.of("meta.url"), false, "o3"))
+        .isInstanceOf(ParquetInputException.class)
+        .hasMessageContaining(cut.toString())
+        .hasMessageContaining("not a Parquet file, or a damaged one");
+    MessageType other = MessageTypeParser.parseMessageType("message row { required int64 n; }");
+    Path odd = dir.resolve("in/z.parquet");
+    ParquetRows.write(
+        odd,
+        other,
+        List.of(new SimpleGroupFactory(other).newGroup().append("n", 1L)),
+        CompressionCodecName.ZSTD,
+        1 << 20);
+    assertThatThrownBy(() -> run(dir.resolve("in"), List.of("n"), false, "o4"))
+        .isInstanceOf(ParquetInputException.class)
+        .hasMessageContaining("z.parquet: its schema differs from")
+        .hasMessageContaining("it lacks");
+  }
+
+  @Test
+  void aResumeWithOtherSettingsIsRefusedAndASingleFileOutputCannotBeResumable() throws IOException {
+    Lake lake = lake(Files.createDirectories(dir.resolve("in")), 9, 2, 200, 100, 0);
+    ParquetDedup.Builder job =
+        ParquetDedup.builder()
+            .inputs(List.of(dir.resolve("in").toString()))
+            .key(List.of("meta.url"))
+            .output(dir.resolve("out"))
+            .state(dir.resolve("state"));
+    job.run();
+    assertThatThrownBy(() -> job.key(List.of("id")).run())
+        .isInstanceOf(JobException.class)
+        .hasMessageContaining("the key: the job's is [meta.url]");
+    assertThatThrownBy(
+            () ->
+                ParquetDedup.builder()
+                    .inputs(List.of(lake.files().get(0).toString()))
+                    .key(List.of("meta.url"))
+                    .output(dir.resolve("one.parquet"))
+                    .state(dir.resolve("state2"))
+                    .run())
+        .isInstanceOf(JobException.class)
+        .hasMessageContaining("give a directory");
+    ParquetDedupResult single = run(lake.files().get(0), List.of("meta.url"), false, "one.parquet");
+    assertThat(ParquetRows.read(dir.resolve("one.parquet"))).hasSize((int) single.kept());
+  }
+
+  private ParquetDedupResult run(Path in, List<String> key, boolean asText, String out)
+      throws IOException {
+    return ParquetDedup.builder()
+        .inputs(List.of(in.toString()))
+        .key(key)
+        .keyAsText(asText)
+        .output(dir.resolve(out))
+        .run();
+  }
+
+  /** The key bytes of the first row of {@code in} by {@code column}. */
+  private static String keyBytes(Path in, String column, boolean asText) throws IOException {
+    try (var r =
+        org.apache.parquet.hadoop.ParquetFileReader.open(
+            new org.apache.parquet.io.LocalInputFile(in),
+            org.apache.parquet.ParquetReadOptions.builder(
+                    new org.apache.parquet.conf.PlainParquetConfiguration())
+                .build())) {
+      MessageType schema = r.getFooter().getFileMetaData().getSchema();
+      KeyColumns k =
+          KeyColumns.resolve(
+              in.toString(),
+              schema,
+              List.of(column),
+              asText,
+              dev.idem.core.KeyNormalizer.identity());
+      r.setRequestedSchema(k.projection());
+      var pages = r.readNextRowGroup();
+      var store =
+          new org.apache.parquet.column.impl.ColumnReadStoreImpl(
+              pages,
+              new org.apache.parquet.example.data.simple.convert.GroupRecordConverter(
+                      k.projection())
+                  .getRootConverter(),
+              k.projection(),
+              r.getFooter().getFileMetaData().getCreatedBy());
+      int length =
+          k.read(
+              new org.apache.parquet.column.ColumnReader[] {
+                store.getColumnReader(k.columns().get(0))
+              });
+      return java.util.HexFormat.of().formatHex(k.bytes(), 0, length);
+    }
+  }
+}
