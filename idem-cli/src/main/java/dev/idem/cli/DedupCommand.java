@@ -219,6 +219,8 @@ final class DedupCommand implements Callable<Integer> {
 
   @Mixin BadRecordOptions badRecords;
 
+  @Mixin ParquetOptions parquet;
+
   @Option(
       names = "--metrics-port",
       paramLabel = "PORT",
@@ -358,6 +360,9 @@ final class DedupCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
+    if (ParquetDedupRun.applies(record.format, inputs)) {
+      return new ParquetDedupRun(this, io).call();
+    }
     DedupJobSpec jobSpec = jobSpec();
     JobSummary summary =
         new JobSummary(io, output.quiet, output.statsJson, jobSpec.rocksDbCacheBytes());
@@ -473,6 +478,23 @@ final class DedupCommand implements Callable<Integer> {
         w.late);
   }
 
+  /** How often a job checkpoints: after so many records or so much time, whichever first. */
+  record Checkpoints(long records, Duration interval) {}
+
+  /** {@code --checkpoint-every}: counts and durations, the last of each kind given. */
+  Checkpoints checkpoints() {
+    long everyRecords = 100_000;
+    Duration everyTime = Duration.ofSeconds(10);
+    for (String every : checkpointEvery) {
+      if (every.matches("[0-9_,]+[kKmMgG]?|[0-9.]+[eE][0-9]+")) {
+        everyRecords = new CountConverter().convert(every);
+      } else {
+        everyTime = new DurationConverter().convert(every);
+      }
+    }
+    return new Checkpoints(everyRecords, everyTime);
+  }
+
   private DedupJobSpec jobSpec() throws IOException {
     if (state != null && output.file() == null) {
       throw new ParameterException(
@@ -489,15 +511,7 @@ final class DedupCommand implements Callable<Integer> {
             "--content keys are documents: they are compared "
                 + "by fingerprint; drop --key-mode full");
       }
-      long everyRecords = 100_000;
-      Duration everyTime = Duration.ofSeconds(10);
-      for (String every : checkpointEvery) {
-        if (every.matches("[0-9_,]+[kKmMgG]?|[0-9.]+[eE][0-9]+")) {
-          everyRecords = new CountConverter().convert(every);
-        } else {
-          everyTime = new DurationConverter().convert(every);
-        }
-      }
+      Checkpoints every = checkpoints();
       if (recent < 0) {
         throw new IllegalArgumentException("--recent must be 0 (off) or a positive count");
       }
@@ -515,8 +529,8 @@ final class DedupCommand implements Callable<Integer> {
           seed,
           exactStore.local(),
           state,
-          everyRecords,
-          everyTime,
+          every.records(),
+          every.interval(),
           output.file(),
           dropped,
           badRecords.policy,

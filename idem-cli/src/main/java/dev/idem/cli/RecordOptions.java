@@ -4,6 +4,7 @@ import dev.idem.core.KeyNormalizer;
 import dev.idem.engine.records.KeySpec;
 import dev.idem.engine.records.RecordFormat;
 import java.util.List;
+import java.util.Locale;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Option;
 
@@ -49,8 +50,9 @@ final class RecordOptions {
       paramLabel = "FORMAT",
       converter = ChoiceConverter.Format.class,
       description =
-          "jsonl, csv, tsv or lines (default: jsonl for --key/--content, csv for "
-              + "--column (tsv for .tsv inputs), lines for --whole-line).")
+          "jsonl, csv, tsv, lines or parquet (default: parquet when every input is a "
+              + ".parquet file (dedup only), else jsonl for --key/--content, csv for --column "
+              + "(tsv for .tsv inputs), lines for --whole-line).")
   RecordFormat format;
 
   @Option(
@@ -84,8 +86,20 @@ final class RecordOptions {
     return key.content != null;
   }
 
-  /** The format given, or the one the key (and the input names) imply. */
+  /**
+   * The format given, or the one the key (and the input names) imply; for the text jobs, so Parquet
+   * (given, or every input named {@code .parquet}) is refused here: only {@code dedup} reads it,
+   * before it asks for a text format.
+   */
   RecordFormat format(KeySpec keySpec, List<String> inputs) {
+    if (format == RecordFormat.PARQUET
+        || (format == null
+            && !inputs.isEmpty()
+            && inputs.stream().allMatch(i -> i.toLowerCase(Locale.ROOT).endsWith(".parquet")))) {
+      throw new IllegalArgumentException(
+          "Parquet inputs are read by idem dedup only; this command reads text (jsonl, csv, "
+              + "tsv, lines)");
+    }
     return format != null
         ? format
         : keySpec instanceof KeySpec.JsonField

@@ -91,6 +91,15 @@ public final class ParquetDedup {
     return name.toLowerCase(java.util.Locale.ROOT).endsWith(".parquet");
   }
 
+  /**
+   * Whether {@code name} is what Spark and Hadoop leave beside part files ({@code _SUCCESS}, {@code
+   * _metadata}): a name starting with {@code _} that does not end in {@code .parquet}. Skipped.
+   */
+  public static boolean isMarker(String name) {
+    String file = Path.of(name).getFileName().toString();
+    return file.startsWith("_") && !isParquetName(file);
+  }
+
   /** Builds a {@link ParquetDedup}; each setter checks its value. */
   public static final class Builder {
     private List<String> inputs;

@@ -73,12 +73,16 @@ final class ParquetJob {
 
   ParquetDedupResult run() throws IOException {
     long started = System.nanoTime();
-    inputs = InputFile.expand(job.inputs);
-    for (InputFile f : inputs) {
-      if (f.isStdin()) {
+    inputs = new ArrayList<>();
+    for (String name : InputFile.files(job.inputs)) {
+      if (InputFile.isStdin(name)) {
         throw new JobException("Parquet is read from files, not standard input");
       }
+      if (!ParquetDedup.isMarker(name)) {
+        inputs.add(InputFile.identify(Path.of(name)));
+      }
     }
+    refuseOutputOverInputs();
     boolean single = isSingleFile(job.output);
     if (single && job.state != null) {
       throw new JobException(
@@ -115,6 +119,25 @@ final class ParquetJob {
       return result(checkpoint(inputs.size(), 0, true), false, start != null, started);
     } finally {
       abandonPart();
+    }
+  }
+
+  /** An output that is, or holds, an input or the state would overwrite or mix with them. */
+  private void refuseOutputOverInputs() throws JobException {
+    Path out = job.output.toAbsolutePath().normalize();
+    for (InputFile f : inputs) {
+      if (Path.of(f.path()).toAbsolutePath().normalize().startsWith(out)) {
+        throw new JobException(
+            "-o "
+                + job.output
+                + " holds the input "
+                + f.path()
+                + ": the output would overwrite or mix with the inputs; give another path");
+      }
+    }
+    if (job.state != null && job.state.toAbsolutePath().normalize().startsWith(out)) {
+      throw new JobException(
+          "--state " + job.state + " is inside -o " + job.output + ": give them apart");
     }
   }
 

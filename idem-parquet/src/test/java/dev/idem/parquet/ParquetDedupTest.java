@@ -7,11 +7,7 @@ import dev.idem.engine.JobException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Random;
-import java.util.Set;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -25,73 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 class ParquetDedupTest {
 
-  static final MessageType SCHEMA =
-      MessageTypeParser.parseMessageType(
-          "message row { required int64 n; optional binary id (STRING);"
-              + " optional group meta { optional binary url (STRING); optional int32 rank; }"
-              + " optional binary payload (STRING); }");
-
   @TempDir Path dir;
-
-  /** Rows over several files, with the key value each row has (null: none). */
-  record Lake(List<Path> files, List<String> keys) {}
-
-  /**
-   * Writes {@code files} files of random rows: {@code meta.url} from a pool of {@code distinct}
-   * values (null in about one row of {@code nullEvery}, if positive), small row groups, codecs
-   * mixed.
-   */
-  static Lake lake(Path dir, long seed, int files, int rowsPerFile, int distinct, int nullEvery)
-      throws IOException {
-    Random random = new Random(seed);
-    SimpleGroupFactory f = new SimpleGroupFactory(SCHEMA);
-    List<Path> paths = new ArrayList<>();
-    List<String> keys = new ArrayList<>();
-    long n = 0;
-    CompressionCodecName[] codecs = {
-      CompressionCodecName.ZSTD, CompressionCodecName.SNAPPY, CompressionCodecName.UNCOMPRESSED
-    };
-    for (int i = 0; i < files; i++) {
-      List<Group> rows = new ArrayList<>();
-      for (int r = 0; r < rowsPerFile; r++) {
-        Group g = f.newGroup().append("n", n++);
-        if (random.nextInt(4) > 0) {
-          g.append("id", "id-" + random.nextInt(10));
-        }
-        String url = null;
-        Group meta = g.addGroup("meta");
-        if (nullEvery <= 0 || random.nextInt(nullEvery) > 0) {
-          url = "https://example.org/ü/" + random.nextInt(distinct);
-          meta.append("url", url);
-        }
-        meta.append("rank", random.nextInt(100));
-        g.append("payload", "x".repeat(random.nextInt(40)));
-        rows.add(g);
-        keys.add(url);
-      }
-      Path p = dir.resolve(String.format("part-%03d.parquet", i));
-      ParquetRows.write(p, SCHEMA, rows, codecs[i % codecs.length], 2048);
-      paths.add(p);
-    }
-    return new Lake(paths, keys);
-  }
-
-  /** The rows an exact first-occurrence dedup keeps, worked out here from the key values. */
-  static List<String> reference(Lake lake) throws IOException {
-    List<String> all = new ArrayList<>();
-    for (Path p : lake.files()) {
-      all.addAll(ParquetRows.read(p));
-    }
-    Set<String> seen = new HashSet<>();
-    List<String> kept = new ArrayList<>();
-    for (int i = 0; i < all.size(); i++) {
-      String k = lake.keys().get(i);
-      if (k != null && seen.add(k)) {
-        kept.add(all.get(i));
-      }
-    }
-    return kept;
-  }
 
   @Property(tries = 12)
   void keepsTheFirstRowOfEachKeyInInputOrder(
@@ -102,8 +32,9 @@ class ParquetDedupTest {
       @ForAll boolean withState)
       throws IOException {
     Path work = Files.createTempDirectory("pq");
-    Lake lake =
-        lake(Files.createDirectories(work.resolve("in")), seed, files, rowsPerFile, distinct, 9);
+    ParquetLake lake =
+        ParquetLake.write(
+            Files.createDirectories(work.resolve("in")), seed, files, rowsPerFile, distinct, 9);
     Path out = work.resolve("out");
     ParquetDedupResult r =
         ParquetDedup.builder()
@@ -114,7 +45,7 @@ class ParquetDedupTest {
             .checkpointRows(1 + Math.floorMod(seed, 300))
             .onNullKey(ParquetDedup.NullKeys.SKIP)
             .run();
-    List<String> expected = reference(lake);
+    List<String> expected = ParquetLake.reference(lake);
     assertThat(ParquetRows.readParts(out)).containsExactlyElementsOf(expected);
     long nulls = lake.keys().stream().filter(k -> k == null).count();
     assertThat(r.kept()).isEqualTo(expected.size());
@@ -126,7 +57,8 @@ class ParquetDedupTest {
   @Test
   void aFinishedJobRunAgainDoesNothingAndAResumeDeletesPartsAfterItsCheckpoint()
       throws IOException {
-    Lake lake = lake(Files.createDirectories(dir.resolve("in")), 7, 3, 500, 400, 0);
+    ParquetLake lake =
+        ParquetLake.write(Files.createDirectories(dir.resolve("in")), 7, 3, 500, 400, 0);
     Path out = dir.resolve("out");
     ParquetDedup.Builder job =
         ParquetDedup.builder()
@@ -139,13 +71,13 @@ class ParquetDedupTest {
     assertThat(first.parts()).isGreaterThan(3);
     ParquetDedupResult again = job.run();
     assertThat(again.alreadyComplete()).isTrue();
-    assertThat(ParquetRows.readParts(out)).containsExactlyElementsOf(reference(lake));
+    assertThat(ParquetRows.readParts(out)).containsExactlyElementsOf(ParquetLake.reference(lake));
     // parts beyond a checkpoint (as a crash leaves them) are deleted on a resume
     PartFiles parts = new PartFiles(out);
     Files.copy(parts.part(0), parts.part(first.parts() + 3));
     Files.writeString(out.resolve(".part-00099.parquet.inprogress"), "half");
     assertThat(parts.cutBackTo(first.parts())).isEqualTo(2);
-    assertThat(ParquetRows.readParts(out)).containsExactlyElementsOf(reference(lake));
+    assertThat(ParquetRows.readParts(out)).containsExactlyElementsOf(ParquetLake.reference(lake));
   }
 
   @Test
@@ -171,7 +103,8 @@ class ParquetDedupTest {
 
   @Test
   void aNullKeyFailsNamingFileRowGroupRowAndColumn() throws IOException {
-    Lake lake = lake(Files.createDirectories(dir.resolve("in")), 3, 1, 300, 50, 5);
+    ParquetLake lake =
+        ParquetLake.write(Files.createDirectories(dir.resolve("in")), 3, 1, 300, 50, 5);
     assertThatThrownBy(
             () ->
                 ParquetDedup.builder()
@@ -187,7 +120,8 @@ class ParquetDedupTest {
 
   @Test
   void inputsTheJobCannotUseAreRefusedWithWhatIsWrong() throws IOException {
-    Lake lake = lake(Files.createDirectories(dir.resolve("in")), 5, 1, 100, 50, 0);
+    ParquetLake lake =
+        ParquetLake.write(Files.createDirectories(dir.resolve("in")), 5, 1, 100, 50, 0);
     Path good = lake.files().get(0);
     assertThatThrownBy(() -> run(good, List.of("meta.uri"), false, "o1"))
         .isInstanceOf(ParquetInputException.class)
@@ -218,7 +152,8 @@ class ParquetDedupTest {
 
   @Test
   void aResumeWithOtherSettingsIsRefusedAndASingleFileOutputCannotBeResumable() throws IOException {
-    Lake lake = lake(Files.createDirectories(dir.resolve("in")), 9, 2, 200, 100, 0);
+    ParquetLake lake =
+        ParquetLake.write(Files.createDirectories(dir.resolve("in")), 9, 2, 200, 100, 0);
     ParquetDedup.Builder job =
         ParquetDedup.builder()
             .inputs(List.of(dir.resolve("in").toString()))
@@ -239,6 +174,9 @@ class ParquetDedupTest {
                     .run())
         .isInstanceOf(JobException.class)
         .hasMessageContaining("give a directory");
+    assertThatThrownBy(() -> run(dir.resolve("in"), List.of("meta.url"), false, "in"))
+        .isInstanceOf(JobException.class)
+        .hasMessageContaining("would overwrite or mix with the inputs");
     ParquetDedupResult single = run(lake.files().get(0), List.of("meta.url"), false, "one.parquet");
     assertThat(ParquetRows.read(dir.resolve("one.parquet"))).hasSize((int) single.kept());
   }

@@ -22,14 +22,14 @@ import org.apache.parquet.io.RecordReader;
 import org.apache.parquet.schema.MessageType;
 
 /** Writes and reads Parquet files for tests with parquet-java's own example API, not idem's. */
-final class ParquetRows {
+public final class ParquetRows {
 
   private static final PlainParquetConfiguration CONF = new PlainParquetConfiguration();
 
   private ParquetRows() {}
 
   /** Writes {@code rows} to {@code file}, in row groups of about {@code rowGroupBytes}. */
-  static void write(
+  public static void write(
       Path file,
       MessageType schema,
       List<Group> rows,
@@ -53,7 +53,7 @@ final class ParquetRows {
   }
 
   /** Every row of {@code file}, as text, in order. */
-  static List<String> read(Path file) throws IOException {
+  public static List<String> read(Path file) throws IOException {
     List<String> out = new ArrayList<>();
     try (ParquetFileReader r =
         ParquetFileReader.open(
@@ -74,7 +74,7 @@ final class ParquetRows {
   }
 
   /** Every row of the part files in {@code dir}, in name order. */
-  static List<String> readParts(Path dir) throws IOException {
+  public static List<String> readParts(Path dir) throws IOException {
     List<String> out = new ArrayList<>();
     try (Stream<Path> files = Files.list(dir)) {
       for (Path p : files.filter(f -> f.toString().endsWith(".parquet")).sorted().toList()) {
@@ -85,7 +85,7 @@ final class ParquetRows {
   }
 
   /** The number of row groups in {@code file}. */
-  static int rowGroups(Path file) throws IOException {
+  public static int rowGroups(Path file) throws IOException {
     try (ParquetFileReader r =
         ParquetFileReader.open(
             new LocalInputFile(file), ParquetReadOptions.builder(CONF).build())) {

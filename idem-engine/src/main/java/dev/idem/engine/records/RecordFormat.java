@@ -13,7 +13,12 @@ public enum RecordFormat {
   /** Tab-separated values: one record per line, fields split on tabs, no quoting. */
   TSV,
   /** One record per line; the whole line is the key. */
-  LINES;
+  LINES,
+  /**
+   * Apache Parquet files: rows, keyed by columns. Read by {@code idem dedup} through the
+   * idem-parquet module; the text readers here refuse it.
+   */
+  PARQUET;
 
   /** The lower-case name used on the command line and in state files. */
   @JsonValue

@@ -133,6 +133,7 @@ public final class SplitJob {
           case CSV -> ".csv";
           case TSV -> ".tsv";
           case LINES -> ".txt";
+          case PARQUET -> throw new IllegalArgumentException("split reads text inputs only");
         };
     return String.format(Locale.ROOT, "shard-%05d%s%s", i, ext, gzip ? ".gz" : "");
   }
