@@ -2,6 +2,7 @@ package dev.idem.parquet;
 
 import dev.idem.core.Fingerprint;
 import dev.idem.core.Fingerprinter;
+import dev.idem.core.filter.MembershipFilter;
 import dev.idem.engine.Deduplicator;
 import dev.idem.engine.Idem;
 import dev.idem.engine.JobException;
@@ -18,17 +19,12 @@ import org.apache.parquet.column.ColumnReader;
 import org.apache.parquet.column.impl.ColumnReadStoreImpl;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.conf.PlainParquetConfiguration;
-import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.convert.GroupRecordConverter;
 import org.apache.parquet.hadoop.ParquetFileReader;
-import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.hadoop.example.ExampleParquetWriter;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
-import org.apache.parquet.io.ColumnIOFactory;
 import org.apache.parquet.io.LocalInputFile;
 import org.apache.parquet.io.LocalOutputFile;
 import org.apache.parquet.io.ParquetDecodingException;
-import org.apache.parquet.io.RecordReader;
 import org.apache.parquet.schema.MessageType;
 
 /**
@@ -59,7 +55,7 @@ final class ParquetJob {
   private long duplicates;
   private long nullKeys;
 
-  private ParquetWriter<Group> writer;
+  private RowCopy writer;
   private Path singleFile;
   private long partRows;
   private long partOpened;
@@ -250,7 +246,7 @@ final class ParquetJob {
       int groups = keys.getRowGroups().size();
       for (int g = firstGroup; g < groups; g++) {
         boolean[] keep = judge(name, g, keys.readRowGroup(g), key, createdBy);
-        write(all.readRowGroup(g), fileSchema, keep);
+        write(all.readRowGroup(g), keep);
         if (checkpointDue()) {
           int nextFile = g + 1 < groups ? f : f + 1;
           int nextGroup = g + 1 < groups ? g + 1 : 0;
@@ -286,9 +282,11 @@ final class ParquetJob {
     for (int c = 0; c < readers.length; c++) {
       readers[c] = store.getColumnReader(key.columns().get(c));
     }
-    boolean[] keep = new boolean[n];
+    // fingerprints first, then judged a chunk at a time with their slots read ahead, so the
+    // cache misses of a chunk overlap (as the text job does per batch)
+    long[] fingerprints = new long[2 * n];
+    boolean[] hasKey = new boolean[n];
     for (int r = 0; r < n; r++) {
-      rows++;
       int length = key.read(readers);
       if (length < 0) {
         if (job.nullKeys == ParquetDedup.NullKeys.FAIL) {
@@ -302,32 +300,41 @@ final class ParquetJob {
                   r,
                   key.name(-2 - length)));
         }
-        nullKeys++;
         continue;
       }
       Fingerprint fp = fingerprinter.fingerprint(key.bytes(), 0, length);
-      keep[r] = dedup.firstSeen(fp.hi(), fp.lo(), null);
-      if (keep[r]) {
-        kept++;
-      } else {
-        duplicates++;
+      fingerprints[2 * r] = fp.hi();
+      fingerprints[2 * r + 1] = fp.lo();
+      hasKey[r] = true;
+    }
+    boolean[] keep = new boolean[n];
+    for (int c = 0; c < n; c += MembershipFilter.PREFETCH_CHUNK) {
+      int end = Math.min(n, c + MembershipFilter.PREFETCH_CHUNK);
+      dedup.prefetch(fingerprints, c, end);
+      for (int r = c; r < end; r++) {
+        rows++;
+        if (!hasKey[r]) {
+          nullKeys++;
+        } else if (dedup.firstSeen(fingerprints[2 * r], fingerprints[2 * r + 1], null)) {
+          keep[r] = true;
+          kept++;
+        } else {
+          duplicates++;
+        }
       }
     }
     return keep;
   }
 
-  private void write(PageReadStore pages, MessageType fileSchema, boolean[] keep)
-      throws IOException {
-    RecordReader<Group> reader =
-        new ColumnIOFactory()
-            .getColumnIO(fileSchema)
-            .getRecordReader(pages, new GroupRecordConverter(fileSchema));
-    ParquetWriter<Group> w = writer();
+  private void write(PageReadStore pages, boolean[] keep) throws IOException {
+    RowCopy w = writer();
+    w.rowGroup(pages);
     for (boolean k : keep) {
-      Group row = reader.read();
       if (k) {
-        w.write(row);
+        w.copyNext();
         partRows++;
+      } else {
+        w.skipNext();
       }
     }
   }
@@ -339,17 +346,11 @@ final class ParquetJob {
             || System.nanoTime() - partOpened >= job.checkpointInterval.toNanos());
   }
 
-  private ParquetWriter<Group> writer() throws IOException {
+  private RowCopy writer() throws IOException {
     if (writer == null) {
       Path target = singleFile != null ? hiddenBeside(singleFile) : partFiles.inProgress(parts);
       Files.deleteIfExists(target);
-      writer =
-          ExampleParquetWriter.builder(new LocalOutputFile(target))
-              .withConf(conf)
-              .withType(schema)
-              .withCompressionCodec(codec())
-              .withRowGroupSize(job.rowGroupBytes)
-              .build();
+      writer = new RowCopy(schema, new LocalOutputFile(target), conf, codec(), job.rowGroupBytes);
       partRows = 0;
       partOpened = System.nanoTime();
     }

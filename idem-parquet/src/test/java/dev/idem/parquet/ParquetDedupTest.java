@@ -7,7 +7,11 @@ import dev.idem.engine.JobException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Random;
+import java.util.Set;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
@@ -99,6 +103,61 @@ class ParquetDedupTest {
     // of one row compared as one key each way show the tag at work
     assertThat(keyBytes(in, "num", false)).isNotEqualTo(keyBytes(in, "text", false));
     assertThat(keyBytes(in, "num", true)).isEqualTo(keyBytes(in, "text", true));
+  }
+
+  @Test
+  void rowsWithListsRepeatedGroupsAndEmptyGroupsAreCopiedWhole() throws IOException {
+    MessageType schema =
+        MessageTypeParser.parseMessageType(
+            "message r { required binary id (STRING); repeated binary tags (STRING);"
+                + " optional group items (LIST) { repeated group list { optional int32 element; } }"
+                + " optional group empty { optional double d; } optional boolean flag;"
+                + " optional fixed_len_byte_array(4) raw; optional float f; }");
+    SimpleGroupFactory f = new SimpleGroupFactory(schema);
+    Random random = new Random(5);
+    List<Group> rows = new ArrayList<>();
+    List<String> keys = new ArrayList<>();
+    for (int i = 0; i < 400; i++) {
+      String id = "k" + random.nextInt(150);
+      Group g = f.newGroup().append("id", id);
+      for (int t = random.nextInt(3); t > 0; t--) {
+        g.append("tags", "t" + random.nextInt(9));
+      }
+      if (random.nextBoolean()) {
+        Group items = g.addGroup("items");
+        for (int e = random.nextInt(3); e > 0; e--) {
+          Group element = items.addGroup("list");
+          if (random.nextBoolean()) {
+            element.append("element", random.nextInt());
+          }
+        }
+      }
+      if (random.nextBoolean()) {
+        g.addGroup("empty");
+      }
+      if (random.nextBoolean()) {
+        g.append("flag", random.nextBoolean());
+      }
+      g.append(
+          "raw",
+          org.apache.parquet.io.api.Binary.fromConstantByteArray(new byte[] {1, 2, 3, (byte) i}));
+      g.append("f", random.nextFloat());
+      rows.add(g);
+      keys.add(id);
+    }
+    Path in = dir.resolve("nested.parquet");
+    ParquetRows.write(in, schema, rows, CompressionCodecName.SNAPPY, 4096);
+    List<String> all = ParquetRows.read(in);
+    Set<String> seen = new HashSet<>();
+    List<String> expected = new ArrayList<>();
+    for (int i = 0; i < all.size(); i++) {
+      if (seen.add(keys.get(i))) {
+        expected.add(all.get(i));
+      }
+    }
+    run(in, List.of("id"), false, "nested-out");
+    assertThat(ParquetRows.readParts(dir.resolve("nested-out")))
+        .containsExactlyElementsOf(expected);
   }
 
   @Test
