@@ -48,6 +48,8 @@ import picocli.CommandLine.TypeConversionException;
           + "exact tier (in memory or RocksDB), so no new record is dropped in exact mode. With "
           + "--state DIR the job checkpoints and, after any crash, the same command resumes it: "
           + "the output then equals that of an uninterrupted run, nothing missed, nothing twice.",
+      "Parquet inputs (*.parquet, or --format parquet): the first row of each key, whole, in "
+          + "Parquet part files in -o DIR/ (one -o FILE.parquet without --state).",
       ""
     },
     exitCodeListHeading = "%nExit status:%n",

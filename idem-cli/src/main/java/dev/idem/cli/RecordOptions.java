@@ -20,7 +20,8 @@ final class RecordOptions {
         paramLabel = "FIELD",
         description =
             "JSON Lines: the field that identifies a record, by name (id) or JSON "
-                + "Pointer (/meta/url). Its value as text: strings unescaped, numbers as written.")
+                + "Pointer (/meta/url). Its value as text: strings unescaped, numbers as written. "
+                + "Parquet: the key column (id, meta.url or /meta/url), or columns a,b.")
     String jsonKey;
 
     @Option(
