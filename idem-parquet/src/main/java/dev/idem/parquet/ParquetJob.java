@@ -62,7 +62,9 @@ final class ParquetJob {
 
   ParquetJob(ParquetDedup job) {
     this.job = job;
-    this.readOptions = ParquetReadOptions.builder(conf).build();
+    // pages carry a CRC when their writer wrote one (parquet-java does by default): a damaged
+    // page is an error, not rows with wrong values
+    this.readOptions = ParquetReadOptions.builder(conf).usePageChecksumVerification(true).build();
     // string values are normalised by KeyColumns, never the tags and lengths around them
     this.fingerprinter = Fingerprinter.xxh3().withSeed(job.seed);
   }
@@ -259,7 +261,8 @@ final class ParquetJob {
       if (e.getMessage() != null && e.getMessage().contains("is not a Parquet file")) {
         throw new ParquetInputException(name + ": not a Parquet file (or a truncated one)", e);
       }
-      throw new ParquetInputException(name + ": cannot be read (" + e.getMessage() + ")", e);
+      throw new ParquetInputException(
+          name + ": damaged Parquet data, or the file cannot be read (" + e.getMessage() + ")", e);
     } catch (RuntimeException e) {
       if (e instanceof ParquetInputException) {
         throw e;
@@ -453,12 +456,12 @@ final class ParquetJob {
           ParquetFileReader.open(new LocalInputFile(Path.of(f.path())), readOptions)) {
         total += r.getRecordCount();
       } catch (IOException | RuntimeException e) {
+        String why =
+            String.valueOf(e.getMessage()).contains("is not a Parquet file")
+                ? "no Parquet footer at its end: truncated, or not Parquet"
+                : "its footer cannot be read: " + e.getMessage();
         throw new ParquetInputException(
-            f.path()
-                + ": not a Parquet file, or a damaged one (its footer cannot be read: "
-                + e.getMessage()
-                + ")",
-            e);
+            f.path() + ": not a Parquet file, or a damaged one (" + why + ")", e);
       }
     }
     return total;

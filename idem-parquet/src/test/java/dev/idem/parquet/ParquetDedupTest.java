@@ -195,6 +195,15 @@ class ParquetDedupTest {
         .isInstanceOf(ParquetInputException.class)
         .hasMessageContaining(cut.toString())
         .hasMessageContaining("not a Parquet file, or a damaged one");
+    Path damaged = dir.resolve("damaged.parquet");
+    byte[] flipped = bytes.clone();
+    for (int i = 200; i < 600; i++) {
+      flipped[i] ^= (byte) 0x5a; // inside the first column's pages
+    }
+    Files.write(damaged, flipped);
+    assertThatThrownBy(() -> run(damaged, List.of("meta.url"), false, "o5"))
+        .isInstanceOf(ParquetInputException.class)
+        .hasMessageContaining(damaged + ": damaged Parquet data");
     MessageType other = MessageTypeParser.parseMessageType("message row { required int64 n; }");
     Path odd = dir.resolve("in/z.parquet");
     ParquetRows.write(
