@@ -101,6 +101,7 @@ final class ParquetDedupRun {
           .normalizer(c.record.normalizer())
           .seed(c.seed)
           .output(out)
+          .dropped(c.dropped)
           .state(c.state)
           .checkpointRows(every.records())
           .checkpointInterval(every.interval())
@@ -150,9 +151,6 @@ final class ParquetDedupRun {
     if (c.seenBefore != null) {
       refused.add("--seen-before");
     }
-    if (c.dropped != null) {
-      refused.add("--dropped");
-    }
     if (c.badRecords.policy instanceof BadRecordPolicy.Quarantine) {
       refused.add("--on-bad-record quarantine=FILE");
     }
@@ -160,8 +158,9 @@ final class ParquetDedupRun {
       throw usage(
           String.join(", ", refused)
               + (refused.size() == 1 ? " does" : " do")
-              + " not apply to Parquet inputs yet; a Parquet job keeps the first row of each "
-              + "key (exact), and --on-bad-record skip leaves rows with a null key out");
+              + " not apply to Parquet inputs yet: a Parquet job keeps the first row of each "
+              + "key (exact), --dropped DIR/ gets the others whole, and --on-bad-record skip "
+              + "leaves rows with a null key out");
     }
   }
 

@@ -56,9 +56,9 @@ class ParquetDedupCommandTest extends ChildProcessTest {
     ParquetLake lake =
         ParquetLake.write(Files.createDirectories(dir.resolve("lake")), 12, 1, 50, 20, 0);
     String in = lake.files().get(0).toString();
-    Cli.Result window = Cli.run("dedup", "--key", "id", "--dropped", "d.tsv", "-o", "o/", in);
+    Cli.Result window = Cli.run("dedup", "--key", "id", "--window", "10m", "-o", "o/", in);
     assertThat(window.status()).isEqualTo(2);
-    assertThat(window.err()).contains("--dropped does not apply to Parquet inputs");
+    assertThat(window.err()).contains("--window does not apply to Parquet inputs");
     Cli.Result stdout = Cli.run("dedup", "--key", "id", in);
     assertThat(stdout.status()).isEqualTo(2);
     assertThat(stdout.err()).contains("needs -o DIR");
@@ -85,10 +85,13 @@ class ParquetDedupCommandTest extends ChildProcessTest {
     ParquetLake lake =
         ParquetLake.write(Files.createDirectories(dir.resolve("lake")), 21, 6, 4000, 9000, 0);
     List<String> expected = ParquetLake.reference(lake);
+    List<String> expectedDropped = ParquetLake.duplicates(lake);
     Path lakeDir = dir.resolve("lake");
     long full =
         KillLoop.runToEnd(command(dir.resolve("full-state"), dir.resolve("full-out"), lakeDir));
     assertThat(ParquetRows.readParts(dir.resolve("full-out"))).containsExactlyElementsOf(expected);
+    assertThat(ParquetRows.readParts(dropped(dir.resolve("full-out"))))
+        .containsExactlyElementsOf(expectedDropped);
     KillLoop.run(
         dir,
         "parquet",
@@ -96,10 +99,18 @@ class ParquetDedupCommandTest extends ChildProcessTest {
         full,
         1.0,
         KILLS,
-        (round, kills, out) ->
-            assertThat(ParquetRows.readParts(parts(out)))
-                .as("rows after %d kills", kills)
-                .containsExactlyElementsOf(expected));
+        (round, kills, out) -> {
+          assertThat(ParquetRows.readParts(parts(out)))
+              .as("rows after %d kills", kills)
+              .containsExactlyElementsOf(expected);
+          assertThat(ParquetRows.readParts(dropped(parts(out))))
+              .as("dropped rows after %d kills", kills)
+              .containsExactlyElementsOf(expectedDropped);
+        });
+  }
+
+  private static Path dropped(Path out) {
+    return out.resolveSibling(out.getFileName() + ".dropped");
   }
 
   private static Path parts(Path out) {
@@ -116,6 +127,8 @@ class ParquetDedupCommandTest extends ChildProcessTest {
         "--checkpoint-every",
         "1500",
         "--quiet",
+        "--dropped",
+        dropped(out).toString(),
         "-o",
         out.toString(),
         lake.toString());

@@ -15,6 +15,7 @@ import java.util.List;
  * @param keyAsText whether keys are compared as text
  * @param normalize the key normaliser's spec
  * @param output the output directory, absolute
+ * @param dropped the directory of dropped rows, absolute, or null
  * @param file the input to go on with
  * @param rowGroup the row group of {@code file} to go on with
  * @param parts closed part files
@@ -31,6 +32,7 @@ record ParquetCheckpoint(
     boolean keyAsText,
     String normalize,
     String output,
+    String dropped,
     int file,
     int rowGroup,
     long parts,

@@ -52,6 +52,7 @@ public final class ParquetDedup {
   final KeyNormalizer normalizer;
   final long seed;
   final Path output;
+  final Path dropped;
   final Path state;
   final long checkpointRows;
   final Duration checkpointInterval;
@@ -68,6 +69,7 @@ public final class ParquetDedup {
     this.normalizer = b.normalizer;
     this.seed = b.seed;
     this.output = b.output;
+    this.dropped = b.dropped;
     this.state = b.state;
     this.checkpointRows = b.checkpointRows;
     this.checkpointInterval = b.checkpointInterval;
@@ -108,6 +110,7 @@ public final class ParquetDedup {
     private KeyNormalizer normalizer = KeyNormalizer.identity();
     private long seed;
     private Path output;
+    private Path dropped;
     private Path state;
     private long checkpointRows = 1_000_000;
     private Duration checkpointInterval = Duration.ofSeconds(30);
@@ -162,6 +165,16 @@ public final class ParquetDedup {
      */
     public Builder output(Path path) {
       this.output = Objects.requireNonNull(path);
+      return this;
+    }
+
+    /**
+     * Where the duplicates go, whole, like the output: a directory of part files numbered as the
+     * output's (part N of each closes at the same checkpoint), or one file beside a one-file
+     * output. Default: nowhere.
+     */
+    public Builder dropped(Path path) {
+      this.dropped = path;
       return this;
     }
 

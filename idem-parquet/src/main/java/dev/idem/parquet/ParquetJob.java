@@ -10,7 +10,6 @@ import dev.idem.engine.records.InputFile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -23,7 +22,6 @@ import org.apache.parquet.example.data.simple.convert.GroupRecordConverter;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.io.LocalInputFile;
-import org.apache.parquet.io.LocalOutputFile;
 import org.apache.parquet.io.ParquetDecodingException;
 import org.apache.parquet.schema.MessageType;
 
@@ -43,7 +41,9 @@ final class ParquetJob {
   private final ParquetReadOptions readOptions;
   private final Fingerprinter fingerprinter;
   private Deduplicator dedup;
-  private PartFiles partFiles;
+  private ParquetOutput kept;
+  private ParquetOutput dropped;
+  private RowCopy copy;
 
   private List<InputFile> inputs;
   private MessageType schema;
@@ -51,14 +51,19 @@ final class ParquetJob {
 
   private long parts;
   private long rows;
-  private long kept;
+  private long keptRows;
   private long duplicates;
   private long nullKeys;
 
-  private RowCopy writer;
-  private Path singleFile;
-  private long partRows;
-  private long partOpened;
+  /** Rows judged and when, since the last checkpoint (or the start). */
+  private long rowsSinceCheckpoint;
+
+  private long lastCheckpoint = System.nanoTime();
+
+  /** A row's verdict in a row group: written to the output, to the dropped rows, or to neither. */
+  private static final byte KEPT = 1;
+
+  private static final byte DUPLICATE = 2;
 
   ParquetJob(ParquetDedup job) {
     this.job = job;
@@ -81,7 +86,7 @@ final class ParquetJob {
       }
     }
     refuseOutputOverInputs();
-    boolean single = isSingleFile(job.output);
+    boolean single = ParquetOutput.isSingleFile(job.output);
     if (single && job.state != null) {
       throw new JobException(
           "-o "
@@ -91,6 +96,15 @@ final class ParquetJob {
               + stripExtension(job.output)
               + "/");
     }
+    if (job.dropped != null && ParquetOutput.isSingleFile(job.dropped) != single) {
+      throw new JobException(
+          "--dropped "
+              + job.dropped
+              + " and -o "
+              + job.output
+              + ": give both as directories of part files, or (without --state) both as files "
+              + "ending in .parquet");
+    }
     long totalRows = countRows();
     ParquetCheckpoint start = open(totalRows);
     try (Deduplicator d = dedup) {
@@ -99,16 +113,15 @@ final class ParquetJob {
       }
       int file = start == null ? 0 : start.file();
       int group = start == null ? 0 : start.rowGroup();
-      if (single) {
-        singleFile = job.output;
-      } else {
-        partFiles = new PartFiles(job.output);
-        if (start == null && job.state == null && partFiles.hasParts()) {
-          throw new JobException(
-              job.output
-                  + " already holds part files: give an empty or new output directory, or "
-                  + "delete them");
-        }
+      kept = new ParquetOutput(job.output, single, conf, codec(), job.rowGroupBytes);
+      dropped =
+          job.dropped == null
+              ? null
+              : new ParquetOutput(job.dropped, single, conf, codec(), job.rowGroupBytes);
+      if (start == null && job.state == null && (kept.hasParts() || hasDroppedParts())) {
+        throw new JobException(
+            "the output already holds part files: give an empty or new output directory, or "
+                + "delete them");
       }
       for (int f = file; f < inputs.size(); f++) {
         readFile(f, f == file ? group : 0);
@@ -116,26 +129,52 @@ final class ParquetJob {
       closePart(inputs.size(), 0, true);
       return result(checkpoint(inputs.size(), 0, true), false, start != null, started);
     } finally {
-      abandonPart();
+      if (kept != null) {
+        kept.abandon();
+      }
+      if (dropped != null) {
+        dropped.abandon();
+      }
     }
+  }
+
+  private boolean hasDroppedParts() throws IOException {
+    return dropped != null && dropped.hasParts();
   }
 
   /** An output that is, or holds, an input or the state would overwrite or mix with them. */
   private void refuseOutputOverInputs() throws JobException {
-    Path out = job.output.toAbsolutePath().normalize();
-    for (InputFile f : inputs) {
-      if (Path.of(f.path()).toAbsolutePath().normalize().startsWith(out)) {
+    List<Path> outputs = new ArrayList<>(List.of(job.output));
+    if (job.dropped != null) {
+      outputs.add(job.dropped);
+    }
+    for (Path output : outputs) {
+      Path out = output.toAbsolutePath().normalize();
+      for (InputFile f : inputs) {
+        if (Path.of(f.path()).toAbsolutePath().normalize().startsWith(out)) {
+          throw new JobException(
+              output
+                  + " holds the input "
+                  + f.path()
+                  + ": the output would overwrite or mix with the inputs; give another path");
+        }
+      }
+      if (job.state != null && job.state.toAbsolutePath().normalize().startsWith(out)) {
         throw new JobException(
-            "-o "
-                + job.output
-                + " holds the input "
-                + f.path()
-                + ": the output would overwrite or mix with the inputs; give another path");
+            "--state " + job.state + " is inside " + output + ": give them apart");
       }
     }
-    if (job.state != null && job.state.toAbsolutePath().normalize().startsWith(out)) {
+    if (job.dropped != null
+        && (job.dropped
+                .toAbsolutePath()
+                .normalize()
+                .startsWith(job.output.toAbsolutePath().normalize())
+            || job.output
+                .toAbsolutePath()
+                .normalize()
+                .startsWith(job.dropped.toAbsolutePath().normalize()))) {
       throw new JobException(
-          "--state " + job.state + " is inside -o " + job.output + ": give them apart");
+          "--dropped " + job.dropped + " and -o " + job.output + " overlap: give them apart");
     }
   }
 
@@ -177,11 +216,14 @@ final class ParquetJob {
     requireSameJob(cp);
     parts = cp.parts();
     rows = cp.rows();
-    kept = cp.kept();
+    keptRows = cp.kept();
     duplicates = cp.duplicates();
     nullKeys = cp.nullKeys();
     if (!cp.done()) {
       int deleted = new PartFiles(job.output).cutBackTo(parts);
+      if (job.dropped != null) {
+        deleted += new PartFiles(job.dropped).cutBackTo(parts);
+      }
       job.notes.accept(
           String.format(
               Locale.ROOT,
@@ -206,6 +248,9 @@ final class ParquetJob {
     }
     if (!cp.output().equals(job.output.toAbsolutePath().toString())) {
       differences.add("the output: the job's is " + cp.output());
+    }
+    if (!java.util.Objects.equals(cp.dropped(), absolute(job.dropped))) {
+      differences.add("--dropped: the job's is " + (cp.dropped() == null ? "none" : cp.dropped()));
     }
     if (cp.inputs().size() != inputs.size()) {
       differences.add(
@@ -247,8 +292,8 @@ final class ParquetJob {
       String createdBy = keys.getFooter().getFileMetaData().getCreatedBy();
       int groups = keys.getRowGroups().size();
       for (int g = firstGroup; g < groups; g++) {
-        boolean[] keep = judge(name, g, keys.readRowGroup(g), key, createdBy);
-        write(all.readRowGroup(g), keep);
+        byte[] verdicts = judge(name, g, keys.readRowGroup(g), key, createdBy);
+        write(all.readRowGroup(g), verdicts);
         if (checkpointDue()) {
           int nextFile = g + 1 < groups ? f : f + 1;
           int nextGroup = g + 1 < groups ? g + 1 : 0;
@@ -271,9 +316,8 @@ final class ParquetJob {
     }
   }
 
-  /** Which rows of row group {@code g} are kept: the first of each key. */
-  private boolean[] judge(
-      String name, int g, PageReadStore pages, KeyColumns key, String createdBy) {
+  /** Each row's verdict in row group {@code g}: kept (the first of its key), duplicate, or none. */
+  private byte[] judge(String name, int g, PageReadStore pages, KeyColumns key, String createdBy) {
     int n = Math.toIntExact(pages.getRowCount());
     ColumnReadStoreImpl store =
         new ColumnReadStoreImpl(
@@ -310,73 +354,70 @@ final class ParquetJob {
       fingerprints[2 * r + 1] = fp.lo();
       hasKey[r] = true;
     }
-    boolean[] keep = new boolean[n];
+    byte[] verdicts = new byte[n];
     for (int c = 0; c < n; c += MembershipFilter.PREFETCH_CHUNK) {
       int end = Math.min(n, c + MembershipFilter.PREFETCH_CHUNK);
       dedup.prefetch(fingerprints, c, end);
       for (int r = c; r < end; r++) {
-        rows++;
         if (!hasKey[r]) {
           nullKeys++;
         } else if (dedup.firstSeen(fingerprints[2 * r], fingerprints[2 * r + 1], null)) {
-          keep[r] = true;
-          kept++;
+          verdicts[r] = KEPT;
+          keptRows++;
         } else {
+          verdicts[r] = DUPLICATE;
           duplicates++;
         }
       }
     }
-    return keep;
+    rows += n;
+    rowsSinceCheckpoint += n;
+    return verdicts;
   }
 
-  private void write(PageReadStore pages, boolean[] keep) throws IOException {
-    RowCopy w = writer();
-    w.rowGroup(pages);
-    for (boolean k : keep) {
-      if (k) {
-        w.copyNext();
-        partRows++;
+  private void write(PageReadStore pages, byte[] verdicts) throws IOException {
+    if (copy == null) {
+      copy = new RowCopy(schema);
+    }
+    copy.rowGroup(pages);
+    for (byte v : verdicts) {
+      if (v == KEPT) {
+        copy.copyNext(kept.sink(copy, parts));
+      } else if (v == DUPLICATE && dropped != null) {
+        copy.copyNext(dropped.sink(copy, parts));
       } else {
-        w.skipNext();
+        copy.skipNext();
       }
     }
   }
 
   private boolean checkpointDue() {
     return job.state != null
-        && writer != null
-        && (partRows >= job.checkpointRows
-            || System.nanoTime() - partOpened >= job.checkpointInterval.toNanos());
-  }
-
-  private RowCopy writer() throws IOException {
-    if (writer == null) {
-      Path target = singleFile != null ? hiddenBeside(singleFile) : partFiles.inProgress(parts);
-      Files.deleteIfExists(target);
-      writer = new RowCopy(schema, new LocalOutputFile(target), conf, codec(), job.rowGroupBytes);
-      partRows = 0;
-      partOpened = System.nanoTime();
-    }
-    return writer;
+        && rowsSinceCheckpoint > 0
+        && (rowsSinceCheckpoint >= job.checkpointRows
+            || System.nanoTime() - lastCheckpoint >= job.checkpointInterval.toNanos());
   }
 
   /**
-   * Closes the open part (opening an empty one first at the end if none was written, so every
-   * finished job has at least one file) and, with a state, commits with the position after it.
+   * Closes the open parts as part {@code parts} of each output (an empty one where no row went, so
+   * the outputs' parts stay numbered alike and a finished job has at least one file) and, with a
+   * state, commits with the position after them.
    */
   private void closePart(int nextFile, int nextGroup, boolean end) throws IOException {
-    if (writer == null && (!end || parts > 0 || schema == null)) {
+    boolean open = kept.isOpen() || (dropped != null && dropped.isOpen());
+    if (!open && (parts > 0 || schema == null || !end)) {
       return;
     }
-    writer();
-    writer.close();
-    writer = null;
-    if (singleFile != null) {
-      Files.move(hiddenBeside(singleFile), singleFile, StandardCopyOption.REPLACE_EXISTING);
-    } else {
-      partFiles.publish(parts);
+    if (copy == null) {
+      copy = new RowCopy(schema);
+    }
+    for (ParquetOutput o : dropped == null ? List.of(kept) : List.of(kept, dropped)) {
+      o.sink(copy, parts);
+      o.close(parts);
     }
     parts++;
+    rowsSinceCheckpoint = 0;
+    lastCheckpoint = System.nanoTime();
     if (job.state != null && !end) {
       dedup.commit(checkpoint(nextFile, nextGroup, false).encode());
     }
@@ -392,11 +433,12 @@ final class ParquetJob {
             job.keyAsText,
             job.normalizer.spec(),
             job.output.toAbsolutePath().toString(),
+            absolute(job.dropped),
             file,
             group,
             parts,
             rows,
-            kept,
+            keptRows,
             duplicates,
             nullKeys,
             done);
@@ -404,17 +446,6 @@ final class ParquetJob {
       dedup.commit(cp.encode());
     }
     return cp;
-  }
-
-  private void abandonPart() {
-    if (writer != null) {
-      try {
-        writer.close();
-      } catch (IOException | RuntimeException e) {
-        // the part is deleted on resume (or left hidden without a state): nothing to keep
-      }
-      writer = null;
-    }
   }
 
   private void requireSameSchema(String name, MessageType fileSchema) {
@@ -490,13 +521,8 @@ final class ParquetJob {
         (System.nanoTime() - started) / 1_000_000);
   }
 
-  private static boolean isSingleFile(Path output) {
-    return ParquetDedup.isParquetName(output.getFileName().toString())
-        && !Files.isDirectory(output);
-  }
-
-  private static Path hiddenBeside(Path file) {
-    return file.resolveSibling("." + file.getFileName() + ".inprogress");
+  private static String absolute(Path p) {
+    return p == null ? null : p.toAbsolutePath().toString();
   }
 
   private static String stripExtension(Path p) {

@@ -21,40 +21,34 @@ import org.apache.parquet.schema.GroupType;
 import org.apache.parquet.schema.MessageType;
 
 /**
- * Copies chosen rows of row groups into a Parquet writer without building them as objects: the
- * reader's record assembly calls converters that pass each value straight to the writer's record
- * consumer ({@link #copyNext}), or drop it ({@link #skipNext}). Nested groups, repeated fields and
- * nulls come through as the assembly presents them: a field with no value is left out, which is how
- * Parquet writes a null.
+ * Copies the rows of row groups into Parquet writers ({@link Sink}s) without building them as
+ * objects: the reader's record assembly calls converters that pass each value straight to a
+ * writer's record consumer ({@link #copyNext}), or drop it ({@link #skipNext}). Nested groups,
+ * repeated fields and nulls come through as the assembly presents them: a field with no value is
+ * left out, which is how Parquet writes a null.
  *
- * <p>The writer pulls: {@link #copyNext} calls the writer's {@code write}, and the write support
+ * <p>The writer pulls: {@link #copyNext} calls the sink's {@code write}, and its write support
  * reads the row from within it, so the writer counts the row and sizes its row groups as for any
  * record.
  */
-final class RowCopy implements AutoCloseable {
+final class RowCopy {
 
   private final MessageType schema;
   private final Forward root;
-  private final ParquetWriter<Object> writer;
   private RecordConsumer out;
   private boolean forwarding;
   private RecordReader<Object> rows;
 
-  RowCopy(
-      MessageType schema,
-      OutputFile file,
-      ParquetConfiguration conf,
-      CompressionCodecName codec,
-      long rowGroupBytes)
-      throws IOException {
+  RowCopy(MessageType schema) {
     this.schema = schema;
     this.root = new Forward(schema, null, -1);
-    this.writer =
-        new Builder(file)
-            .withConf(conf)
-            .withCompressionCodec(codec)
-            .withRowGroupSize(rowGroupBytes)
-            .build();
+  }
+
+  /** A new output file of the schema that rows can be copied into. */
+  Sink sink(
+      OutputFile file, ParquetConfiguration conf, CompressionCodecName codec, long rowGroupBytes)
+      throws IOException {
+    return new Sink(file, conf, codec, rowGroupBytes);
   }
 
   /** Starts on a row group whose rows are next copied or skipped, in order. */
@@ -77,9 +71,9 @@ final class RowCopy implements AutoCloseable {
                 });
   }
 
-  /** Writes the next row of the row group. */
-  void copyNext() throws IOException {
-    writer.write(Boolean.TRUE); // the write support reads the row: see Support.write
+  /** Writes the next row of the row group to {@code sink}. */
+  void copyNext(Sink sink) throws IOException {
+    sink.writer.write(Boolean.TRUE); // the sink's write support reads the row: see Support.write
   }
 
   /** Passes over the next row of the row group. */
@@ -88,9 +82,25 @@ final class RowCopy implements AutoCloseable {
     rows.read();
   }
 
-  @Override
-  public void close() throws IOException {
-    writer.close();
+  /** A Parquet file being written, rows copied in by {@link #copyNext}. */
+  final class Sink implements AutoCloseable {
+    private final ParquetWriter<Object> writer;
+
+    private Sink(
+        OutputFile file, ParquetConfiguration conf, CompressionCodecName codec, long rowGroupBytes)
+        throws IOException {
+      this.writer =
+          new Builder(file)
+              .withConf(conf)
+              .withCompressionCodec(codec)
+              .withRowGroupSize(rowGroupBytes)
+              .build();
+    }
+
+    @Override
+    public void close() throws IOException {
+      writer.close();
+    }
   }
 
   private final class Builder extends ParquetWriter.Builder<Object, Builder> {
@@ -115,6 +125,8 @@ final class RowCopy implements AutoCloseable {
   }
 
   private final class Support extends WriteSupport<Object> {
+    private RecordConsumer consumer;
+
     @Override
     public WriteContext init(Configuration configuration) {
       return new WriteContext(schema, Map.of());
@@ -126,12 +138,13 @@ final class RowCopy implements AutoCloseable {
     }
 
     @Override
-    public void prepareForWrite(RecordConsumer consumer) {
-      out = consumer;
+    public void prepareForWrite(RecordConsumer recordConsumer) {
+      this.consumer = recordConsumer;
     }
 
     @Override
     public void write(Object ignored) {
+      out = consumer;
       forwarding = true;
       rows.read();
     }

@@ -40,17 +40,21 @@ class ParquetDedupTest {
         ParquetLake.write(
             Files.createDirectories(work.resolve("in")), seed, files, rowsPerFile, distinct, 9);
     Path out = work.resolve("out");
+    Path dropped = work.resolve("dropped");
     ParquetDedupResult r =
         ParquetDedup.builder()
             .inputs(List.of(work.resolve("in").toString()))
             .key(List.of(seed % 2 == 0 ? "meta.url" : "/meta/url"))
             .output(out)
+            .dropped(dropped)
             .state(withState ? work.resolve("state") : null)
             .checkpointRows(1 + Math.floorMod(seed, 300))
             .onNullKey(ParquetDedup.NullKeys.SKIP)
             .run();
     List<String> expected = ParquetLake.reference(lake);
     assertThat(ParquetRows.readParts(out)).containsExactlyElementsOf(expected);
+    assertThat(ParquetRows.readParts(dropped))
+        .containsExactlyElementsOf(ParquetLake.duplicates(lake));
     long nulls = lake.keys().stream().filter(k -> k == null).count();
     assertThat(r.kept()).isEqualTo(expected.size());
     assertThat(r.nullKeys()).isEqualTo(nulls);

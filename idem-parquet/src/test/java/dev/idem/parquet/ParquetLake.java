@@ -86,4 +86,21 @@ public record ParquetLake(List<Path> files, List<String> keys) {
     }
     return kept;
   }
+
+  /** The rows a first-occurrence dedup drops as duplicates, in input order. */
+  public static List<String> duplicates(ParquetLake lake) throws IOException {
+    List<String> all = new ArrayList<>();
+    for (Path p : lake.files()) {
+      all.addAll(ParquetRows.read(p));
+    }
+    Set<String> seen = new HashSet<>();
+    List<String> dropped = new ArrayList<>();
+    for (int i = 0; i < all.size(); i++) {
+      String k = lake.keys().get(i);
+      if (k != null && !seen.add(k)) {
+        dropped.add(all.get(i));
+      }
+    }
+    return dropped;
+  }
 }
