@@ -3,7 +3,10 @@ package dev.idem.parquet;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.idem.engine.records.InputFile;
 import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Where a Parquet job stands, committed with its keys as the deduplicator's token: the job (inputs,
@@ -60,5 +63,43 @@ record ParquetCheckpoint(
           "a Parquet job checkpoint of version " + c.version + "; this idem reads " + VERSION);
     }
     return c;
+  }
+
+  /** What differs between the job of this checkpoint and {@code job} over {@code files}. */
+  List<String> differencesFrom(ParquetDedup job, List<InputFile> files) {
+    List<String> differences = new ArrayList<>();
+    if (!key().equals(job.key) || keyAsText() != job.keyAsText) {
+      differences.add("the key: the job's is " + key() + (keyAsText() ? " as text" : ""));
+    }
+    if (!normalize().equals(job.normalizer.spec())) {
+      differences.add("--normalize: the job's is " + normalize());
+    }
+    if (!output().equals(job.output.toAbsolutePath().toString())) {
+      differences.add("the output: the job's is " + output());
+    }
+    if (!Objects.equals(dropped(), absolute(job.dropped))) {
+      differences.add("--dropped: the job's is " + (dropped() == null ? "none" : dropped()));
+    }
+    if (inputs().size() != files.size()) {
+      differences.add("the inputs: the job had " + inputs().size() + " files, now " + files.size());
+    } else {
+      for (int i = 0; i < files.size(); i++) {
+        InputFile was = inputs().get(i);
+        InputFile now = files.get(i);
+        String change =
+            !was.path().equals(now.path())
+                ? "input " + (i + 1) + " was " + was.path() + ", now " + now.path()
+                : was.differenceFrom(now);
+        if (change != null) {
+          differences.add(change);
+        }
+      }
+    }
+    return differences;
+  }
+
+  /** A path as checkpoints keep it: absolute, or null. */
+  static String absolute(Path p) {
+    return p == null ? null : p.toAbsolutePath().toString();
   }
 }

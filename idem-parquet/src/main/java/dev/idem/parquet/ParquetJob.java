@@ -85,26 +85,8 @@ final class ParquetJob {
         inputs.add(InputFile.identify(Path.of(name)));
       }
     }
-    refuseOutputOverInputs();
+    ParquetOutput.refuseUnsafe(job, inputs);
     boolean single = ParquetOutput.isSingleFile(job.output);
-    if (single && job.state != null) {
-      throw new JobException(
-          "-o "
-              + job.output
-              + " with --state: a Parquet file is readable only once it is closed, so a "
-              + "resumable job writes part files; give a directory, e.g. -o "
-              + stripExtension(job.output)
-              + "/");
-    }
-    if (job.dropped != null && ParquetOutput.isSingleFile(job.dropped) != single) {
-      throw new JobException(
-          "--dropped "
-              + job.dropped
-              + " and -o "
-              + job.output
-              + ": give both as directories of part files, or (without --state) both as files "
-              + "ending in .parquet");
-    }
     long totalRows = countRows();
     ParquetCheckpoint start = open(totalRows);
     try (Deduplicator d = dedup) {
@@ -140,42 +122,6 @@ final class ParquetJob {
 
   private boolean hasDroppedParts() throws IOException {
     return dropped != null && dropped.hasParts();
-  }
-
-  /** An output that is, or holds, an input or the state would overwrite or mix with them. */
-  private void refuseOutputOverInputs() throws JobException {
-    List<Path> outputs = new ArrayList<>(List.of(job.output));
-    if (job.dropped != null) {
-      outputs.add(job.dropped);
-    }
-    for (Path output : outputs) {
-      Path out = output.toAbsolutePath().normalize();
-      for (InputFile f : inputs) {
-        if (Path.of(f.path()).toAbsolutePath().normalize().startsWith(out)) {
-          throw new JobException(
-              output
-                  + " holds the input "
-                  + f.path()
-                  + ": the output would overwrite or mix with the inputs; give another path");
-        }
-      }
-      if (job.state != null && job.state.toAbsolutePath().normalize().startsWith(out)) {
-        throw new JobException(
-            "--state " + job.state + " is inside " + output + ": give them apart");
-      }
-    }
-    if (job.dropped != null
-        && (job.dropped
-                .toAbsolutePath()
-                .normalize()
-                .startsWith(job.output.toAbsolutePath().normalize())
-            || job.output
-                .toAbsolutePath()
-                .normalize()
-                .startsWith(job.dropped.toAbsolutePath().normalize()))) {
-      throw new JobException(
-          "--dropped " + job.dropped + " and -o " + job.output + " overlap: give them apart");
-    }
   }
 
   /** Opens the deduplicator and, with a state, the checkpoint to go on from (null: a new job). */
@@ -239,35 +185,7 @@ final class ParquetJob {
   }
 
   private void requireSameJob(ParquetCheckpoint cp) throws IOException {
-    List<String> differences = new ArrayList<>();
-    if (!cp.key().equals(job.key) || cp.keyAsText() != job.keyAsText) {
-      differences.add("the key: the job's is " + cp.key() + (cp.keyAsText() ? " as text" : ""));
-    }
-    if (!cp.normalize().equals(job.normalizer.spec())) {
-      differences.add("--normalize: the job's is " + cp.normalize());
-    }
-    if (!cp.output().equals(job.output.toAbsolutePath().toString())) {
-      differences.add("the output: the job's is " + cp.output());
-    }
-    if (!java.util.Objects.equals(cp.dropped(), absolute(job.dropped))) {
-      differences.add("--dropped: the job's is " + (cp.dropped() == null ? "none" : cp.dropped()));
-    }
-    if (cp.inputs().size() != inputs.size()) {
-      differences.add(
-          "the inputs: the job had " + cp.inputs().size() + " files, now " + inputs.size());
-    } else {
-      for (int i = 0; i < inputs.size(); i++) {
-        InputFile was = cp.inputs().get(i);
-        InputFile now = inputs.get(i);
-        String change =
-            !was.path().equals(now.path())
-                ? "input " + (i + 1) + " was " + was.path() + ", now " + now.path()
-                : was.differenceFrom(now);
-        if (change != null) {
-          differences.add(change);
-        }
-      }
-    }
+    List<String> differences = cp.differencesFrom(job, inputs);
     if (!differences.isEmpty()) {
       dedup.close();
       throw new JobException(
@@ -433,7 +351,7 @@ final class ParquetJob {
             job.keyAsText,
             job.normalizer.spec(),
             job.output.toAbsolutePath().toString(),
-            absolute(job.dropped),
+            ParquetCheckpoint.absolute(job.dropped),
             file,
             group,
             parts,
@@ -519,14 +437,5 @@ final class ParquetJob {
         resumed,
         complete,
         (System.nanoTime() - started) / 1_000_000);
-  }
-
-  private static String absolute(Path p) {
-    return p == null ? null : p.toAbsolutePath().toString();
-  }
-
-  private static String stripExtension(Path p) {
-    String s = p.toString();
-    return s.substring(0, s.length() - ".parquet".length());
   }
 }

@@ -1,9 +1,13 @@
 package dev.idem.parquet;
 
+import dev.idem.engine.JobException;
+import dev.idem.engine.records.InputFile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.parquet.conf.ParquetConfiguration;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.io.LocalOutputFile;
@@ -97,5 +101,60 @@ final class ParquetOutput {
 
   private static Path inProgress(Path file) {
     return file.resolveSibling("." + file.getFileName() + ".inprogress");
+  }
+
+  /**
+   * Refuses paths that would lose data: an output that is or holds an input or the state, outputs
+   * that overlap, a resumable job writing one file, a one-file output beside a directory.
+   */
+  static void refuseUnsafe(ParquetDedup job, List<InputFile> inputs) throws JobException {
+    List<Path> outputs = new ArrayList<>(List.of(job.output));
+    if (job.dropped != null) {
+      outputs.add(job.dropped);
+    }
+    for (Path output : outputs) {
+      for (InputFile f : inputs) {
+        if (inside(Path.of(f.path()), output)) {
+          throw new JobException(
+              output
+                  + " holds the input "
+                  + f.path()
+                  + ": the output would overwrite or mix with the inputs; give another path");
+        }
+      }
+      if (job.state != null && inside(job.state, output)) {
+        throw new JobException(
+            "--state " + job.state + " is inside " + output + ": give them apart");
+      }
+    }
+    if (job.dropped != null
+        && (inside(job.dropped, job.output) || inside(job.output, job.dropped))) {
+      throw new JobException(
+          "--dropped " + job.dropped + " and -o " + job.output + " overlap: give them apart");
+    }
+    boolean single = isSingleFile(job.output);
+    if (single && job.state != null) {
+      String name = job.output.toString();
+      throw new JobException(
+          "-o "
+              + job.output
+              + " with --state: a Parquet file is readable only once it is closed, so a "
+              + "resumable job writes part files; give a directory, e.g. -o "
+              + name.substring(0, name.length() - ".parquet".length())
+              + "/");
+    }
+    if (job.dropped != null && isSingleFile(job.dropped) != single) {
+      throw new JobException(
+          "--dropped "
+              + job.dropped
+              + " and -o "
+              + job.output
+              + ": give both as directories of part files, or (without --state) both as files "
+              + "ending in .parquet");
+    }
+  }
+
+  private static boolean inside(Path p, Path dir) {
+    return p.toAbsolutePath().normalize().startsWith(dir.toAbsolutePath().normalize());
   }
 }
