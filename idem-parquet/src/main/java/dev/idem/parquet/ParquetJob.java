@@ -166,9 +166,12 @@ final class ParquetJob {
     duplicates = cp.duplicates();
     nullKeys = cp.nullKeys();
     if (!cp.done()) {
-      int deleted = new PartFiles(job.output).cutBackTo(parts);
-      if (job.dropped != null) {
-        deleted += new PartFiles(job.dropped).cutBackTo(parts);
+      int deleted = 0;
+      for (Path dir :
+          job.dropped == null ? List.of(job.output) : List.of(job.output, job.dropped)) {
+        PartFiles files = new PartFiles(dir);
+        files.requireParts(parts);
+        deleted += files.cutBackTo(parts);
       }
       job.notes.accept(
           String.format(

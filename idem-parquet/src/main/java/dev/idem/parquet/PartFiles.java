@@ -1,5 +1,6 @@
 package dev.idem.parquet;
 
+import dev.idem.engine.JobException;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;
@@ -79,6 +80,26 @@ final class PartFiles {
       syncDirectory();
     }
     return deleted;
+  }
+
+  /**
+   * Refuses to go on when a part a checkpoint counted is gone: the output was changed since, and a
+   * resume would leave a hole in it.
+   *
+   * @throws JobException naming the first missing part
+   */
+  void requireParts(long count) throws JobException {
+    for (long i = 0; i < count; i++) {
+      if (!Files.isRegularFile(part(i))) {
+        throw new JobException(
+            part(i)
+                + " is missing: the job's last checkpoint counted "
+                + count
+                + " parts in "
+                + dir
+                + ". Restore the output, or start over with a new --state and output directory");
+      }
+    }
   }
 
   /** Whether the directory holds part files already (a new job refuses to mix with them). */

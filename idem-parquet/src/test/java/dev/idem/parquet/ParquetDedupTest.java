@@ -86,6 +86,11 @@ class ParquetDedupTest {
     Files.writeString(out.resolve(".part-00099.parquet.inprogress"), "half");
     assertThat(parts.cutBackTo(first.parts())).isEqualTo(2);
     assertThat(ParquetRows.readParts(out)).containsExactlyElementsOf(ParquetLake.reference(lake));
+    parts.requireParts(first.parts());
+    Files.delete(parts.part(1));
+    assertThatThrownBy(() -> parts.requireParts(first.parts()))
+        .isInstanceOf(JobException.class)
+        .hasMessageContaining("part-00001.parquet is missing");
   }
 
   @Test
