@@ -253,10 +253,12 @@ final class DedupCommand implements Callable<Integer> {
 
   @Parameters(
       paramLabel = "INPUT",
-      arity = "1..*",
+      arity = "0..*",
+      defaultValue = "-",
       description =
           "Files, directories (their files in name order), globs, or - for standard "
-              + "input (not resumable). .gz inputs are decompressed.")
+              + "input (not resumable); none: standard input, as for sort and uniq. .gz inputs "
+              + "are decompressed.")
   List<String> inputs;
 
   static final class WindowOptions {
@@ -463,6 +465,12 @@ final class DedupCommand implements Callable<Integer> {
     WindowOptions w = windowOptions;
     if (w == null) {
       return null;
+    }
+    if (w.timeField == null
+        && spec.commandLine().getParseResult().hasMatchedOption("--time-format")) {
+      throw new IllegalArgumentException(
+          "--time-format says how --time-field is written: give --time-field too (without it, "
+              + "windows run on processing time)");
     }
     KeySpec time =
         w.timeField == null

@@ -73,7 +73,9 @@ public final class IdemCommand implements Runnable {
         (e, a) -> {
           CommandLine at = e.getCommandLine();
           String name = at.getCommandSpec().qualifiedName();
-          io.err().println(name + ": " + e.getMessage() + " (see '" + name + " --help')");
+          io.err()
+              .println(
+                  name + ": " + e.getMessage() + DidYouMean.of(e) + " (see '" + name + " --help')");
           return EXIT_USAGE;
         });
     cli.setExecutionExceptionHandler(

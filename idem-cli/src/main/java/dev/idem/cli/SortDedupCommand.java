@@ -143,10 +143,11 @@ final class SortDedupCommand implements Callable<Integer> {
 
   @Parameters(
       paramLabel = "INPUT",
-      arity = "1..*",
+      arity = "0..*",
+      defaultValue = "-",
       description =
           "Files, directories (their files in name order), globs, or - for standard "
-              + "input. .gz inputs are decompressed.")
+              + "input; none: standard input, as for sort and uniq. .gz inputs are decompressed.")
   List<String> inputs;
 
   private final Io io;

@@ -1,0 +1,51 @@
+package dev.idem.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+
+/** How the command line answers what people type: no input named, typos, options out of place. */
+class UsageTest {
+
+  @Test
+  void withNoInputNamedDedupAndSortDedupReadStandardInputLikeSortAndUniq() {
+    Cli.Result dedup = Cli.runWithInput("b\na\nb\n", "dedup", "-q", "--whole-line");
+    assertThat(dedup.status()).as(dedup.err()).isZero();
+    assertThat(dedup.out()).isEqualTo("b\na\n");
+    Cli.Result sort = Cli.runWithInput("b\na\nb\n", "sort-dedup", "-q", "--whole-line");
+    assertThat(sort.status()).as(sort.err()).isZero();
+    assertThat(sort.out()).isEqualTo("b\na\n");
+  }
+
+  @Test
+  void aMistypedCommandOrOptionGetsTheNearestNames() {
+    Cli.Result command = Cli.run("dedpu", "--key", "id");
+    assertThat(command.status()).isEqualTo(2);
+    assertThat(command.err()).contains("did you mean dedup?");
+    Cli.Result option = Cli.run("dedup", "--kye", "id", "in.jsonl");
+    assertThat(option.status()).isEqualTo(2);
+    assertThat(option.err()).contains("did you mean --key?");
+    Cli.Result far = Cli.run("dedup", "--zzzzzzzz", "in.jsonl");
+    assertThat(far.err()).contains("Unknown option").doesNotContain("did you mean");
+  }
+
+  @Test
+  void editDistanceCountsTyposSwapsAndMissingLetters() {
+    assertThat(DidYouMean.distance("dedup", "dedup")).isZero();
+    assertThat(DidYouMean.distance("dedpu", "dedup")).isEqualTo(1); // a swap
+    assertThat(DidYouMean.distance("dedu", "dedup")).isEqualTo(1);
+    assertThat(DidYouMean.distance("--kye", "--key")).isEqualTo(1);
+    assertThat(DidYouMean.distance("split", "dedup")).isGreaterThan(3);
+    assertThat(DidYouMean.nearest("--stat", java.util.List.of("--state", "--stats-json", "--seed")))
+        .containsExactly("--state");
+  }
+
+  @Test
+  void aTimeFormatWithoutATimeFieldIsAUsageError() {
+    Cli.Result r =
+        Cli.runWithInput(
+            "{\"u\":1}\n", "dedup", "--key", "u", "--window", "10m", "--time-format", "iso");
+    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.err()).contains("--time-format").contains("--time-field");
+  }
+}
