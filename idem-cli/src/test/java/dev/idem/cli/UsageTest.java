@@ -2,7 +2,10 @@ package dev.idem.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** How the command line answers what people type: no input named, typos, options out of place. */
 class UsageTest {
@@ -47,5 +50,22 @@ class UsageTest {
             "{\"u\":1}\n", "dedup", "--key", "u", "--window", "10m", "--time-format", "iso");
     assertThat(r.status()).isEqualTo(2);
     assertThat(r.err()).contains("--time-format").contains("--time-field");
+  }
+
+  @Test
+  void aDottedKeyThatNoRecordHasGetsThePointerAndNotAdviceToSkip(@TempDir Path dir)
+      throws Exception {
+    Path in = dir.resolve("in.jsonl");
+    Files.writeString(in, "{\"meta\":{\"url\":\"a\"},\"n\":1}\n");
+    Cli.Result r = Cli.run("dedup", "--key", "meta.url", in.toString());
+    assertThat(r.status()).isEqualTo(1);
+    assertThat(r.err())
+        .contains("did you mean --key /meta/url?")
+        .contains("this record's fields: meta, n")
+        .contains("check --key")
+        .doesNotContain("rerun with --on-bad-record skip");
+    Files.writeString(in, "{\"id\":1}\n{\"x\":1}\n");
+    Cli.Result later = Cli.run("dedup", "--key", "id", in.toString());
+    assertThat(later.err()).contains(":2: no field /id").contains("--on-bad-record skip");
   }
 }

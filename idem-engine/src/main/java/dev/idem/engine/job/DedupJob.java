@@ -723,7 +723,9 @@ public final class DedupJob {
       } else {
         p.outputs.out().flush();
       }
-      throw new BadRecordException(name, batch.line[i], batch.problem[i], dir != null);
+      throw p.records == p.badRecords
+          ? BadRecordException.beforeAnyKey(name, batch.line[i], batch.problem[i])
+          : new BadRecordException(name, batch.line[i], batch.problem[i], dir != null);
     }
     if (policy instanceof BadRecordPolicy.Quarantine) {
       if (batch.tooLongToKeep(i)) {

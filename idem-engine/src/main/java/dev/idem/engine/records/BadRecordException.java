@@ -23,4 +23,23 @@ public final class BadRecordException extends IOException {
                     + "skip or quarantine=FILE to go past it"
                 : "; rerun with --on-bad-record skip or quarantine=FILE to go past it"));
   }
+
+  private BadRecordException(String message) {
+    super(message);
+  }
+
+  /**
+   * A bad record before any record had a usable key: more likely a key named wrong than a bad
+   * record, so the advice is to check the key, not to skip (which would drop every record).
+   */
+  public static BadRecordException beforeAnyKey(String source, long line, String reason) {
+    return new BadRecordException(
+        source
+            + ":"
+            + line
+            + ": "
+            + reason
+            + "; no record before it had a key either: check --key (or --column); "
+            + "--on-bad-record skip would drop every record like it");
+  }
 }

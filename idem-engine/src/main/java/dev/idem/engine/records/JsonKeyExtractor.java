@@ -76,7 +76,36 @@ final class JsonKeyExtractor implements KeyExtractor {
     if (error != null) {
       return error;
     }
-    return found ? null : "no field " + pointer;
+    return found ? null : "no field " + pointer + hint(record, offset, length);
+  }
+
+  /**
+   * What the record has instead, for a missing field: its top-level fields, and for a name with
+   * dots, the pointer that names a field inside an object ({@code meta.url} → {@code /meta/url}).
+   */
+  private String hint(byte[] record, int offset, int length) {
+    StringBuilder h = new StringBuilder();
+    if (path.size() == 1 && path.get(0).contains(".")) {
+      h.append(" (a field inside an object is named by a JSON Pointer: did you mean --key /")
+          .append(path.get(0).replace("~", "~0").replace("/", "~1").replace('.', '/'))
+          .append("?)");
+    }
+    List<String> fields = new java.util.ArrayList<>();
+    try (JsonParser p = FACTORY.createParser(record, offset, length)) {
+      if (p.nextToken() == JsonToken.START_OBJECT) {
+        while (p.nextToken() == JsonToken.FIELD_NAME && fields.size() < 10) {
+          fields.add(p.currentName());
+          p.nextToken();
+          p.skipChildren();
+        }
+      }
+    } catch (IOException e) {
+      return h.toString(); // the record parsed once already; nothing more to say
+    }
+    if (!fields.isEmpty()) {
+      h.append(" (this record's fields: ").append(String.join(", ", fields)).append(')');
+    }
+    return h.toString();
   }
 
   private void walkObject(JsonParser p, int depth) throws IOException {
