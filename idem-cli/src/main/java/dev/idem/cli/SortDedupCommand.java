@@ -146,7 +146,7 @@ final class SortDedupCommand implements Callable<Integer> {
       arity = "0..*",
       defaultValue = "-",
       description =
-          "Files, directories (their files in name order), globs, or - for standard "
+          "Files, directories (every file below, in path order), globs (** for any depth), or - for standard "
               + "input; none: standard input, as for sort and uniq. .gz inputs are decompressed.")
   List<String> inputs;
 

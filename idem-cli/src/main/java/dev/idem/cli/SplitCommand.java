@@ -97,7 +97,8 @@ final class SplitCommand implements Callable<Integer> {
   @Parameters(
       paramLabel = "INPUT",
       arity = "1..*",
-      description = "Files, directories (their files in name order) or globs; .gz is read.")
+      description =
+          "Files, directories (every file below, in path order) or globs (** for any depth); .gz is read.")
   List<String> inputs;
 
   private final Io io;

@@ -23,6 +23,7 @@ import dev.idem.engine.records.BadRecordPolicy;
 import dev.idem.engine.records.InputCheck;
 import dev.idem.engine.records.InputEstimate;
 import dev.idem.engine.records.InputFile;
+import dev.idem.engine.records.InputPaths;
 import dev.idem.engine.records.InputRead;
 import dev.idem.engine.records.InputReads;
 import dev.idem.engine.records.KeyExtractor;
@@ -149,6 +150,14 @@ public final class DedupJob {
               + "approximate mode or full keys");
     }
     List<InputFile> inputs = InputFile.expand(spec.inputs());
+    if (spec.inputs().stream().anyMatch(InputPaths::isPattern)) {
+      listener.note(
+          String.format(
+              java.util.Locale.ROOT,
+              "%,d input file%s found",
+              inputs.size(),
+              inputs.size() == 1 ? "" : "s"));
+    }
     if (spec.state() != null && inputs.stream().anyMatch(InputFile::isStdin)) {
       throw new JobException(
           "standard input cannot be resumed: a job with a state directory " + "reads files");

@@ -3,11 +3,8 @@ package dev.idem.engine.records;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.DirectoryStream;
-import java.nio.file.FileSystems;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.PathMatcher;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,58 +55,12 @@ public record InputFile(String path, long size, long headCrc, String modified, S
   }
 
   /**
-   * The files that {@code names} stand for, in order, without reading them: a directory becomes
-   * its regular, non-hidden files in name order; a name with glob characters ({@code * ? [ {})
-   * that is not a file becomes the matching files of its directory, in name order; {@code -}
-   * stays, for standard input.
+   * The files that {@code names} stand for, in order, without reading them ({@link InputPaths}).
    *
    * @throws IOException naming the argument that matches nothing
    */
   public static List<String> files(List<String> names) throws IOException {
-    List<String> files = new ArrayList<>();
-    for (String name : names) {
-      if (isStdin(name)) {
-        files.add(name);
-        continue;
-      }
-      Path path = Path.of(name);
-      if (Files.isDirectory(path)) {
-        List<Path> inside = list(path, "*");
-        if (inside.isEmpty()) {
-          throw new IOException(name + ": directory has no input files");
-        }
-        inside.forEach(p -> files.add(p.toString()));
-      } else if (!Files.exists(path) && name.matches(".*[*?\\[{].*")) {
-        Path dir = path.toAbsolutePath().getParent();
-        List<Path> matches =
-            Files.isDirectory(dir) ? list(dir, path.getFileName().toString()) : List.of();
-        if (matches.isEmpty()) {
-          throw new IOException(name + ": no files match");
-        }
-        matches.forEach(p -> files.add(path.resolveSibling(p.getFileName()).toString()));
-      } else {
-        if (!Files.exists(path)) {
-          throw new IOException(name + ": no such file");
-        }
-        files.add(path.toString());
-      }
-    }
-    return files;
-  }
-
-  private static List<Path> list(Path dir, String glob) throws IOException {
-    PathMatcher matcher = FileSystems.getDefault().getPathMatcher("glob:" + glob);
-    List<Path> out = new ArrayList<>();
-    try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
-      for (Path p : ds) {
-        String n = p.getFileName().toString();
-        if (!n.startsWith(".") && Files.isRegularFile(p) && matcher.matches(p.getFileName())) {
-          out.add(p);
-        }
-      }
-    }
-    out.sort(null);
-    return out;
+    return InputPaths.expand(names);
   }
 
   /** The identity of a file as it is now. */
