@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Constructor;
+import java.util.List;
 import java.util.Properties;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -59,8 +60,26 @@ public final class IdemCommand implements Runnable {
   }
 
   public static void main(String[] args) {
-    RocksDbLibrary.preload();
+    if (mayUseRocksDb(args)) {
+      RocksDbLibrary.preload();
+    }
     System.exit(execute(Io.system(), args));
+  }
+
+  /**
+   * Whether the command may open RocksDB, so its native library is worth unpacking ahead: not for
+   * help, a version, or the commands that never use it.
+   */
+  static boolean mayUseRocksDb(String... args) {
+    if (args.length == 0 || !List.of("dedup", "split", "reshard", "inspect").contains(args[0])) {
+      return false;
+    }
+    for (String a : args) {
+      if (List.of("-h", "--help", "-V", "--version").contains(a)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Runs {@code idem args} against the given streams and returns the exit status. */
@@ -89,9 +108,11 @@ public final class IdemCommand implements Runnable {
             io.err().println(at.getCommandSpec().qualifiedName() + ": " + cause.getMessage());
             return EXIT_USAGE;
           }
-          if (cause instanceof UserException
-              || cause instanceof IOException
-              || cause instanceof NotEnoughMemoryException) {
+          if (cause instanceof IOException io1) {
+            io.err().println("idem: " + IoErrors.describe(io1));
+            return EXIT_FAILURE;
+          }
+          if (cause instanceof UserException || cause instanceof NotEnoughMemoryException) {
             io.err().println("idem: " + cause.getMessage());
             return EXIT_FAILURE;
           }
@@ -104,13 +125,18 @@ public final class IdemCommand implements Runnable {
       status = cli.execute(args);
     } catch (OutOfMemoryError e) {
       // picocli passes Errors through; the heap is a setting, not a bug
+      boolean sort = args.length > 0 && args[0].equals("sort-dedup");
       io.err()
           .println(
               "idem: out of memory (JVM heap limit "
                   + ByteSize.format(Runtime.getRuntime().maxMemory())
-                  + "): raise it with -Xmx (for "
-                  + "bin/idem: IDEM_JAVA_OPTS=-Xmx...), or give dedup --exact-store rocksdb; a job "
-                  + "with --state resumes from its last checkpoint when rerun");
+                  + "): "
+                  + (sort
+                      ? "give sort-dedup a smaller --memory, or a larger heap (for bin/idem: "
+                          + "IDEM_JAVA_OPTS=-Xmx...); with --state it resumes when rerun"
+                      : "raise it with -Xmx (for bin/idem: IDEM_JAVA_OPTS=-Xmx...), or give "
+                          + "dedup --exact-store rocksdb; a job with --state resumes from its "
+                          + "last checkpoint when rerun"));
       return EXIT_FAILURE;
     }
     io.out().flush();

@@ -39,13 +39,19 @@ final class ParquetDedupRun {
    * Whether the job reads Parquet: {@code --format parquet}, or no format given and every input
    * named (directories and globs expanded) ends in {@code .parquet}.
    *
-   * @throws IOException naming an input that matches nothing
+   * <p>An input that matches nothing is left to the text job, which names it after its usage checks
+   * (so a wrong option is still a usage error, whatever the inputs).
    */
-  static boolean applies(RecordFormat format, List<String> inputs) throws IOException {
+  static boolean applies(RecordFormat format, List<String> inputs) {
     if (format != null) {
       return format == RecordFormat.PARQUET;
     }
-    List<String> files = InputFile.files(inputs);
+    List<String> files;
+    try {
+      files = InputFile.files(inputs);
+    } catch (IOException e) {
+      return false;
+    }
     long parquet = files.stream().filter(ParquetDedup::isParquetName).count();
     long other =
         files.stream()

@@ -68,4 +68,38 @@ class UsageTest {
     Cli.Result later = Cli.run("dedup", "--key", "id", in.toString());
     assertThat(later.err()).contains(":2: no field /id").contains("--on-bad-record skip");
   }
+
+  @Test
+  void fileSystemErrorsSayWhatIsWrongWithTheFile() {
+    assertThat(IoErrors.describe(new java.nio.file.AccessDeniedException("ro/out.jsonl")))
+        .isEqualTo("ro/out.jsonl: permission denied");
+    assertThat(IoErrors.describe(new java.nio.file.NoSuchFileException("in.jsonl")))
+        .isEqualTo("in.jsonl: no such file or directory");
+    assertThat(
+            IoErrors.describe(
+                new java.nio.file.FileSystemException("f", null, "Read-only file system")))
+        .isEqualTo("f: Read-only file system");
+    assertThat(IoErrors.describe(new java.io.IOException("plain"))).isEqualTo("plain");
+  }
+
+  @Test
+  void aMissingCsvColumnAndAMissingJsonFieldFailAlike(@TempDir Path dir) throws Exception {
+    Path csv = dir.resolve("in.csv");
+    Files.writeString(csv, "a,b\n1,2\n");
+    Path json = dir.resolve("in.jsonl");
+    Files.writeString(json, "{\"a\":1}\n");
+    Cli.Result column = Cli.run("dedup", "--column", "c", csv.toString());
+    Cli.Result field = Cli.run("dedup", "--key", "c", json.toString());
+    assertThat(column.status()).isEqualTo(1).isEqualTo(field.status());
+    assertThat(column.err()).contains("no column 'c'");
+  }
+
+  @Test
+  void onlyCommandsThatMayOpenRocksDbUnpackItsLibrary() {
+    assertThat(IdemCommand.mayUseRocksDb("dedup", "--key", "id", "in")).isTrue();
+    assertThat(IdemCommand.mayUseRocksDb("--version")).isFalse();
+    assertThat(IdemCommand.mayUseRocksDb("dedup", "--help")).isFalse();
+    assertThat(IdemCommand.mayUseRocksDb("sort-dedup", "--whole-line")).isFalse();
+    assertThat(IdemCommand.mayUseRocksDb()).isFalse();
+  }
 }

@@ -310,8 +310,8 @@ public final class RecordSource implements AutoCloseable {
   }
 
   /**
-   * The next batch, or the reading thread's failure rethrown in order: a bad header as a {@link
-   * JobException}, an unreadable input as the {@link IOException} it was.
+   * The next batch, or the reading thread's failure rethrown in order: a bad header or an
+   * unreadable input as the {@link IOException} it was.
    */
   public RecordBatch next() throws IOException {
     RecordBatch batch;
@@ -322,9 +322,6 @@ public final class RecordSource implements AutoCloseable {
       throw new IOException("interrupted");
     }
     if (batch.failure != null) {
-      if (batch.failure instanceof HeaderException h) {
-        throw new JobException(h.getMessage());
-      }
       if (batch.failure instanceof Error e) {
         throw e;
       }
@@ -516,7 +513,10 @@ public final class RecordSource implements AutoCloseable {
     }
   }
 
-  /** A header that cannot serve the key spec: a usage error, not bad input. */
+  /**
+   * A header that cannot serve the key spec: input without the column asked for, which fails the
+   * job as a record without the JSON field asked for does (exit status 1).
+   */
   static final class HeaderException extends IOException {
     private static final long serialVersionUID = 1L;
 
