@@ -114,9 +114,16 @@ class ChoiceConverter<E extends Enum<E>> implements ITypeConverter<E> {
   }
 
   /** {@code sort-dedup --compress-runs}. */
-  static final class Compression extends ChoiceConverter<SortDedupCommand.CompressRuns> {
-    Compression() {
+  static final class RunCompression extends ChoiceConverter<SortDedupCommand.CompressRuns> {
+    RunCompression() {
       super(SortDedupCommand.CompressRuns.values());
+    }
+  }
+
+  /** {@code split --compress}: none, gzip, zstd. */
+  static final class FileCompression extends ChoiceConverter<dev.idem.engine.records.Compression> {
+    FileCompression() {
+      super(dev.idem.engine.records.Compression.values());
     }
   }
 

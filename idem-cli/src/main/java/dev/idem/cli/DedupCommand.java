@@ -168,7 +168,7 @@ final class DedupCommand implements Callable<Integer> {
           "How a resumed job checks that its inputs still hold what it read of them "
               + "(docs/GUARANTEES.md): sample (the default): sizes, the first 64 KiB and up to 32 "
               + "sampled 4 KiB blocks of what was read; an input with a new modification time or "
-              + "inode, and a gzip input being read, are checked in full. full: read everything "
+              + "inode, and a compressed input being read, are checked in full. full: read everything "
               + "read so far again and compare its CRC32C. Any difference refuses the resume.")
   VerifyInputs verifyInputs;
 
@@ -257,8 +257,8 @@ final class DedupCommand implements Callable<Integer> {
       defaultValue = "-",
       description =
           "Files, directories (every file below, in path order), globs (** for any depth), or - for standard "
-              + "input (not resumable); none: standard input, as for sort and uniq. .gz inputs "
-              + "are decompressed.")
+              + "input (not resumable); none: standard input, as for sort and uniq. .gz and .zst "
+              + "inputs are decompressed.")
   List<String> inputs;
 
   static final class WindowOptions {

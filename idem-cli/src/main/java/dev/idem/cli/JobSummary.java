@@ -53,7 +53,7 @@ final class JobSummary {
     return MetricsEndpoint.builder()
         .counter(
             "idem_input_bytes",
-            "Input bytes read (as stored: compressed for gzip)",
+            "Input bytes read (as stored: compressed for gzip and zstd)",
             () -> bytesRead)
         .counter("idem_records", "Records read, bad ones included", () -> recordsRead)
         .counter("idem_kept", "Records written to the output", () -> recordsKept)

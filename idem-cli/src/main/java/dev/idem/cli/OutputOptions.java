@@ -13,7 +13,10 @@ final class OutputOptions {
   @Option(
       names = {"-o", "--output"},
       paramLabel = "OUT",
-      description = "Output file, or - for standard output (the default).")
+      description =
+          "Output file, or - for standard output (the default). A name ending in .gz or .zst is "
+              + "written compressed, one gzip member or zstd frame per checkpoint, so that a "
+              + "resumed job appends.")
   Path output;
 
   @Option(

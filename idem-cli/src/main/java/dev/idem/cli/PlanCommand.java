@@ -8,6 +8,7 @@ import dev.idem.engine.plan.MethodEstimate;
 import dev.idem.engine.plan.Planner;
 import dev.idem.engine.plan.Planner.Recommendation;
 import dev.idem.engine.plan.Workload;
+import dev.idem.engine.records.Compression;
 import dev.idem.engine.records.InputSurvey;
 import dev.idem.engine.records.KeySpec;
 import dev.idem.engine.records.RecordFormat;
@@ -137,7 +138,7 @@ final class PlanCommand implements Callable<Integer> {
         paramLabel = "SIZE",
         converter = SizeConverter.class,
         description =
-            "Read only about this much of the inputs (as stored; gzip files are read "
+            "Read only about this much of the inputs (as stored; compressed files are read "
                 + "whole) and extrapolate by bytes (default: all).")
     Long sampleBytes;
 
@@ -315,7 +316,7 @@ final class PlanCommand implements Callable<Integer> {
     if (sample == null) {
       return "OUT";
     }
-    String first = sample.inputs.get(0).replaceFirst("\\.gz$", "");
+    String first = Compression.withoutSuffix(sample.inputs.get(0));
     int dot = first.lastIndexOf('.');
     String ext = dot > first.lastIndexOf('/') && dot >= 0 ? first.substring(dot) : "";
     return "deduped" + (ext.matches("\\.[A-Za-z0-9]{1,5}") ? ext : "");

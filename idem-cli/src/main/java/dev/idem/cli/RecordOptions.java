@@ -1,6 +1,7 @@
 package dev.idem.cli;
 
 import dev.idem.core.KeyNormalizer;
+import dev.idem.engine.records.Compression;
 import dev.idem.engine.records.KeySpec;
 import dev.idem.engine.records.RecordFormat;
 import java.util.List;
@@ -125,6 +126,6 @@ final class RecordOptions {
   }
 
   private static boolean looksTsv(List<String> inputs) {
-    return inputs.stream().anyMatch(i -> i.endsWith(".tsv") || i.endsWith(".tsv.gz"));
+    return inputs.stream().anyMatch(i -> Compression.withoutSuffix(i).endsWith(".tsv"));
   }
 }

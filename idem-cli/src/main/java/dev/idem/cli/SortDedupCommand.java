@@ -96,7 +96,7 @@ final class SortDedupCommand implements Callable<Integer> {
       names = "--compress-runs",
       paramLabel = "auto|lz4|none",
       defaultValue = "auto",
-      converter = ChoiceConverter.Compression.class,
+      converter = ChoiceConverter.RunCompression.class,
       description =
           "lz4: compress the records in the sorted runs; none: store them as they "
               + "are, which writes more to --tmp (up to about twice the input in input order) but "
@@ -147,7 +147,7 @@ final class SortDedupCommand implements Callable<Integer> {
       defaultValue = "-",
       description =
           "Files, directories (every file below, in path order), globs (** for any depth), or - for standard "
-              + "input; none: standard input, as for sort and uniq. .gz inputs are decompressed.")
+              + "input; none: standard input, as for sort and uniq. .gz and .zst inputs are decompressed.")
   List<String> inputs;
 
   private final Io io;

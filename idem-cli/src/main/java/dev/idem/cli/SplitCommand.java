@@ -2,6 +2,7 @@ package dev.idem.cli;
 
 import dev.idem.engine.JobException;
 import dev.idem.engine.records.BadRecordException;
+import dev.idem.engine.records.Compression;
 import dev.idem.engine.records.KeySpec;
 import dev.idem.engine.records.OutputGuard;
 import dev.idem.engine.records.RecordFormat;
@@ -30,7 +31,7 @@ import picocli.CommandLine.Spec;
     sortOptions = false,
     description = {
       "Split inputs into shard files by key, with consistent hashing: DIR/shard-00000.jsonl, "
-          + "... (in the input's format; .gz with --gzip). Every record of a key lands in the "
+          + "... (in the input's format; .gz or .zst with --compress). Every record of a key lands in the "
           + "same shard, in input order, byte for byte, so 'idem dedup' can run on each shard "
           + "separately (on separate machines) and the union of the outputs equals one global "
           + "dedup.",
@@ -66,7 +67,17 @@ final class SplitCommand implements Callable<Integer> {
       description = "Directory of the shard files (created if missing).")
   Path directory;
 
-  @Option(names = "--gzip", description = "Write gzip-compressed shard files (.gz).")
+  @Option(
+      names = "--compress",
+      paramLabel = "CODEC",
+      defaultValue = "none",
+      converter = ChoiceConverter.FileCompression.class,
+      description =
+          "Shard files compressed: none, gzip (.gz) or zstd (.zst), one frame per checkpoint so "
+              + "that a resumed split appends (default: ${DEFAULT-VALUE}).")
+  Compression compression;
+
+  @Option(names = "--gzip", description = "The same as --compress gzip.")
   boolean gzip;
 
   @Mixin BadRecordOptions badRecords;
@@ -107,6 +118,14 @@ final class SplitCommand implements Callable<Integer> {
     this.io = io;
   }
 
+  private Compression compression() {
+    if (gzip && compression == Compression.ZSTD) {
+      throw new ParameterException(
+          spec.commandLine(), "--gzip and --compress zstd disagree: give one of them");
+    }
+    return gzip ? Compression.GZIP : compression;
+  }
+
   @Override
   public Integer call() throws IOException {
     SplitJob.Spec job;
@@ -124,7 +143,7 @@ final class SplitCommand implements Callable<Integer> {
               badRecords.maxRecordBytes(),
               r,
               directory,
-              gzip,
+              compression(),
               badRecords.policy,
               checkpointEvery,
               verifyInputs);
@@ -184,7 +203,7 @@ final class SplitCommand implements Callable<Integer> {
                 "the split's state " + SplitJob.stateDirectory(directory),
                 SplitJob.stateDirectory(directory));
     for (int i = 0; i < s.ring().size(); i++) {
-      Path shard = directory.resolve(SplitJob.shardFileName(i, s.format(), s.gzip()));
+      Path shard = directory.resolve(SplitJob.shardFileName(i, s.format(), s.compression()));
       guard.output("shard file " + shard, shard);
     }
     badRecords.addQuarantineTo(guard);

@@ -101,6 +101,52 @@ class CrashTest {
     killAndResume(full, "approx", approximate, uninterrupted, KILLS / 2);
   }
 
+  /**
+   * A {@code .jsonl.zst} input to a {@code .jsonl.zst} output: each resume cuts the output back to
+   * the last frame a checkpoint counted and appends new frames; after ten kills the real {@code
+   * zstd -d} reads the file as the reference (CI installs zstd).
+   */
+  @Test
+  void aZstdOutputKilledTenTimesStillDecompressesToTheReference() throws Exception {
+    Process zstd = new ProcessBuilder("zstd", "-q", "-k", "-f", input.toString()).start();
+    assertThat(zstd.waitFor(60, TimeUnit.SECONDS) && zstd.exitValue() == 0).isTrue();
+    Path zst = Path.of(input + ".zst");
+    Path reference = dir.resolve("zstd-reference.jsonl.zst");
+    long full =
+        runToEnd(withInput(command(dir.resolve("zstd-ref-state"), reference), zst.toString()));
+    assertThat(unzstd(reference)).isEqualTo(data.expected);
+    KillLoop.run(
+        dir,
+        "zstd",
+        (state, out) -> withInput(command(state, Path.of(out + ".zst")), zst.toString()),
+        full,
+        1.0,
+        KILLS / 2,
+        (round, kills, out) ->
+            assertThat(unzstd(Path.of(out + ".zst")))
+                .as("zstd -dc of the output after %d kills", kills)
+                .isEqualTo(data.expected));
+  }
+
+  /** {@code args} reading {@code other} in place of the plain input. */
+  private static List<String> withInput(List<String> args, String other) {
+    args.set(args.size() - 1, other);
+    return args;
+  }
+
+  private static byte[] unzstd(Path file) throws IOException {
+    Process p = new ProcessBuilder("zstd", "-dc", file.toString()).start();
+    byte[] text = p.getInputStream().readAllBytes();
+    try {
+      assertThat(p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0)
+          .as("zstd -dc %s: %s", file, new String(p.getErrorStream().readAllBytes()))
+          .isTrue();
+    } catch (InterruptedException e) {
+      throw new IOException(e);
+    }
+    return text;
+  }
+
   @Test
   void windowedDedupResumesToTheSameOutputAndLateFileAsAnUninterruptedRun() throws Exception {
     // events at 1 per ms of event time ("ts" in the input), out of order by up to 2 s, so with

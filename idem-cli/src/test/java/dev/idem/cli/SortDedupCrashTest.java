@@ -122,6 +122,11 @@ class SortDedupCrashTest {
           }
 
           @Override
+          public boolean enough() {
+            return largestRuns[0] > 0;
+          }
+
+          @Override
           public void finished(int round, int killed, Path out) throws IOException {
             byte[] written = Files.readAllBytes(out);
             first[0] = first[0] == null ? written : first[0];

@@ -5,6 +5,7 @@ import dev.idem.core.filter.FilterSnapshot;
 import dev.idem.core.filter.FilterType;
 import dev.idem.core.filter.Filters;
 import dev.idem.core.filter.MembershipFilter;
+import dev.idem.engine.state.StateDirectory;
 import dev.idem.engine.store.DirectoryLock;
 import dev.idem.engine.store.JournalReplay;
 import dev.idem.engine.store.PendingKeys;
@@ -45,6 +46,13 @@ final class DurableState implements AutoCloseable {
 
   private static final String SETTINGS = "settings";
   private static final String COMMIT = "commit";
+
+  /**
+   * Written once a new store holds its settings: a store directory without it (and without
+   * RocksDB's CURRENT) is a creation that a crash cut short, not a damaged state.
+   */
+  static final String STORE_CREATED = "store.created";
+
   private static final int COMMIT_VERSION = 1;
 
   /** The last commit: its number, the snapshot that covers the filter, and the user's token. */
@@ -150,7 +158,12 @@ final class DurableState implements AutoCloseable {
     try {
       boolean full = keyMode == KeyMode.FULL_KEY;
       Path storeDir = dir.resolve("store");
-      boolean exists = Files.exists(storeDir);
+      boolean exists =
+          Files.exists(dir.resolve(STORE_CREATED))
+              || Files.isRegularFile(storeDir.resolve("CURRENT"));
+      if (!exists) {
+        removeUnfinished(storeDir);
+      }
       store =
           exists
               ? StateStore.openExisting(storeDir, cacheBytes, full)
@@ -164,6 +177,9 @@ final class DurableState implements AutoCloseable {
         }
       } else {
         requireSame(dir, decode(saved), settings);
+      }
+      if (!Files.exists(dir.resolve(STORE_CREATED))) { // a new store, or one from before the mark
+        StateDirectory.writeAtomically(dir, STORE_CREATED, new byte[0]);
       }
       byte[] commit = store.meta(COMMIT);
       CommitRecord last =
@@ -182,6 +198,22 @@ final class DurableState implements AutoCloseable {
       }
       throw e;
     }
+  }
+
+  /**
+   * Deletes what a creation killed before RocksDB wrote its CURRENT file left: no commit can be in
+   * it, since the settings are committed first and the marker written right after.
+   */
+  private static void removeUnfinished(Path storeDir) throws IOException {
+    if (!Files.isDirectory(storeDir)) {
+      return;
+    }
+    try (var files = Files.list(storeDir)) { // RocksDB keeps its files flat
+      for (Path f : (Iterable<Path>) files::iterator) {
+        Files.delete(f);
+      }
+    }
+    Files.delete(storeDir);
   }
 
   /** The filter as of the last commit: its snapshot plus the journal after it. */

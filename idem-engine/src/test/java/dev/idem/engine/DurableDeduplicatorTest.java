@@ -200,6 +200,28 @@ class DurableDeduplicatorTest {
   }
 
   @Test
+  void aStoreWhoseCreationWasKilledIsCreatedAgainButALostCurrentFileIsDamage() throws IOException {
+    // killed inside RocksDB's creation: a directory with its first files, no CURRENT, no mark
+    Path store = Files.createDirectories(dir.resolve("store"));
+    Files.write(store.resolve("LOG"), new byte[] {1, 2, 3});
+    Files.write(store.resolve("000001.log"), new byte[0]);
+    try (Deduplicator d = Idem.deduplicator().state(dir).open()) {
+      d.firstSeen("a");
+      d.commit();
+    }
+    assertThat(dir.resolve(DurableState.STORE_CREATED)).exists();
+    try (Deduplicator d = Idem.deduplicator().state(dir).open()) {
+      assertThat(d.contains("a")).isTrue();
+    }
+
+    // once created, a store that loses its CURRENT file is damaged: never silently started over
+    Files.delete(store.resolve("CURRENT"));
+    assertThatThrownBy(() -> Idem.deduplicator().state(dir).open())
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("CURRENT file is missing");
+  }
+
+  @Test
   void aSecondOpenerIsRefusedWhileTheFirstHoldsTheState() throws IOException {
     try (Deduplicator first = Idem.deduplicator().state(dir).open()) {
       assertThatThrownBy(() -> Idem.deduplicator().state(dir).open())

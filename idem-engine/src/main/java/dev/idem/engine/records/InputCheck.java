@@ -25,8 +25,8 @@ import java.util.zip.CRC32C;
  *   <li>{@link VerifyInputs#SAMPLE}, the default: the sampled blocks are read again and compared. A
  *       new modification time or file key alone is not a difference, since copying a state and its
  *       inputs elsewhere or {@code touch} changes them and not the content; it is a cue to check
- *       that input in full, with a note saying so. The gzip input being read is checked in full
- *       too, since a resume decompresses its part read anyway to get past it.
+ *       that input in full, with a note saying so. The compressed input being read is checked in
+ *       full too, since a resume decompresses its part read anyway to get past it.
  *   <li>{@link VerifyInputs#FULL}: everything read is read again and compared with its CRC32C.
  * </ul>
  *
@@ -121,7 +121,7 @@ public final class InputCheck {
       if (sampled != null) {
         differences.add(is.path() + ": " + sampled + " differ from what the job read");
       } else if (hasCrc && reading) {
-        verifyStart = full || InputReads.isGzip(is);
+        verifyStart = full || InputReads.isCompressed(is);
       } else if (hasCrc && full) {
         String d = wholeDifference(is, read);
         if (d != null) {
@@ -187,7 +187,7 @@ public final class InputCheck {
           "%s: holds %,d bytes%s now, the job read %,d",
           input.path(),
           bytes,
-          InputReads.isGzip(input) ? " decompressed" : "",
+          InputReads.isCompressed(input) ? " decompressed" : "",
           read.bytes());
     }
     if (crc.getValue() != read.crc()) {

@@ -11,10 +11,11 @@ import java.util.List;
  * Guesses how many records the inputs hold, when the user did not say how many distinct keys to
  * expect: the mean record size of samples of the inputs against their total size. A plain file is
  * sampled in {@value #CHUNKS} pieces of 64 KiB spread over its length (read whole when that is as
- * much), so that a file whose records change length along the way is not judged by its head; a gzip
- * file by its first megabyte, decompressed, taken as 5:1. Distinct keys are at most the records, so
- * this sizes the job's exact set or filter and chooses where the exact tier lives; a guess below
- * the records makes the exact set grow as it fills (and a scalable filter absorbs it).
+ * much), so that a file whose records change length along the way is not judged by its head; a
+ * compressed (gzip, zstd) file by its first megabyte, decompressed, taken as 5:1. Distinct keys are
+ * at most the records, so this sizes the job's exact set or filter and chooses where the exact tier
+ * lives; a guess below the records makes the exact set grow as it fills (and a scalable filter
+ * absorbs it).
  */
 public final class InputEstimate {
 
@@ -23,7 +24,6 @@ public final class InputEstimate {
   private static final int CHUNKS = 16;
   private static final int FILES_SAMPLED = 32;
   private static final long UNKNOWN = 10_000_000;
-  private static final int GZIP_RATIO = 5;
 
   private InputEstimate() {}
 
@@ -43,7 +43,7 @@ public final class InputEstimate {
         continue;
       }
       sampled++;
-      sample = sample.plus(gzip(f) ? head(f) : spread(f));
+      sample = sample.plus(Compression.of(f.path()).isCompressed() ? head(f) : spread(f));
     }
     if (sampled == 0) {
       return UNKNOWN;
@@ -54,13 +54,12 @@ public final class InputEstimate {
     double meanRecordBytes = (double) sample.bytes() / Math.max(1, sample.records());
     double total = 0;
     for (InputFile f : inputs) {
-      total += f.isStdin() ? UNKNOWN * meanRecordBytes : f.size() * (gzip(f) ? GZIP_RATIO : 1.0);
+      total +=
+          f.isStdin()
+              ? UNKNOWN * meanRecordBytes
+              : Compression.of(f.path()).estimatedBytes(f.size());
     }
     return Math.max(1024, (long) Math.ceil(total / meanRecordBytes));
-  }
-
-  private static boolean gzip(InputFile f) {
-    return f.path().endsWith(".gz");
   }
 
   /** The first megabyte, decompressed: a compressed stream cannot be read from the middle. */

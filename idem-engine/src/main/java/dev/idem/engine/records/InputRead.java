@@ -6,13 +6,13 @@ package dev.idem.engine.records;
  * being read, under {@code "input-<index>"} in the state's meta values for each input read to its
  * end (written once), and in a split's checkpoint file.
  *
- * @param bytes bytes read from its start (decompressed, for gzip)
+ * @param bytes bytes read from its start (decompressed, for gzip or zstd)
  * @param crc the CRC32C of those bytes, or {@code null} when the job began reading the input under
  *     an idem that kept none
  * @param stride the distance between sampled blocks ({@link SampledBlocks})
  * @param blocks the CRC32C of the file's stored bytes in blocks of {@value SampledBlocks#BLOCK}
- *     bytes at 0, stride, 2 stride, ..., all within what was read (all of a gzip file, once read to
- *     its end; none of it before)
+ *     bytes at 0, stride, 2 stride, ..., all within what was read (all of a compressed file, once
+ *     read to its end; none of it before)
  * @param modified the file's modification time when this run of the job began, before it read any
  *     of it: the bytes above were read from the file as it was then, or checked against it
  * @param fileKey the file's key (device and inode) then, or {@code null} where there is none

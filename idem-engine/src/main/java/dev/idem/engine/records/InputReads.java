@@ -111,7 +111,7 @@ public final class InputReads {
       samples = new SampledBlocks();
     }
     InputFile in = inputs.get(f);
-    if (!isGzip(in)) { // a gzip file's stored bytes read so far are not known exactly
+    if (!isCompressed(in)) { // a compressed file's stored bytes read so far are not known exactly
       samples.extendTo(Path.of(in.path()), o);
     }
     return read(in, o, c, samples);
@@ -133,8 +133,8 @@ public final class InputReads {
     return "input-" + f;
   }
 
-  static boolean isGzip(InputFile in) {
-    return in.path().endsWith(".gz");
+  static boolean isCompressed(InputFile in) {
+    return Compression.of(in.path()).isCompressed();
   }
 
   private static InputRead read(InputFile in, long bytes, long crc, SampledBlocks s) {

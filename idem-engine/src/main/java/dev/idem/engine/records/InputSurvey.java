@@ -21,7 +21,8 @@ public final class InputSurvey {
    *
    * @param records records read (bad ones included)
    * @param badRecords records without a usable key
-   * @param bytesRead bytes of the files as stored that were read (compressed bytes for gzip)
+   * @param bytesRead bytes of the files as stored that were read (compressed bytes for gzip or
+   *     zstd)
    * @param totalBytes bytes of all the files as stored
    * @param recordBytes record bytes read, uncompressed
    * @param keyBytes key bytes of the good records read
@@ -113,10 +114,10 @@ public final class InputSurvey {
     long keyBytes = 0;
     long read;
     long[] before = new long[files.size() + 1];
-    boolean[] gzip = new boolean[files.size()];
+    boolean[] compressed = new boolean[files.size()];
     for (int f = 0; f < files.size(); f++) {
       before[f + 1] = before[f] + files.get(f).size();
-      gzip[f] = files.get(f).path().endsWith(".gz");
+      compressed[f] = Compression.of(files.get(f).path()).isCompressed();
     }
     read = 0;
     try (RecordSource source =
@@ -126,7 +127,7 @@ public final class InputSurvey {
         RecordBatch batch = source.next();
         for (int i = 0; i < batch.count; i++) {
           int file = batch.fileIndex[i];
-          // a gzip file is sampled whole (its stored offset is unknown mid-stream): stop at
+          // a compressed file is sampled whole (its stored offset is unknown mid-stream): stop at
           // the first record past the sample's end, in a plain file or in the next file
           if (before[file] >= sampleBytes) {
             read = before[file];
@@ -143,7 +144,7 @@ public final class InputSurvey {
           } else if (kind == RecordBatch.BAD) {
             bad++;
           }
-          if (!gzip[file] && before[file] + batch.endOffset[i] >= sampleBytes) {
+          if (!compressed[file] && before[file] + batch.endOffset[i] >= sampleBytes) {
             read = before[file] + batch.endOffset[i];
             break sampling;
           }

@@ -1,5 +1,6 @@
 package dev.idem.engine.records;
 
+import com.github.luben.zstd.ZstdIOException;
 import java.io.BufferedInputStream;
 import java.io.EOFException;
 import java.io.FileNotFoundException;
@@ -10,10 +11,12 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.zip.GZIPInputStream;
 import java.util.zip.ZipException;
 
-/** Opens the inputs users name on the command line: files, {@code -} for stdin, gzip by name. */
+/**
+ * Opens the inputs users name on the command line: files, {@code -} for stdin, gzip and zstd by
+ * name.
+ */
 public final class Inputs {
 
   /** The name that stands for standard input. */
@@ -27,8 +30,8 @@ public final class Inputs {
   }
 
   /**
-   * Opens {@code name}: {@code stdin} for {@code "-"} (left open on close), a gunzipping stream for
-   * names ending in {@code .gz}, the plain file otherwise.
+   * Opens {@code name}: {@code stdin} for {@code "-"} (left open on close), a decompressing stream
+   * for names ending in {@code .gz} or {@code .zst}, the plain file otherwise.
    *
    * @throws IOException with a message naming the input and what is wrong with it
    */
@@ -57,22 +60,24 @@ public final class Inputs {
   }
 
   /**
-   * {@code raw} itself, or a gunzipping stream over it when {@code name} ends in {@code .gz}.
+   * {@code raw} itself, or a decompressing stream over it when {@code name} ends in {@code .gz} or
+   * {@code .zst}.
    *
-   * @throws IOException naming the input when it is not gzip after all
+   * @throws IOException naming the input when it is not compressed as its name says
    */
   public static InputStream decompressed(String name, InputStream raw) throws IOException {
-    if (!name.endsWith(".gz")) {
+    Compression c = Compression.of(name);
+    if (!c.isCompressed()) {
       return raw;
     }
     try {
-      return new NamedErrors(name, new GZIPInputStream(raw, 1 << 16));
+      return new NamedErrors(name, c, c.decompressing(raw));
     } catch (EOFException e) {
       raw.close();
-      throw new IOException(name + ": truncated gzip file (it ends inside its header)");
+      throw new IOException(name + ": truncated " + c + " file (it ends inside its header)");
     } catch (IOException e) {
       raw.close();
-      throw new IOException(name + ": not a gzip file (" + e.getMessage() + ")");
+      throw new IOException(name + ": not a " + c + " file (" + e.getMessage() + ")");
     }
   }
 
@@ -82,10 +87,12 @@ public final class Inputs {
    */
   private static final class NamedErrors extends FilterInputStream {
     private final String name;
+    private final Compression compression;
 
-    NamedErrors(String name, InputStream in) {
+    NamedErrors(String name, Compression compression, InputStream in) {
       super(in);
       this.name = name;
+      this.compression = compression;
     }
 
     @Override
@@ -117,10 +124,10 @@ public final class Inputs {
 
     private IOException named(IOException e) {
       String what =
-          e instanceof EOFException
-              ? "truncated gzip file (" + e.getMessage() + ")"
-              : e instanceof ZipException
-                  ? "damaged gzip data (" + e.getMessage() + ")"
+          e instanceof EOFException || "Truncated source".equals(e.getMessage())
+              ? "truncated " + compression + " file (" + e.getMessage() + ")"
+              : e instanceof ZipException || e instanceof ZstdIOException
+                  ? "damaged " + compression + " data (" + e.getMessage() + ")"
                   : e.getMessage();
       return new IOException(name + ": " + what, e);
     }

@@ -24,6 +24,11 @@ import java.util.zip.CRC32C;
  * shorter than that length, or whose bytes just before it are not the ones the job wrote (the
  * checkpoint keeps their {@link #tailChecksum()}).
  *
+ * <p>A file whose name ends in {@code .gz} or {@code .zst} is written compressed ({@link
+ * Compression}), as independent frames: {@link #flush()} ends the current one, so every length a
+ * checkpoint records is the end of a frame, and a file cut back to it decompresses whole, and
+ * appended to, decompresses as one stream.
+ *
  * <p>A file output is held under an exclusive lock from open to close, so two jobs never write one
  * file at once; the lock is the operating system's, so it dies with its process.
  */
@@ -36,7 +41,14 @@ public final class OutputFile implements AutoCloseable {
   private final FileChannel channel;
   private final OutputStream stream;
   private final ByteBuffer buffer = ByteBuffer.allocate(1 << 16);
+
+  /** Bytes accepted so far: those in the file and, for a plain file, those buffered too. */
   private long length;
+
+  private final Compression compression;
+
+  /** The frame being written, or {@code null} between frames. */
+  private OutputStream frame;
 
   /** Bytes written between two background syncs ({@link #syncAhead}). */
   static final long SYNC_AHEAD_BYTES = 8L << 20;
@@ -61,17 +73,20 @@ public final class OutputFile implements AutoCloseable {
 
   private long aheadFrom;
 
-  private OutputFile(String name, FileChannel channel, OutputStream stream, long length) {
+  private OutputFile(
+      String name, FileChannel channel, OutputStream stream, long length, Compression compression) {
     this.name = name;
     this.channel = channel;
     this.stream = stream;
     this.length = length;
+    this.compression = compression;
   }
 
   /**
    * Opens {@code path} for a job resumed at {@code checkpointLength} bytes (0 for a new job, which
    * creates or empties the file), after checking that the bytes before that length still end as the
-   * checkpoint saw them ({@code tailChecksum}; {@code null} when it did not record one).
+   * checkpoint saw them ({@code tailChecksum}; {@code null} when it did not record one). Its name
+   * says whether it is compressed ({@link Compression#of}).
    *
    * @throws JobException naming the file when another process is writing it
    * @throws IOException naming the file when it was changed since the checkpoint
@@ -113,7 +128,8 @@ public final class OutputFile implements AutoCloseable {
       ch.close();
       throw e;
     }
-    return new OutputFile(path.toString(), ch, null, checkpointLength);
+    return new OutputFile(
+        path.toString(), ch, null, checkpointLength, Compression.of(path.toString()));
   }
 
   /** Opens {@code path} for a new job: creates or empties it. */
@@ -153,28 +169,34 @@ public final class OutputFile implements AutoCloseable {
 
   /** Standard output (or any stream): no truncation, and sync only flushes. */
   public static OutputFile stream(String name, OutputStream out) {
-    return new OutputFile(name, null, out, 0);
+    return new OutputFile(name, null, out, 0, Compression.NONE);
   }
 
   public void write(byte[] b, int off, int len) throws IOException {
     if (len > buffer.remaining()) {
-      flush();
+      drain();
       if (len > buffer.capacity()) {
-        writeDirect(ByteBuffer.wrap(b, off, len));
-        length += len;
+        accepted(len);
+        emit(ByteBuffer.wrap(b, off, len));
         return;
       }
     }
     buffer.put(b, off, len);
-    length += len;
+    accepted(len);
   }
 
   public void write(byte b) throws IOException {
     if (!buffer.hasRemaining()) {
-      flush();
+      drain();
     }
     buffer.put(b);
-    length++;
+    accepted(1);
+  }
+
+  private void accepted(int bytes) {
+    if (!compression.isCompressed()) {
+      length += bytes;
+    }
   }
 
   /**
@@ -194,7 +216,10 @@ public final class OutputFile implements AutoCloseable {
     return p == null ? null : p.toAbsolutePath().toString();
   }
 
-  /** Bytes accepted so far, buffered ones included. */
+  /**
+   * The file's length once {@link #flush()}ed: for a plain file, the bytes accepted so far; for a
+   * compressed one, the compressed bytes written so far (exact after a flush, which ends a frame).
+   */
   public long length() {
     return length;
   }
@@ -203,12 +228,55 @@ public final class OutputFile implements AutoCloseable {
     return name;
   }
 
+  /**
+   * Writes out what is buffered; for a compressed file, also ends the frame, so that the file up to
+   * {@link #length()} decompresses whole.
+   */
   public void flush() throws IOException {
-    buffer.flip();
-    writeDirect(buffer);
-    buffer.clear();
+    drain();
+    if (frame != null) {
+      OutputStream f = frame;
+      frame = null;
+      f.close(); // the sink names the file in what it throws
+    }
     if (stream != null) {
       stream.flush();
+    }
+  }
+
+  /** Writes out what is buffered, into the current frame for a compressed file. */
+  private void drain() throws IOException {
+    buffer.flip();
+    emit(buffer);
+    buffer.clear();
+  }
+
+  private void emit(ByteBuffer b) throws IOException {
+    if (!b.hasRemaining()) {
+      return; // not even a frame: a frame per flush would move the length a checkpoint just took
+    }
+    if (!compression.isCompressed()) {
+      writeDirect(b);
+      return;
+    }
+    if (frame == null) {
+      frame = compression.frame(new FileSink());
+    }
+    frame.write(b.array(), b.arrayOffset() + b.position(), b.remaining());
+    b.position(b.limit());
+  }
+
+  /** Where a frame's compressed bytes go: the file, counted in {@link #length}. */
+  private final class FileSink extends OutputStream {
+    @Override
+    public void write(int b) throws IOException {
+      write(new byte[] {(byte) b}, 0, 1);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      writeDirect(ByteBuffer.wrap(b, off, len));
+      length += len;
     }
   }
 
@@ -335,6 +403,9 @@ public final class OutputFile implements AutoCloseable {
   @Override
   public void close() throws IOException {
     try {
+      if (compression.isCompressed() && length == 0 && frame == null) {
+        frame = compression.frame(new FileSink()); // no records: still a file the tools read
+      }
       flush();
     } finally {
       Future<?> f = ahead;

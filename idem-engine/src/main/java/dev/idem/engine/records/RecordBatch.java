@@ -95,7 +95,7 @@ public final class RecordBatch {
   /**
    * What was read of an input, at its end.
    *
-   * @param bytes its length (decompressed, for gzip)
+   * @param bytes its length (decompressed, for gzip or zstd)
    * @param crc the CRC32C of all of it, or {@code -1} when not known
    */
   record InputEnd(int file, long bytes, long crc) {}

@@ -30,8 +30,8 @@ import java.util.zip.CRC32C;
  * <p>A source made by {@link #tracking} also keeps what the job read ({@link #reads()}): the
  * reading thread keeps a running CRC32C of each input and notes it in the batches where the
  * checking thread will need it ({@link InputReads} says where); and it can check the part of the
- * first input a resumed job read before against its checksum as it passes over it, which for a gzip
- * input, read anyway to get past it, costs nothing more.
+ * first input a resumed job read before against its checksum as it passes over it, which for a
+ * compressed input, read anyway to get past it, costs nothing more.
  */
 public final class RecordSource implements AutoCloseable {
 
@@ -351,7 +351,7 @@ public final class RecordSource implements AutoCloseable {
     free.offer(batch);
   }
 
-  /** Bytes read from the files as stored (compressed bytes for gzip): for progress. */
+  /** Bytes read from the files as stored (compressed bytes for gzip or zstd): for progress. */
   public long rawBytesRead() {
     return rawBytesRead;
   }
@@ -554,8 +554,8 @@ public final class RecordSource implements AutoCloseable {
   }
 
   /**
-   * The lines of {@code input} from byte {@code offset} on (decompressed, for gzip); when {@code
-   * expectedCrc} is not -1, the bytes before it are read and must have that CRC32C.
+   * The lines of {@code input} from byte {@code offset} on (decompressed, for gzip or zstd); when
+   * {@code expectedCrc} is not -1, the bytes before it are read and must have that CRC32C.
    */
   private LineReader openLines(InputFile input, long offset, long line, long expectedCrc)
       throws IOException {
@@ -608,7 +608,7 @@ public final class RecordSource implements AutoCloseable {
     }
   }
 
-  /** A file's stream, decompressed if gzip, counting the stored bytes read for progress. */
+  /** A file's stream, decompressed if gzip or zstd, counting the stored bytes read for progress. */
   private InputStream openCounted(Path path) throws IOException {
     InputStream raw =
         new FilterInputStream(Files.newInputStream(path)) {

@@ -5,6 +5,7 @@ import dev.idem.core.KeyNormalizer;
 import dev.idem.engine.JobException;
 import dev.idem.engine.records.BadRecordException;
 import dev.idem.engine.records.BadRecordPolicy;
+import dev.idem.engine.records.Compression;
 import dev.idem.engine.records.InputCheck;
 import dev.idem.engine.records.InputFile;
 import dev.idem.engine.records.InputRead;
@@ -20,14 +21,12 @@ import dev.idem.engine.state.Checkpoint;
 import dev.idem.engine.state.Json;
 import dev.idem.engine.state.StateDirectory;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.zip.GZIPOutputStream;
 
 /**
  * {@code idem split}: routes every record to the shard file of the node that owns its key, so that
@@ -35,18 +34,18 @@ import java.util.zip.GZIPOutputStream;
  * dedup. Records keep their bytes and their input order within a shard.
  *
  * <p>Resumable with the dedup job's protocol, minus the dedup: a checkpoint flushes and syncs every
- * shard file (with {@code gzip}, it first ends the current gzip member, so a file cut back to a
- * checkpoint is a complete multi-member gzip), then atomically writes the input position and every
- * shard's length to {@code DIR/.idem-split/checkpoint.json}. A rerun of the same command cuts the
- * shard files back to those lengths and reads on from that position, once its inputs are found to
- * hold what the split read of them ({@link InputCheck}).
+ * shard file (compressed, it first ends the current gzip member or zstd frame, so a file cut back
+ * to a checkpoint decompresses whole), then atomically writes the input position and every shard's
+ * length to {@code DIR/.idem-split/checkpoint.json}. A rerun of the same command cuts the shard
+ * files back to those lengths and reads on from that position, once its inputs are found to hold
+ * what the split read of them ({@link InputCheck}).
  */
 public final class SplitJob {
 
   /**
    * What a split is told.
    *
-   * @param gzip write {@code .gz} shard files
+   * @param compression how shard files are compressed ({@code .gz}, {@code .zst} names)
    * @param onBadRecord what to do with a record without a usable key
    * @param checkpointRecords records between checkpoints
    * @param verifyInputs how a resume checks that the inputs still hold what was read
@@ -60,7 +59,7 @@ public final class SplitJob {
       int maxRecordBytes,
       ConsistentHashRing ring,
       Path directory,
-      boolean gzip,
+      Compression compression,
       BadRecordPolicy onBadRecord,
       long checkpointRecords,
       VerifyInputs verifyInputs) {}
@@ -125,8 +124,11 @@ public final class SplitJob {
     return new SplitJob(spec, listener).run();
   }
 
-  /** The file of shard {@code i}: {@code shard-00000.jsonl}, ... {@code .gz} when gzipped. */
-  public static String shardFileName(int i, RecordFormat format, boolean gzip) {
+  /**
+   * The file of shard {@code i}: {@code shard-00000.jsonl}, ... with {@code .gz} or {@code .zst}
+   * when compressed.
+   */
+  public static String shardFileName(int i, RecordFormat format, Compression compression) {
     String ext =
         switch (format) {
           case JSONL -> ".jsonl";
@@ -135,7 +137,7 @@ public final class SplitJob {
           case LINES -> ".txt";
           case PARQUET -> throw new IllegalArgumentException("split reads text inputs only");
         };
-    return String.format(Locale.ROOT, "shard-%05d%s%s", i, ext, gzip ? ".gz" : "");
+    return String.format(Locale.ROOT, "shard-%05d%s%s", i, ext, compression.suffix());
   }
 
   /** Where a split into {@code directory} keeps its checkpoints. */
@@ -155,7 +157,8 @@ public final class SplitJob {
         + ", ring "
         + spec.ring().describe()
         + ", gzip "
-        + spec.gzip();
+        + (spec.compression() == Compression.GZIP) // as splits before zstd wrote it
+        + (spec.compression() == Compression.ZSTD ? ", zstd" : "");
   }
 
   private Result run() throws IOException {
@@ -234,7 +237,7 @@ public final class SplitJob {
     } catch (IllegalArgumentException e) {
       throw new JobException(e.getMessage());
     }
-    List<ShardFile> shards = new ArrayList<>();
+    List<OutputFile> shards = new ArrayList<>();
     long total = inputs.stream().mapToLong(InputFile::size).sum();
     Path quarantinePath =
         spec.onBadRecord() instanceof BadRecordPolicy.Quarantine q ? q.file() : null;
@@ -254,12 +257,10 @@ public final class SplitJob {
       reads = source.reads();
       for (int i = 0; i < n; i++) {
         shards.add(
-            new ShardFile(
-                OutputFile.open(
-                    spec.directory().resolve(shardFileName(i, spec.format(), spec.gzip())),
-                    start.lengths()[i],
-                    null),
-                spec.gzip()));
+            OutputFile.open(
+                spec.directory().resolve(shardFileName(i, spec.format(), spec.compression())),
+                start.lengths()[i],
+                null));
       }
       long[] perShard = start.perShard().clone();
       long records = start.records();
@@ -281,7 +282,7 @@ public final class SplitJob {
               sinceCheckpoint++;
             }
             case RecordBatch.HEADER -> {
-              for (ShardFile s : shards) {
+              for (OutputFile s : shards) {
                 s.writeRecord(batch, i);
               }
             }
@@ -344,15 +345,15 @@ public final class SplitJob {
         }
       }
     } finally {
-      for (ShardFile s : shards) {
-        s.file.close();
+      for (OutputFile s : shards) {
+        s.close();
       }
     }
   }
 
   private void checkpoint(
       StateDirectory state,
-      List<ShardFile> shards,
+      List<OutputFile> shards,
       OutputFile quarantine,
       List<InputFile> inputs,
       int file,
@@ -365,7 +366,8 @@ public final class SplitJob {
       throws IOException {
     long[] lengths = new long[shards.size()];
     for (int i = 0; i < shards.size(); i++) {
-      lengths[i] = shards.get(i).commit();
+      shards.get(i).sync(); // ends a compressed shard's frame: the length is a frame's end
+      lengths[i] = shards.get(i).length();
     }
     if (quarantine != null) {
       quarantine.sync();
@@ -452,62 +454,6 @@ public final class SplitJob {
                 + ") but no split "
                 + "checkpoint: split into an empty directory");
       }
-    }
-  }
-
-  /** One shard's file; with gzip, one gzip member per checkpoint interval. */
-  private static final class ShardFile {
-    final OutputFile file;
-    private final boolean gzip;
-    private GZIPOutputStream member;
-
-    ShardFile(OutputFile file, boolean gzip) {
-      this.file = file;
-      this.gzip = gzip;
-    }
-
-    private static final byte[] NEWLINE = {'\n'};
-
-    /** A record as read; a last line without a newline gets one, as the next may follow. */
-    void writeRecord(RecordBatch b, int i) throws IOException {
-      write(b.arena, b.start[i], b.contentLength[i] + b.terminatorLength[i]);
-      if (b.terminatorLength[i] == 0) {
-        write(NEWLINE, 0, 1);
-      }
-    }
-
-    void write(byte[] b, int off, int len) throws IOException {
-      if (!gzip) {
-        file.write(b, off, len);
-        return;
-      }
-      if (member == null) {
-        member =
-            new GZIPOutputStream(
-                new OutputStream() {
-                  @Override
-                  public void write(int x) throws IOException {
-                    file.write((byte) x);
-                  }
-
-                  @Override
-                  public void write(byte[] bytes, int o, int l) throws IOException {
-                    file.write(bytes, o, l);
-                  }
-                },
-                1 << 16);
-      }
-      member.write(b, off, len);
-    }
-
-    /** Ends the gzip member, syncs, and returns the length a resume may cut back to. */
-    long commit() throws IOException {
-      if (member != null) {
-        member.finish();
-        member = null;
-      }
-      file.sync();
-      return file.length();
     }
   }
 }

@@ -4,6 +4,7 @@ import dev.idem.core.Fingerprinter;
 import dev.idem.engine.JobException;
 import dev.idem.engine.records.BadRecordException;
 import dev.idem.engine.records.BadRecordPolicy;
+import dev.idem.engine.records.Compression;
 import dev.idem.engine.records.InputFile;
 import dev.idem.engine.records.Inputs;
 import dev.idem.engine.records.KeyExtractor;
@@ -24,12 +25,12 @@ import java.util.Map;
  * Exact dedup of inputs larger than memory, by external sort-merge within a memory budget (see
  * docs/SORT_DEDUP.md).
  *
- * <p>Phase 1 reads records in input order (the same reader as {@code dedup}: formats, gzip,
+ * <p>Phase 1 reads records in input order (the same reader as {@code dedup}: formats, gzip, zstd,
  * directories, keys, bad records), numbers them, and fills a buffer; a full buffer is sorted by
  * (key, position), its repeats dropped, and written as an LZ4 run. Phase 2 ({@link MergePhase})
  * merges the runs, dropping repeats across them, into the output in key order or, with one more
  * external sort on positions, in input order. Records carry their bytes throughout, so no input is
- * read twice and standard input and gzip work.
+ * read twice and standard input and compressed inputs work.
  *
  * <p>With a state directory the job resumes after a kill: finished runs and merges are kept and
  * only the interrupted one is redone ({@link SortState}).
@@ -51,9 +52,6 @@ public final class SortDedupJob {
   }
 
   private static final long PROGRESS_NANOS = 500_000_000L;
-
-  /** Decompressed bytes per gzip input byte (text), as dedup's input estimate takes it. */
-  private static final int GZIP_RATIO = 5;
 
   /** Run bytes per entry besides its record: fingerprint, position and length, uncompressed. */
   private static final int ENTRY_OVERHEAD = 24;
@@ -189,9 +187,7 @@ public final class SortDedupJob {
     }
     List<InputFile> files = inputs.stream().filter(f -> !f.isStdin()).toList();
     long bytes =
-        files.stream()
-            .mapToLong(f -> f.path().endsWith(".gz") ? GZIP_RATIO * f.size() : f.size())
-            .sum();
+        files.stream().mapToLong(f -> Compression.of(f.path()).estimatedBytes(f.size())).sum();
     long recordsGuess = files.isEmpty() ? 0 : bytes / meanLineBytes(files.get(0)) + 1;
     long compressedTemp = tempBytesFor(bytes, recordsGuess);
     // uncompressed, the runs by key and by position coexist in input order: the input each

@@ -1,0 +1,114 @@
+package dev.idem.engine.records;
+
+import com.github.luben.zstd.ZstdInputStreamNoFinalizer;
+import com.github.luben.zstd.ZstdOutputStreamNoFinalizer;
+import java.io.BufferedInputStream;
+import java.io.FilterOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.util.Locale;
+import java.util.zip.GZIPInputStream;
+import java.util.zip.GZIPOutputStream;
+
+/**
+ * How an input or output file is compressed, told by its name: {@code .gz} is gzip, {@code .zst} is
+ * zstd, anything else is plain.
+ *
+ * <p>A compressed output is a sequence of independent frames (gzip members, zstd frames), one per
+ * checkpoint interval: the standard tools decompress the concatenation as one stream, and a resumed
+ * job can cut the file back to the end of the last frame a checkpoint counted and append the next.
+ */
+public enum Compression {
+  NONE("", 1),
+  GZIP(".gz", 5),
+  ZSTD(".zst", 5);
+
+  /** zstd's own default level: about gzip -6's ratio at several times its speed. */
+  private static final int ZSTD_LEVEL = 3;
+
+  private static final int BUFFER = 1 << 16;
+
+  private final String suffix;
+  private final int typicalRatio;
+
+  Compression(String suffix, int typicalRatio) {
+    this.suffix = suffix;
+    this.typicalRatio = typicalRatio;
+  }
+
+  /** The compression a file of this name has. */
+  public static Compression of(String name) {
+    for (Compression c : values()) {
+      if (c != NONE && name.endsWith(c.suffix)) {
+        return c;
+      }
+    }
+    return NONE;
+  }
+
+  /** {@code name} without its compression suffix: what tells its record format. */
+  public static String withoutSuffix(String name) {
+    Compression c = of(name);
+    return name.substring(0, name.length() - c.suffix.length());
+  }
+
+  /** The file name suffix: {@code .gz}, {@code .zst}, or empty. */
+  public String suffix() {
+    return suffix;
+  }
+
+  public boolean isCompressed() {
+    return this != NONE;
+  }
+
+  /**
+   * About how many bytes of text one stored byte holds (5 for JSON Lines under gzip or zstd): for
+   * estimates made before reading, never for correctness.
+   */
+  public long estimatedBytes(long storedBytes) {
+    return storedBytes * typicalRatio;
+  }
+
+  /** The name users know it by, for messages: {@code gzip}, {@code zstd}. */
+  @Override
+  public String toString() {
+    return name().toLowerCase(Locale.ROOT);
+  }
+
+  /**
+   * A decompressing stream over {@code raw} (every frame or member, one after another); {@code raw}
+   * itself for {@link #NONE}.
+   */
+  InputStream decompressing(InputStream raw) throws IOException {
+    return switch (this) {
+      case NONE -> raw;
+      case GZIP -> new GZIPInputStream(raw, BUFFER);
+      case ZSTD -> new BufferedInputStream(new ZstdInputStreamNoFinalizer(raw), BUFFER);
+    };
+  }
+
+  /**
+   * Starts a frame written to {@code sink}: closing the returned stream ends the frame (a gzip
+   * member, a zstd frame with its checksum) and leaves {@code sink} open.
+   */
+  OutputStream frame(OutputStream sink) throws IOException {
+    OutputStream kept =
+        new FilterOutputStream(sink) {
+          @Override
+          public void write(byte[] b, int off, int len) throws IOException {
+            out.write(b, off, len);
+          }
+
+          @Override
+          public void close() throws IOException {
+            flush(); // the sink outlives its frames
+          }
+        };
+    return switch (this) {
+      case NONE -> kept;
+      case GZIP -> new GZIPOutputStream(kept, BUFFER);
+      case ZSTD -> new ZstdOutputStreamNoFinalizer(kept, ZSTD_LEVEL).setChecksum(true);
+    };
+  }
+}
