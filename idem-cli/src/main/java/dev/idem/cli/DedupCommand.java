@@ -216,8 +216,13 @@ final class DedupCommand implements Callable<Integer> {
   @Option(
       names = "--dropped",
       paramLabel = "FILE",
-      description = "Also write every removed duplicate: FILE<TAB>LINE<TAB>record.")
+      description =
+          "Also write every removed duplicate: FILE<TAB>LINE<TAB>record; - for standard output "
+              + "(then give the records -o FILE).")
   Path dropped;
+
+  /** What {@code --dropped -} writes to: the stream the shell gave, opened by name. */
+  private static final Path STANDARD_OUTPUT = Path.of("/dev/stdout");
 
   @Mixin BadRecordOptions badRecords;
 
@@ -368,8 +373,7 @@ final class DedupCommand implements Callable<Integer> {
       return new ParquetDedupRun(this, io).call();
     }
     DedupJobSpec jobSpec = jobSpec();
-    JobSummary summary =
-        new JobSummary(io, output.quiet, output.statsJson, jobSpec.rocksDbCacheBytes());
+    JobSummary summary = new JobSummary(io, output, jobSpec.rocksDbCacheBytes());
     try {
       refuseDestructivePaths(jobSpec);
       JobResult result;
@@ -379,7 +383,7 @@ final class DedupCommand implements Callable<Integer> {
           io.err()
               .println("idem dedup: metrics at http://localhost:" + metrics.port() + "/metrics");
         }
-        result = DedupJob.run(jobSpec, io.in(), io.out(), summary.listener());
+        result = DedupJob.run(jobSpec, io.in(), io.data(), summary.listener());
       }
       summary.finish(result);
       return 0;
@@ -446,6 +450,7 @@ final class DedupCommand implements Callable<Integer> {
   private void refuseDestructivePaths(DedupJobSpec s) throws IOException {
     OutputGuard guard =
         new OutputGuard()
+            .resumable(s.state() != null)
             .inputs(s.inputs())
             .input("--seen-before " + s.seenBefore(), s.seenBefore())
             .input("--ring-nodes " + shards.ringNodes, shards.ringNodes)
@@ -458,7 +463,7 @@ final class DedupCommand implements Callable<Integer> {
     if (s.window() != null && s.window().late() instanceof WindowSpec.LatePolicy.SideOutput so) {
       guard.output("--late side-output=" + so.file(), so.file());
     }
-    guard.output("--stats-json " + output.statsJson, output.statsJson).check();
+    guard.output("--stats-json " + output.statsJson, output.statsFile()).check();
   }
 
   private WindowSpec windowSpec(RecordFormat format) {
@@ -511,6 +516,16 @@ final class DedupCommand implements Callable<Integer> {
           spec.commandLine(),
           "--state needs -o FILE: standard output "
               + "cannot be cut back to a checkpoint, so a resumed job could repeat records");
+    }
+    output.requireOneUseOfStandardOutput(spec.commandLine());
+    if (dropped != null && dropped.toString().equals("-")) {
+      if (output.file() == null) {
+        throw new ParameterException(
+            spec.commandLine(),
+            "--dropped - writes the duplicates to standard output, where the records go too: "
+                + "give the records -o FILE, or the duplicates --dropped FILE");
+      }
+      dropped = STANDARD_OUTPUT;
     }
     try {
       KeySpec keySpec = record.keySpec();

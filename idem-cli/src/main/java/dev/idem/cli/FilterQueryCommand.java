@@ -62,7 +62,7 @@ final class FilterQueryCommand implements Callable<Integer> {
     FilterSnapshot snapshot = SnapshotLoader.open(file, load);
     MembershipFilter filter = snapshot.filter();
     Fingerprinter fingerprinter = snapshot.fingerprinter();
-    OutputStream out = new BufferedOutputStream(io.out(), 1 << 16);
+    OutputStream out = new BufferedOutputStream(new NamedOutput("<stdout>", io.data()), 1 << 16);
     if (!keys.isEmpty()) {
       for (String key : keys) {
         byte[] bytes = key.getBytes(StandardCharsets.UTF_8);

@@ -4,6 +4,7 @@ import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 
 /**
  * Flushes an output before a read that would block, so that a program driving idem through a pipe
@@ -32,7 +33,12 @@ final class FlushingInputStream extends FilterInputStream {
 
   private void flushIfIdle() throws IOException {
     if (in.available() == 0) {
-      out.flush();
+      try {
+        out.flush();
+      } catch (IOException e) {
+        // the output's failure, not the input's: past the reader, which would call it a read error
+        throw new UncheckedIOException(e);
+      }
     }
   }
 }

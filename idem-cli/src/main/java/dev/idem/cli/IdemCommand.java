@@ -44,13 +44,17 @@ import picocli.CommandLine.Spec;
       "0:success",
       "1:failure: a check failed, bad input, a file that cannot be used, or too little memory",
       "2:usage error",
-      "70:internal error (a bug; please report it with the message)"
+      "70:internal error (a bug; please report it with the message)",
+      "141:standard output was a pipe whose reader closed it (as 'idem ... | head'; 128 + SIGPIPE)"
     })
 public final class IdemCommand implements Runnable {
 
   static final int EXIT_FAILURE = 1;
   static final int EXIT_USAGE = 2;
   static final int EXIT_INTERNAL = 70;
+
+  /** What a shell reports for a process that SIGPIPE ended: 128 + 13. */
+  static final int EXIT_CLOSED_PIPE = 141;
 
   @Spec CommandSpec spec;
 
@@ -107,6 +111,9 @@ public final class IdemCommand implements Runnable {
             // a command that cannot run as asked (e.g. an output that is an input): a usage error
             io.err().println(at.getCommandSpec().qualifiedName() + ": " + cause.getMessage());
             return EXIT_USAGE;
+          }
+          if (IoErrors.isClosedPipe(cause)) {
+            return EXIT_CLOSED_PIPE; // quietly, as a shell expects of 'idem ... | head'
           }
           if (cause instanceof IOException io1) {
             io.err().println("idem: " + IoErrors.describe(io1));

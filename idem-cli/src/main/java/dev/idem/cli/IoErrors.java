@@ -16,6 +16,21 @@ final class IoErrors {
 
   private IoErrors() {}
 
+  /**
+   * Whether {@code e} is a write to a pipe whose reader has gone ({@code idem ... | head -1}): not
+   * an error to report, only a reason to stop, as SIGPIPE stops a C program.
+   */
+  static boolean isClosedPipe(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof IOException
+          && t.getMessage() != null
+          && t.getMessage().endsWith("Broken pipe")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   static String describe(IOException e) {
     if (!(e instanceof FileSystemException f) || f.getFile() == null) {
       return String.valueOf(e.getMessage());

@@ -1,7 +1,5 @@
 package dev.idem.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.idem.core.ByteSize;
 import dev.idem.engine.DedupStats;
 import dev.idem.engine.MetricsEndpoint;
@@ -11,7 +9,6 @@ import dev.idem.engine.state.Checkpoint;
 import dev.idem.engine.state.ExactTierPlacement;
 import dev.idem.engine.window.WindowStats;
 import java.io.IOException;
-import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -28,15 +25,15 @@ final class JobSummary {
 
   private final Io io;
   private final boolean quiet;
-  private final Path statsJson;
+  private final OutputOptions output;
   private final long rocksDbCacheBytes;
   private final boolean drawProgress;
   private ProgressBar bar;
 
-  JobSummary(Io io, boolean quiet, Path statsJson, long rocksDbCacheBytes) {
+  JobSummary(Io io, OutputOptions output, long rocksDbCacheBytes) {
     this.io = io;
-    this.quiet = quiet;
-    this.statsJson = statsJson;
+    this.quiet = output.quiet;
+    this.output = output;
     this.rocksDbCacheBytes = rocksDbCacheBytes;
     this.drawProgress = !quiet && io.err() == System.err && Terminal.stderrIsTerminal();
   }
@@ -115,11 +112,7 @@ final class JobSummary {
   void finish(JobResult r) throws IOException {
     abandon();
     Map<String, Object> s = asMap(r);
-    if (statsJson != null) {
-      new ObjectMapper()
-          .enable(SerializationFeature.INDENT_OUTPUT)
-          .writeValue(statsJson.toFile(), s);
-    }
+    output.writeStats(io, s);
     if (quiet) {
       return;
     }

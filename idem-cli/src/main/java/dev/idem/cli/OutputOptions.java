@@ -1,7 +1,14 @@
 package dev.idem.cli;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.Path;
+import picocli.CommandLine;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 
 /**
  * Where a job's records and its report go: the options {@code dedup} and {@code sort-dedup} share.
@@ -22,7 +29,9 @@ final class OutputOptions {
   @Option(
       names = "--stats-json",
       paramLabel = "FILE",
-      description = "Write the final summary as JSON to FILE.")
+      description =
+          "Write the final summary as JSON to FILE, or to standard output for - (then give the "
+              + "records -o FILE).")
   Path statsJson;
 
   @Option(
@@ -32,6 +41,44 @@ final class OutputOptions {
 
   /** The output file, or null for standard output: {@code -o -} means it, as for most tools. */
   Path file() {
-    return output == null || output.toString().equals("-") ? null : output;
+    return output == null || isDash(output) ? null : output;
+  }
+
+  /** The {@code --stats-json} file; null for none, and for {@code -} (standard output). */
+  Path statsFile() {
+    return statsJson == null || isDash(statsJson) ? null : statsJson;
+  }
+
+  /**
+   * Refuses {@code --stats-json -} when the records go to standard output too: the JSON would end
+   * up among them.
+   */
+  void requireOneUseOfStandardOutput(CommandLine commandLine) {
+    if (statsJson != null && isDash(statsJson) && file() == null) {
+      throw new ParameterException(
+          commandLine,
+          "--stats-json - writes the summary to standard output, where the records go too: "
+              + "give the records -o FILE, or the summary --stats-json FILE");
+    }
+  }
+
+  /** Writes the summary where {@code --stats-json} says: its file, or standard output. */
+  void writeStats(Io io, Object stats) throws IOException {
+    if (statsJson == null) {
+      return;
+    }
+    ObjectWriter json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writer();
+    if (statsFile() != null) {
+      json.writeValue(statsJson.toFile(), stats);
+      return;
+    }
+    OutputStream out = new NamedOutput("<stdout>", io.data());
+    out.write(json.writeValueAsBytes(stats));
+    out.write('\n');
+    out.flush();
+  }
+
+  private static boolean isDash(Path p) {
+    return p.toString().equals("-");
   }
 }

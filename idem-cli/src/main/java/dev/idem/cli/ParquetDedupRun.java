@@ -1,7 +1,5 @@
 package dev.idem.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.idem.engine.DedupMode;
 import dev.idem.engine.JobException;
 import dev.idem.engine.KeyMode;
@@ -187,9 +185,7 @@ final class ParquetDedupRun {
       m.put("already_complete", r.alreadyComplete());
       m.put("resumed", r.resumed());
       m.put("elapsed_millis", r.elapsedMillis());
-      new ObjectMapper()
-          .enable(SerializationFeature.INDENT_OUTPUT)
-          .writeValue(c.output.statsJson.toFile(), m);
+      c.output.writeStats(io, m);
     }
     if (c.output.quiet) {
       return;

@@ -158,11 +158,12 @@ final class SortDedupCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
+    output.requireOneUseOfStandardOutput(spec.commandLine());
     SortDedupSpec jobSpec = jobSpec();
-    SortDedupSummary summary = new SortDedupSummary(io, output.quiet, output.statsJson, tmp);
+    SortDedupSummary summary = new SortDedupSummary(io, output, tmp);
     try {
       refuseDestructivePaths(jobSpec);
-      SortDedupResult result = SortDedupJob.run(jobSpec, io.in(), io.out(), summary.listener());
+      SortDedupResult result = SortDedupJob.run(jobSpec, io.in(), io.data(), summary.listener());
       summary.finish(result);
       return 0;
     } catch (BadRecordException e) {
@@ -181,13 +182,16 @@ final class SortDedupCommand implements Callable<Integer> {
   /** Refuses outputs that are inputs or each other. */
   private void refuseDestructivePaths(SortDedupSpec s) throws IOException {
     OutputGuard guard =
-        new OutputGuard().inputs(s.inputs()).stateDirectory("--state " + s.state(), s.state());
+        new OutputGuard()
+            .resumable(s.state() != null)
+            .inputs(s.inputs())
+            .stateDirectory("--state " + s.state(), s.state());
     if (s.output() == null) {
       guard.standardOutput();
     }
     guard.output("-o " + s.output(), s.output());
     badRecords.addQuarantineTo(guard);
-    guard.output("--stats-json " + output.statsJson, output.statsJson).check();
+    guard.output("--stats-json " + output.statsJson, output.statsFile()).check();
   }
 
   private SortDedupSpec jobSpec() {

@@ -1,7 +1,5 @@
 package dev.idem.cli;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
 import dev.idem.core.ByteSize;
 import dev.idem.engine.sort.SortDedupJob;
 import dev.idem.engine.sort.SortDedupResult;
@@ -24,16 +22,16 @@ final class SortDedupSummary {
 
   private final Io io;
   private final boolean quiet;
-  private final Path statsJson;
+  private final OutputOptions output;
   private final Path tmp;
   private final boolean drawProgress;
   private ProgressBar bar;
   private String barPhase;
 
-  SortDedupSummary(Io io, boolean quiet, Path statsJson, Path tmp) {
+  SortDedupSummary(Io io, OutputOptions output, Path tmp) {
     this.io = io;
-    this.quiet = quiet;
-    this.statsJson = statsJson;
+    this.quiet = output.quiet;
+    this.output = output;
     this.tmp = tmp;
     this.drawProgress = !quiet && io.err() == System.err && Terminal.stderrIsTerminal();
   }
@@ -94,11 +92,7 @@ final class SortDedupSummary {
 
   void finish(SortDedupResult r) throws IOException {
     abandon();
-    if (statsJson != null) {
-      new ObjectMapper()
-          .enable(SerializationFeature.INDENT_OUTPUT)
-          .writeValue(statsJson.toFile(), asMap(r));
-    }
+    output.writeStats(io, asMap(r));
     if (quiet) {
       return;
     }

@@ -29,6 +29,11 @@ class ChildProcessTest {
 
   /** {@link #start} with a given maximum heap ({@code -Xmx}), for memory budget tests. */
   static Process startWithHeap(String maxHeap, String... args) throws IOException {
+    return builder(maxHeap, args).start();
+  }
+
+  /** The child's process, not started: stderr to a pipe, the rest to be redirected at will. */
+  static ProcessBuilder builder(String maxHeap, String... args) {
     // quick-starting JVMs: these children live for a second or two, often less
     List<String> command =
         new ArrayList<>(
@@ -42,7 +47,7 @@ class ChildProcessTest {
                 System.getProperty("java.class.path"),
                 IdemCommand.class.getName()));
     command.addAll(List.of(args));
-    return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.PIPE).start();
+    return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.PIPE);
   }
 
   @Test

@@ -47,6 +47,9 @@ public final class OutputFile implements AutoCloseable {
 
   private final Compression compression;
 
+  /** Whether {@link #close()} closes {@link #stream}: one this class opened, not stdout. */
+  private final boolean ownsStream;
+
   /** The frame being written, or {@code null} between frames. */
   private OutputStream frame;
 
@@ -74,8 +77,14 @@ public final class OutputFile implements AutoCloseable {
   private long aheadFrom;
 
   private OutputFile(
-      String name, FileChannel channel, OutputStream stream, long length, Compression compression) {
+      String name,
+      FileChannel channel,
+      OutputStream stream,
+      long length,
+      Compression compression,
+      boolean ownsStream) {
     this.name = name;
+    this.ownsStream = ownsStream;
     this.channel = channel;
     this.stream = stream;
     this.length = length;
@@ -94,6 +103,9 @@ public final class OutputFile implements AutoCloseable {
   public static OutputFile open(Path path, long checkpointLength, Long tailChecksum)
       throws IOException {
     requireDirectory(path);
+    if (Files.exists(path) && !Files.isRegularFile(path) && !Files.isDirectory(path)) {
+      return openStream(path, checkpointLength);
+    }
     FileChannel ch =
         FileChannel.open(
             path, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.READ);
@@ -129,7 +141,43 @@ public final class OutputFile implements AutoCloseable {
       throw e;
     }
     return new OutputFile(
-        path.toString(), ch, null, checkpointLength, Compression.of(path.toString()));
+        path.toString(), ch, null, checkpointLength, Compression.of(path.toString()), false);
+  }
+
+  /**
+   * A FIFO, a terminal, {@code /dev/stdout} on a pipe: written in order, never cut back or locked.
+   * Only {@code /dev/null} may be resumed, as it has nothing to cut back.
+   */
+  private static OutputFile openStream(Path path, long checkpointLength) throws IOException {
+    if (checkpointLength > 0 && !canCutBack(path)) {
+      throw new IOException(
+          path
+              + " is not a regular file: a resumed job cannot cut it back to its last "
+              + "checkpoint; start over with a fresh --state directory, or write to a file");
+    }
+    OutputStream out;
+    try {
+      out = Files.newOutputStream(path, StandardOpenOption.WRITE);
+    } catch (IOException e) {
+      throw new IOException(path + ": cannot write: " + e.getMessage(), e);
+    }
+    return new OutputFile(
+        path.toString(), null, out, checkpointLength, Compression.of(path.toString()), true);
+  }
+
+  /**
+   * Whether a resumed job can cut {@code path} back to a checkpoint: a regular file, one still to
+   * be created, or {@code /dev/null}; not a pipe, a FIFO or a terminal.
+   */
+  public static boolean canCutBack(Path path) {
+    if (!Files.exists(path) || Files.isRegularFile(path)) {
+      return true;
+    }
+    try {
+      return path.toRealPath().equals(Path.of("/dev/null"));
+    } catch (IOException e) {
+      return false;
+    }
   }
 
   /** Opens {@code path} for a new job: creates or empties it. */
@@ -169,7 +217,7 @@ public final class OutputFile implements AutoCloseable {
 
   /** Standard output (or any stream): no truncation, and sync only flushes. */
   public static OutputFile stream(String name, OutputStream out) {
-    return new OutputFile(name, null, out, 0, Compression.NONE);
+    return new OutputFile(name, null, out, 0, Compression.NONE, false);
   }
 
   public void write(byte[] b, int off, int len) throws IOException {
@@ -414,6 +462,8 @@ public final class OutputFile implements AutoCloseable {
       }
       if (channel != null) {
         channel.close(); // and with it the lock, even when the last write failed
+      } else if (ownsStream) {
+        stream.close();
       }
     }
   }

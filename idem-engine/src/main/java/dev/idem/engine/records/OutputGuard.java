@@ -35,6 +35,20 @@ public final class OutputGuard {
   private final List<Named> outputs = new ArrayList<>();
   private final List<Named> stateDirs = new ArrayList<>();
 
+  /** The outputs that cannot be cut back ({@link OutputFile#canCutBack}), by label. */
+  private final List<String> streams = new ArrayList<>();
+
+  private boolean resumable;
+
+  /**
+   * Says that the command resumes from checkpoints ({@code --state}): then an output that cannot be
+   * cut back to one (a pipe, a FIFO, a terminal) is refused too.
+   */
+  public OutputGuard resumable(boolean resumable) {
+    this.resumable = resumable;
+    return this;
+  }
+
   /**
    * Adds the files a command reads, named as the user named them: files, directories and globs
    * (expanded as the job will), and {@code -} for standard input.
@@ -82,6 +96,9 @@ public final class OutputGuard {
   public OutputGuard output(String label, Path file) throws IOException {
     if (file != null) {
       outputs.add(new Named(label, identity(file)));
+      if (!OutputFile.canCutBack(file)) {
+        streams.add(label);
+      }
     }
     return this;
   }
@@ -99,11 +116,19 @@ public final class OutputGuard {
   }
 
   /**
-   * Checks every output against every input, state directory and other output.
+   * Checks every output against every input, state directory and other output, and, for a resumable
+   * command, that each can be cut back.
    *
    * @throws JobException naming both sides of the first conflict
    */
   public void check() throws JobException {
+    if (resumable && !streams.isEmpty()) {
+      throw new JobException(
+          streams.get(0)
+              + " is not a regular file (a pipe, FIFO or terminal): a job with --state cuts its "
+              + "outputs back to the last checkpoint when it resumes, which it cannot do there; "
+              + "write to a file, or drop --state");
+    }
     for (int i = 0; i < outputs.size(); i++) {
       Named out = outputs.get(i);
       if (out.identity == null) {
