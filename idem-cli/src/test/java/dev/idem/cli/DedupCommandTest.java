@@ -62,6 +62,19 @@ class DedupCommandTest {
   }
 
   @Test
+  void aCsvFromASpreadsheetWithAByteOrderMarkFindsItsHeaderColumn() throws IOException {
+    Path csv = dir.resolve("export.csv");
+    Files.write(
+        csv,
+        ("\uFEFFurl,visits\r\nhttps://a.example,1\r\nhttps://b.example,2\r\n"
+                + "https://a.example,3\r\n")
+            .getBytes(StandardCharsets.UTF_8));
+    Cli.Result r = Cli.run("dedup", "--column", "url", csv.toString());
+    assertThat(r.status()).as(r.err()).isZero();
+    assertThat(r.out()).isEqualTo("url,visits\r\nhttps://a.example,1\r\nhttps://b.example,2\r\n");
+  }
+
+  @Test
   void escapedAndRawUnicodeAreOneKeyAndNumbersAreKeysToo() throws IOException {
     Path in =
         write(

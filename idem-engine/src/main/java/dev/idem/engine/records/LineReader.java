@@ -243,10 +243,26 @@ public final class LineReader implements Closeable {
   private void emit(int contentEnd, int next) {
     lineOffset = start;
     lineLength = contentEnd - start;
+    if (bytesConsumed == 0 && startsWithByteOrderMark(start, contentEnd)) {
+      // a mark of the file's encoding, not text of its first record: 'url' stays a header's
+      // column and '{' a JSON record's start (consumed bytes still count it, for resume offsets)
+      lineOffset += BYTE_ORDER_MARK.length;
+      lineLength -= BYTE_ORDER_MARK.length;
+    }
     terminatorLength = next - contentEnd;
     bytesConsumed += next - start;
     start = next;
     lineNumber++;
+  }
+
+  /** UTF-8's encoding of U+FEFF, which some editors and spreadsheets put first in a file. */
+  private static final byte[] BYTE_ORDER_MARK = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
+
+  private boolean startsWithByteOrderMark(int from, int to) {
+    return to - from >= 3
+        && buf[from] == BYTE_ORDER_MARK[0]
+        && buf[from + 1] == BYTE_ORDER_MARK[1]
+        && buf[from + 2] == BYTE_ORDER_MARK[2];
   }
 
   private int indexOfNewline(int from) {

@@ -341,6 +341,24 @@ class LineReaderTest {
         .hasMessage("shard-7.gz: read failed after line 1: Unexpected end of ZLIB input stream");
   }
 
+  @Test
+  void aByteOrderMarkBeforeTheFirstLineIsNotTextButStillCountsAsConsumed() throws IOException {
+    byte[] bom = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
+    byte[] text = "url,n\r\n\uFEFFx,1\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    byte[] input = new byte[bom.length + text.length];
+    System.arraycopy(bom, 0, input, 0, bom.length);
+    System.arraycopy(text, 0, input, bom.length, text.length);
+    try (LineReader r = new LineReader(new ByteArrayInputStream(input), "bom.csv")) {
+      assertThat(r.next()).isTrue();
+      assertThat(new String(r.bytes(), r.offset(), r.length(), "UTF-8")).isEqualTo("url,n");
+      assertThat(r.bytesConsumed()).isEqualTo(3 + 7);
+      assertThat(r.next()).isTrue();
+      // only the file's first bytes are a mark: a U+FEFF inside the text is text
+      assertThat(new String(r.bytes(), r.offset(), r.length(), "UTF-8")).isEqualTo("\uFEFFx,1");
+      assertThat(r.bytesConsumed()).isEqualTo(input.length);
+    }
+  }
+
   private static List<String> readAll(InputStream in) throws IOException {
     List<String> lines = new ArrayList<>();
     try (LineReader r = new LineReader(in, "test")) {
