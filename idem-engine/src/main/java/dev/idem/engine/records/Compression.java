@@ -7,13 +7,19 @@ import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.Locale;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
+import org.tukaani.xz.XZInputStream;
 
 /**
- * How an input or output file is compressed, told by its name: {@code .gz} is gzip, {@code .zst} is
- * zstd, anything else is plain.
+ * How an input or output file is compressed. An input is told by its first bytes (gzip, zstd and xz
+ * each start with their own magic number), so {@code data.GZ} or a gzip file without a suffix is
+ * read decompressed; a file without one of them is taken by its name, so a {@code .gz} that is not
+ * gzip is refused, never read as binary lines. An output is told by its name: {@code .gz} is gzip,
+ * {@code .zst} zstd; idem writes no xz.
  *
  * <p>A compressed output is a sequence of independent frames (gzip members, zstd frames), one per
  * checkpoint interval: the standard tools decompress the concatenation as one stream, and a resumed
@@ -22,7 +28,15 @@ import java.util.zip.GZIPOutputStream;
 public enum Compression {
   NONE("", 1),
   GZIP(".gz", 5),
-  ZSTD(".zst", 5);
+  ZSTD(".zst", 5),
+  XZ(".xz", 5);
+
+  private static final byte[] GZIP_MAGIC = {0x1f, (byte) 0x8b};
+  private static final byte[] ZSTD_MAGIC = {0x28, (byte) 0xb5, 0x2f, (byte) 0xfd};
+  private static final byte[] XZ_MAGIC = {(byte) 0xfd, '7', 'z', 'X', 'Z', 0};
+
+  /** Bytes {@link #detect} looks at. */
+  static final int MAGIC_BYTES = 6;
 
   /** zstd's own default level: about gzip -6's ratio at several times its speed. */
   private static final int ZSTD_LEVEL = 3;
@@ -37,14 +51,47 @@ public enum Compression {
     this.typicalRatio = typicalRatio;
   }
 
-  /** The compression a file of this name has. */
+  /** The compression a file of this name has, by its suffix in any case. */
   public static Compression of(String name) {
+    String lower = name.toLowerCase(Locale.ROOT);
     for (Compression c : values()) {
-      if (c != NONE && name.endsWith(c.suffix)) {
+      if (c != NONE && lower.endsWith(c.suffix)) {
         return c;
       }
     }
     return NONE;
+  }
+
+  /** The compression whose magic number {@code head} starts with, or {@code null} for none. */
+  static Compression detect(byte[] head, int length) {
+    return startsWith(head, length, GZIP_MAGIC)
+        ? GZIP
+        : startsWith(head, length, ZSTD_MAGIC)
+            ? ZSTD
+            : startsWith(head, length, XZ_MAGIC) ? XZ : null;
+  }
+
+  /** An input's compression: by its first bytes, else by its name. */
+  public static Compression ofInput(Path file) throws IOException {
+    byte[] head = new byte[MAGIC_BYTES];
+    int n;
+    try (InputStream in = Files.newInputStream(file)) {
+      n = in.readNBytes(head, 0, head.length);
+    }
+    Compression c = detect(head, n);
+    return c != null ? c : of(file.toString());
+  }
+
+  private static boolean startsWith(byte[] head, int length, byte[] magic) {
+    if (length < magic.length) {
+      return false;
+    }
+    for (int i = 0; i < magic.length; i++) {
+      if (head[i] != magic[i]) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** {@code name} without its compression suffix: what tells its record format. */
@@ -85,6 +132,7 @@ public enum Compression {
       case NONE -> raw;
       case GZIP -> new GZIPInputStream(raw, BUFFER);
       case ZSTD -> new BufferedInputStream(new ZstdInputStreamNoFinalizer(raw), BUFFER);
+      case XZ -> new BufferedInputStream(new XZInputStream(raw), BUFFER);
     };
   }
 
@@ -109,6 +157,7 @@ public enum Compression {
       case NONE -> kept;
       case GZIP -> new GZIPOutputStream(kept, BUFFER);
       case ZSTD -> new ZstdOutputStreamNoFinalizer(kept, ZSTD_LEVEL).setChecksum(true);
+      case XZ -> throw new IOException("idem writes .gz and .zst outputs, not .xz");
     };
   }
 }

@@ -43,7 +43,7 @@ public final class InputEstimate {
         continue;
       }
       sampled++;
-      sample = sample.plus(Compression.of(f.path()).isCompressed() ? head(f) : spread(f));
+      sample = sample.plus(f.compression().isCompressed() ? head(f) : spread(f));
     }
     if (sampled == 0) {
       return UNKNOWN;
@@ -54,10 +54,7 @@ public final class InputEstimate {
     double meanRecordBytes = (double) sample.bytes() / Math.max(1, sample.records());
     double total = 0;
     for (InputFile f : inputs) {
-      total +=
-          f.isStdin()
-              ? UNKNOWN * meanRecordBytes
-              : Compression.of(f.path()).estimatedBytes(f.size());
+      total += f.isStdin() ? UNKNOWN * meanRecordBytes : f.compression().estimatedBytes(f.size());
     }
     return Math.max(1024, (long) Math.ceil(total / meanRecordBytes));
   }

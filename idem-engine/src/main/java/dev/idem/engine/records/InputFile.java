@@ -36,6 +36,12 @@ public record InputFile(String path, long size, long headCrc, String modified, S
     return isStdin(path);
   }
 
+  /** How the file is compressed ({@link Compression#ofInput}); standard input is read as is. */
+  @JsonIgnore
+  public Compression compression() throws IOException {
+    return isStdin() ? Compression.NONE : Compression.ofInput(Path.of(path));
+  }
+
   /** True for the name that stands for standard input. */
   public static boolean isStdin(String name) {
     return Inputs.STDIN.equals(name);

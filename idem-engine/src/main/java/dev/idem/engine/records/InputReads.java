@@ -1,5 +1,6 @@
 package dev.idem.engine.records;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -134,7 +135,11 @@ public final class InputReads {
   }
 
   static boolean isCompressed(InputFile in) {
-    return Compression.of(in.path()).isCompressed();
+    try {
+      return in.compression().isCompressed();
+    } catch (IOException e) {
+      return false; // unreadable now: the check that reads it says so
+    }
   }
 
   private static InputRead read(InputFile in, long bytes, long crc, SampledBlocks s) {

@@ -117,7 +117,7 @@ public final class InputSurvey {
     boolean[] compressed = new boolean[files.size()];
     for (int f = 0; f < files.size(); f++) {
       before[f + 1] = before[f] + files.get(f).size();
-      compressed[f] = Compression.of(files.get(f).path()).isCompressed();
+      compressed[f] = files.get(f).compression().isCompressed();
     }
     read = 0;
     try (RecordSource source =

@@ -14,8 +14,8 @@ import java.nio.file.Path;
 import java.util.zip.ZipException;
 
 /**
- * Opens the inputs users name on the command line: files, {@code -} for stdin, gzip and zstd by
- * name.
+ * Opens the inputs users name on the command line: files, {@code -} for stdin, gzip, zstd and xz by
+ * content.
  */
 public final class Inputs {
 
@@ -60,13 +60,21 @@ public final class Inputs {
   }
 
   /**
-   * {@code raw} itself, or a decompressing stream over it when {@code name} ends in {@code .gz} or
-   * {@code .zst}.
+   * A decompressing stream over {@code raw} when it starts with the magic number of gzip, zstd or
+   * xz, or else when {@code name} ends in {@code .gz}, {@code .zst} or {@code .xz}; otherwise
+   * {@code raw}'s bytes as they are.
    *
    * @throws IOException naming the input when it is not compressed as its name says
    */
   public static InputStream decompressed(String name, InputStream raw) throws IOException {
-    Compression c = Compression.of(name);
+    if (!raw.markSupported()) {
+      raw = new BufferedInputStream(raw, 1 << 16);
+    }
+    raw.mark(Compression.MAGIC_BYTES);
+    byte[] head = raw.readNBytes(Compression.MAGIC_BYTES);
+    raw.reset();
+    Compression detected = Compression.detect(head, head.length);
+    Compression c = detected != null ? detected : Compression.of(name);
     if (!c.isCompressed()) {
       return raw;
     }

@@ -103,6 +103,10 @@ public final class OutputFile implements AutoCloseable {
   public static OutputFile open(Path path, long checkpointLength, Long tailChecksum)
       throws IOException {
     requireDirectory(path);
+    if (Compression.of(path.toString()) == Compression.XZ) {
+      throw new IOException(
+          path + ": idem writes compressed outputs as .zst or .gz, not .xz: name it so");
+    }
     if (Files.exists(path) && !Files.isRegularFile(path) && !Files.isDirectory(path)) {
       return openStream(path, checkpointLength);
     }

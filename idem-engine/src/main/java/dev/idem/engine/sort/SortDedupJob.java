@@ -4,7 +4,6 @@ import dev.idem.core.Fingerprinter;
 import dev.idem.engine.JobException;
 import dev.idem.engine.records.BadRecordException;
 import dev.idem.engine.records.BadRecordPolicy;
-import dev.idem.engine.records.Compression;
 import dev.idem.engine.records.InputFile;
 import dev.idem.engine.records.Inputs;
 import dev.idem.engine.records.KeyExtractor;
@@ -186,8 +185,7 @@ public final class SortDedupJob {
       throw new IOException("--tmp " + tmp + ": no such directory");
     }
     List<InputFile> files = inputs.stream().filter(f -> !f.isStdin()).toList();
-    long bytes =
-        files.stream().mapToLong(f -> Compression.of(f.path()).estimatedBytes(f.size())).sum();
+    long bytes = files.stream().mapToLong(SortDedupJob::estimatedTextBytes).sum();
     long recordsGuess = files.isEmpty() ? 0 : bytes / meanLineBytes(files.get(0)) + 1;
     long compressedTemp = tempBytesFor(bytes, recordsGuess);
     // uncompressed, the runs by key and by position coexist in input order: the input each
@@ -419,6 +417,15 @@ public final class SortDedupJob {
   }
 
   /** The mean line length of the first 64 KiB of {@code file}: a guess at record sizes. */
+  /** About how many bytes of text {@code file} holds: its size, decompressed if compressed. */
+  private static long estimatedTextBytes(InputFile file) {
+    try {
+      return file.compression().estimatedBytes(file.size());
+    } catch (IOException e) {
+      return file.size(); // unreadable: reading it says so, naming it
+    }
+  }
+
   private static long meanLineBytes(InputFile file) throws IOException {
     try (InputStream in = Inputs.open(file.path(), InputStream.nullInputStream())) {
       byte[] sample = in.readNBytes(64 << 10);

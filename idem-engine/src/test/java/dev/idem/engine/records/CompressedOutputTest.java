@@ -26,6 +26,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.tukaani.xz.LZMA2Options;
+import org.tukaani.xz.XZOutputStream;
 
 /**
  * Compressed outputs as frames: whatever the writes and checkpoints, the file decompresses to what
@@ -171,6 +173,40 @@ class CompressedOutputTest {
         .isInstanceOf(IOException.class)
         .hasMessageContaining(corrupt.toString())
         .hasMessageContaining(compression.toString());
+  }
+
+  @Test
+  void anInputIsDecompressedByItsMagicNumberWhateverItsName() throws IOException {
+    byte[] text = text(new Random(13), 200_000);
+    Path gz = dir.resolve("a.jsonl.gz");
+    try (OutputFile out = OutputFile.open(gz)) {
+      out.write(text, 0, text.length);
+    }
+    Path zst = dir.resolve("b.jsonl.zst");
+    try (OutputFile out = OutputFile.open(zst)) {
+      out.write(text, 0, text.length);
+    }
+    Path xz = dir.resolve("c.jsonl.xz");
+    try (OutputStream out = new XZOutputStream(Files.newOutputStream(xz), new LZMA2Options())) {
+      out.write(text);
+    }
+    for (Path compressed : List.of(gz, zst, xz)) {
+      for (String name : List.of("UPPER.JSONL.GZ", "no-suffix", "wrong.jsonl.zst")) {
+        Path renamed = dir.resolve(compressed.getFileName() + "-" + name);
+        Files.copy(compressed, renamed);
+        assertThat(decompressed(renamed)).as("%s", renamed).isEqualTo(text);
+        assertThat(Compression.ofInput(renamed)).isEqualTo(Compression.ofInput(compressed));
+      }
+    }
+    assertThat(Compression.ofInput(xz)).isEqualTo(Compression.XZ);
+
+    Path plain = dir.resolve("plain.jsonl");
+    Files.write(plain, text);
+    assertThat(Compression.ofInput(plain)).isEqualTo(Compression.NONE);
+    assertThat(decompressed(plain)).isEqualTo(text);
+    assertThatThrownBy(() -> OutputFile.open(dir.resolve("out.jsonl.xz")))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining("not .xz");
   }
 
   @Test
