@@ -137,6 +137,33 @@ class ChangedInputTest {
   }
 
   @Test
+  void theSameFileNamedAnotherWayIsTheSameInputButACopyIsNot() throws IOException {
+    Path sub = Files.createDirectories(dir.resolve("data"));
+    Path in = sub.resolve("urls.txt");
+    Files.writeString(in, "a\nb\na\nc\n");
+    Path link = dir.resolve("latest.txt");
+    Files.createSymbolicLink(link, in);
+    String state = dir.resolve("state").toString();
+    String out = dir.resolve("out.txt").toString();
+    Cli.Result first = Cli.run("dedup", "--whole-line", "--state", state, "-o", out, in.toString());
+    assertThat(first.status()).as(first.err()).isZero();
+
+    for (Path same : List.of(dir.resolve("data/../data/./urls.txt"), link)) {
+      Cli.Result again =
+          Cli.run("dedup", "--whole-line", "--state", state, "-o", out, same.toString());
+      assertThat(again.status()).as("%s: %s", same, again.err()).isZero();
+      assertThat(again.err()).contains("already complete");
+    }
+
+    Path copy = dir.resolve("copy.txt");
+    Files.copy(in, copy);
+    Cli.Result other =
+        Cli.run("dedup", "--whole-line", "--state", state, "-o", out, copy.toString());
+    assertThat(other.status()).isEqualTo(IdemCommand.EXIT_USAGE);
+    assertThat(other.err()).contains("input 1 is " + in + " in the state, " + copy);
+  }
+
+  @Test
   void anInPlaceEditPast64KiBWithTheModifiedTimeRestoredIsRefusedNamingTheFile()
       throws IOException {
     byte[] content = input();

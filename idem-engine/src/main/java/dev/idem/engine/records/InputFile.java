@@ -25,8 +25,12 @@ import java.util.zip.CRC32C;
  *     written before it was recorded
  * @param fileKey {@link BasicFileAttributes#fileKey()} as text, e.g. {@code (dev=803,ino=1234)};
  *     {@code null} where the file system has none, for standard input and in older states
+ * @param resolved the file's real path (absolute, links followed) when it was identified, so that a
+ *     resume that names it another way ({@code /data/urls.txt} for {@code urls.txt}, or from
+ *     another working directory) knows it; {@code null} for standard input and in older states
  */
-public record InputFile(String path, long size, long headCrc, String modified, String fileKey) {
+public record InputFile(
+    String path, long size, long headCrc, String modified, String fileKey, String resolved) {
 
   private static final int HEAD_BYTES = 64 * 1024;
 
@@ -55,7 +59,8 @@ public record InputFile(String path, long size, long headCrc, String modified, S
   public static List<InputFile> expand(List<String> names) throws IOException {
     List<InputFile> files = new ArrayList<>();
     for (String name : files(names)) {
-      files.add(isStdin(name) ? new InputFile(name, -1, 0, null, null) : identify(Path.of(name)));
+      files.add(
+          isStdin(name) ? new InputFile(name, -1, 0, null, null, null) : identify(Path.of(name)));
     }
     return files;
   }
@@ -86,7 +91,24 @@ public record InputFile(String path, long size, long headCrc, String modified, S
         attributes.size(),
         crc.getValue(),
         attributes.lastModifiedTime().toString(),
-        key == null ? null : key.toString());
+        key == null ? null : key.toString(),
+        path.toRealPath().toString());
+  }
+
+  /**
+   * Whether {@code now} names the file this identity was taken of: by the same name, by the same
+   * real path, or by the same device and inode (a file renamed in place). Whether its content is
+   * still the same is {@link #differenceFrom}'s and {@link InputCheck}'s question.
+   */
+  public boolean isSameFileAs(InputFile now) {
+    if (path.equals(now.path)) {
+      return true;
+    }
+    if (isStdin() || now.isStdin()) {
+      return false;
+    }
+    return (resolved != null && resolved.equals(now.resolved))
+        || (fileKey != null && fileKey.equals(now.fileKey));
   }
 
   /** What changed between this identity and {@code now}, or {@code null} if nothing did. */

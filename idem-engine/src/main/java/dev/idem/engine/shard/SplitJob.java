@@ -420,7 +420,7 @@ public final class SplitJob {
     } else {
       for (int i = 0; i < inputs.size(); i++) {
         String d =
-            cp.inputs().get(i).path().equals(inputs.get(i).path())
+            cp.inputs().get(i).isSameFileAs(inputs.get(i))
                 ? cp.inputs().get(i).differenceFrom(inputs.get(i))
                 : "input " + (i + 1) + " was " + cp.inputs().get(i).path();
         if (d != null) {

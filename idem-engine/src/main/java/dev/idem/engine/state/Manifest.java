@@ -119,7 +119,7 @@ public record Manifest(
       for (int i = 0; i < inputs.size(); i++) {
         InputFile was = inputs.get(i);
         InputFile is = now.inputs.get(i);
-        if (!was.path().equals(is.path())) {
+        if (!was.isSameFileAs(is)) {
           d.add(
               new Difference(
                   Setting.INPUTS,
