@@ -64,6 +64,7 @@ public final class IdemCommand implements Runnable {
   }
 
   public static void main(String[] args) {
+    Signals.install();
     if (mayUseRocksDb(args)) {
       RocksDbLibrary.preload();
     }
@@ -103,6 +104,9 @@ public final class IdemCommand implements Runnable {
         });
     cli.setExecutionExceptionHandler(
         (e, at, parsed) -> {
+          if (Signals.stopping()) {
+            return EXIT_FAILURE; // exiting on Ctrl-C or kill, which sets the status; say nothing
+          }
           Throwable cause = e;
           if (cause instanceof UncheckedIOException u) {
             cause = u.getCause();

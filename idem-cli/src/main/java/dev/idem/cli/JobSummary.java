@@ -12,7 +12,6 @@ import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
@@ -75,14 +74,14 @@ final class JobSummary {
                   .setStyle(ProgressBarStyle.ASCII)
                   .setUnit(" MiB", 1 << 20)
                   .showSpeed()
-                  .setConsumer(new ConsoleProgressBarConsumer(System.err))
+                  .setConsumer(Terminal.progressBarConsumer())
                   .build();
         }
         bar.stepTo(Math.min(done, Math.max(1, total)));
         bar.setExtraMessage(
             String.format(
                 Locale.ROOT,
-                "%,d rec, %.1f%% kept",
+                " | %,d rec, %.1f%% kept", // the bar puts its speed right before it
                 records,
                 records == 0 ? 0.0 : 100.0 * kept / records));
       }

@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 import me.tongfei.progressbar.ProgressBar;
 import me.tongfei.progressbar.ProgressBarBuilder;
 import me.tongfei.progressbar.ProgressBarStyle;
@@ -45,7 +44,7 @@ final class SortDedupSummary {
         }
         ProgressBar b = bar("read", total > 0 ? total : -1, " MiB", 1 << 20);
         b.stepTo(total > 0 ? Math.min(done, total) : done);
-        b.setExtraMessage(String.format(Locale.ROOT, "%,d rec, %,d runs", records, runs));
+        b.setExtraMessage(String.format(Locale.ROOT, " | %,d rec, %,d runs", records, runs));
       }
 
       @Override
@@ -55,7 +54,7 @@ final class SortDedupSummary {
         }
         ProgressBar b = bar("merge " + pass + " by " + by, Math.max(1, total), " rec", 1);
         b.stepTo(Math.min(done, Math.max(1, total)));
-        b.setExtraMessage(String.format(Locale.ROOT, "%,d runs", runs));
+        b.setExtraMessage(String.format(Locale.ROOT, " | %,d runs", runs));
       }
 
       @Override
@@ -76,7 +75,7 @@ final class SortDedupSummary {
               .setStyle(ProgressBarStyle.ASCII)
               .setUnit(unit, unitSize)
               .showSpeed()
-              .setConsumer(new ConsoleProgressBarConsumer(System.err))
+              .setConsumer(Terminal.progressBarConsumer())
               .build();
     }
     return bar;

@@ -2,6 +2,7 @@ package dev.idem.engine.sort;
 
 import dev.idem.core.ByteSize;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -202,8 +203,9 @@ final class RunDirectory implements AutoCloseable {
           // best effort: what is left is retried by the next job
         }
       }
-    } catch (IOException e) {
-      // gone already
+    } catch (IOException | UncheckedIOException e) {
+      // gone already, or a file went while listing (a merge deleting its inputs): the callers
+      // that must see the directory gone try again
     }
     return bytes;
   }
@@ -268,8 +270,18 @@ final class RunDirectory implements AutoCloseable {
 
   private void deleteRuns() {
     closed = true;
-    for (int attempt = 0; attempt < 3 && Files.exists(dir); attempt++) {
-      deleteTree(dir); // a run created while listing keeps the directory: try again
+    // the job's threads run on while the JVM shuts down: a run they created just before
+    // 'closed' may appear after a pass and keep the directory, so try again for a while
+    for (int attempt = 0; attempt < 50 && Files.exists(dir); attempt++) {
+      deleteTree(dir);
+      if (Files.exists(dir)) {
+        try {
+          Thread.sleep(10);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
     }
   }
 
