@@ -16,10 +16,10 @@ import java.util.stream.Stream;
  * <ul>
  *   <li>a file is itself, and {@code -} stays, for standard input;
  *   <li>a directory is every regular file below it, at any depth, in path order;
- *   <li>a name with glob characters ({@code * ? [ {}) that is not a file is the files it matches,
- *       in path order: the characters may stand in any component ({@code days/2024-*}{@code
- *       /*.jsonl}), {@code *} within one component, {@code **} across any number of them, none
- *       included ({@code lake/**}{@code /*.gz} matches {@code lake/a.gz} too).
+ *   <li>a name with glob characters (<code>* ? [ {</code>) that is not a file is the files it
+ *       matches, in path order: the characters may stand in any component ({@code
+ *       days/2024-*}{@code /*.jsonl}), {@code *} within one component, {@code **} across any number
+ *       of them, none included ({@code lake/**}{@code /*.gz} matches {@code lake/a.gz} too).
  * </ul>
  *
  * Files and directories whose names start with a dot are left out of directories and globs, as the

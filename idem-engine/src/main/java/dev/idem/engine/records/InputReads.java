@@ -13,13 +13,12 @@ import java.util.zip.CRC32C;
  * that a resume can check that the inputs still hold what was read ({@link InputCheck}).
  *
  * <p>The running CRC32C costs the reading thread little because it is not computed record by
- * record: its {@link dev.idem.engine.io.LineReader} adds bytes in the large ranges each buffer
- * refill leaves behind, and the value is noted in a batch only here and there (see {@link
- * RecordSource}): after the last record of each batch and of each input, and after any record whose
- * bytes in the batch are not all it consumed (one too long to keep, the first after a header line
- * that was skipped). The CRC32C through any other record follows from the last note before it and
- * the record bytes the batch holds in between; this class works it out, on the checking thread,
- * when a checkpoint asks.
+ * record: its {@link LineReader} adds bytes in the large ranges each buffer refill leaves behind,
+ * and the value is noted in a batch only here and there (see {@link RecordSource}): after the last
+ * record of each batch and of each input, and after any record whose bytes in the batch are not all
+ * it consumed (one too long to keep, the first after a header line that was skipped). The CRC32C
+ * through any other record follows from the last note before it and the record bytes the batch
+ * holds in between; this class works it out, on the checking thread, when a checkpoint asks.
  */
 public final class InputReads {
 
