@@ -187,6 +187,7 @@ final class ParquetDedupRun {
       m.put("already_complete", r.alreadyComplete());
       m.put("resumed", r.resumed());
       m.put("elapsed_millis", r.elapsedMillis());
+      m.put("restore_millis", r.restoreMillis());
       new ObjectMapper()
           .enable(SerializationFeature.INDENT_OUTPUT)
           .writeValue(c.output.statsJson.toFile(), m);
