@@ -23,6 +23,8 @@ public final class BenchMain {
           + "\n       "
           + E2eRun.USAGE
           + "\n       "
+          + ParquetRun.USAGE
+          + "\n       "
           + RedisRun.USAGE
           + "\n       "
           + RestartRun.USAGE
@@ -50,6 +52,10 @@ public final class BenchMain {
     }
     if (args.length > 0 && args[0].equals("e2e")) {
       E2eRun.main(args);
+      return;
+    }
+    if (args.length > 0 && args[0].equals("parquet")) {
+      ParquetRun.main(args);
       return;
     }
     if (args.length > 0 && args[0].equals("windows")) {

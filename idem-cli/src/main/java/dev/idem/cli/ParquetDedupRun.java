@@ -185,6 +185,7 @@ final class ParquetDedupRun {
       m.put("already_complete", r.alreadyComplete());
       m.put("resumed", r.resumed());
       m.put("elapsed_millis", r.elapsedMillis());
+      m.put("restore_millis", r.restoreMillis());
       c.output.writeStats(io, m);
     }
     if (c.output.quiet) {

@@ -12,6 +12,10 @@ package dev.idem.parquet;
  * @param resumed whether this run went on from a checkpoint
  * @param alreadyComplete whether the state said the job was done, so nothing was read
  * @param elapsedMillis this run's time
+ * @param restoreMillis this run's time from its start to its first row read: for a resumed run, the
+ *     restore (reading the inputs' footers, opening the state, cutting the output back to the
+ *     checkpoint) and reading the first row group's key columns; {@code elapsedMillis} when no row
+ *     was read (a job already complete, or no rows left)
  */
 public record ParquetDedupResult(
     long rows,
@@ -22,4 +26,5 @@ public record ParquetDedupResult(
     long parts,
     boolean resumed,
     boolean alreadyComplete,
-    long elapsedMillis) {}
+    long elapsedMillis,
+    long restoreMillis) {}

@@ -60,6 +60,9 @@ final class ParquetJob {
 
   private long lastCheckpoint = System.nanoTime();
 
+  /** When this run read its first row (its key columns), or -1 before that. */
+  private long firstRowNanos = -1;
+
   /** A row's verdict in a row group: written to the output, to the dropped rows, or to neither. */
   private static final byte KEPT = 1;
 
@@ -239,6 +242,9 @@ final class ParquetJob {
 
   /** Each row's verdict in row group {@code g}: kept (the first of its key), duplicate, or none. */
   private byte[] judge(String name, int g, PageReadStore pages, KeyColumns key, String createdBy) {
+    if (firstRowNanos < 0) {
+      firstRowNanos = System.nanoTime();
+    }
     int n = Math.toIntExact(pages.getRowCount());
     ColumnReadStoreImpl store =
         new ColumnReadStoreImpl(
@@ -439,6 +445,7 @@ final class ParquetJob {
         cp.parts(),
         resumed,
         complete,
-        (System.nanoTime() - started) / 1_000_000);
+        (System.nanoTime() - started) / 1_000_000,
+        ((firstRowNanos < 0 ? System.nanoTime() : firstRowNanos) - started) / 1_000_000);
   }
 }

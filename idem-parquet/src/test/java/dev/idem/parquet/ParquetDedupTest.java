@@ -15,11 +15,18 @@ import java.util.Set;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
+import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroupFactory;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.io.LocalInputFile;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.MessageTypeParser;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -91,6 +98,95 @@ class ParquetDedupTest {
     assertThatThrownBy(() -> parts.requireParts(first.parts()))
         .isInstanceOf(JobException.class)
         .hasMessageContaining("part-00001.parquet is missing");
+  }
+
+  @Test
+  void aResumedRunReportsItsRestoreTimeAndFinishesAsAnUninterruptedOne() throws IOException {
+    // the key column of b's last row group is damaged: the job fails judging it, before it
+    // marks a key of that row group
+    List<String> expected = new ArrayList<>();
+    ParquetDedup.Builder job = failOnDamagedRowGroup(0, expected);
+    ParquetDedupResult resumed = job.run();
+    assertThat(resumed.resumed()).isTrue();
+    assertThat(resumed.alreadyComplete()).isFalse();
+    assertThat(resumed.restoreMillis()).isBetween(0L, resumed.elapsedMillis());
+    assertThat(ParquetRows.readParts(dir.resolve("out"))).containsExactlyElementsOf(expected);
+    ParquetDedupResult again = job.run();
+    assertThat(again.alreadyComplete()).isTrue();
+    assertThat(again.restoreMillis()).isEqualTo(again.elapsedMillis());
+  }
+
+  @Test
+  @Disabled(
+      "known bug (found by the Part D benchmark work): a row group whose keys were judged but"
+          + " whose rows could not be copied fails the job, and closing the deduplicator commits"
+          + " those keys (DurableState.close commits what is pending with the last token), so the"
+          + " resume judges the row group's new keys as duplicates and misses their rows")
+  void aFailureWhileCopyingARowGroupDoesNotMarkItsKeys() throws IOException {
+    List<String> expected = new ArrayList<>();
+    ParquetDedup.Builder job = failOnDamagedRowGroup(1, expected);
+    job.run();
+    assertThat(ParquetRows.readParts(dir.resolve("out"))).containsExactlyElementsOf(expected);
+  }
+
+  /**
+   * Two inputs of 2,000 rows (id, 100 random letters), uncompressed, small row groups; byte in the
+   * middle of column {@code column}'s chunk in b's last row group (past the 64 KiB a resume
+   * compares) is damaged, the job run and failed on it after the checkpoints before, and the byte
+   * put back. Returns the job to resume; {@code expected} gets the reference rows.
+   */
+  private ParquetDedup.Builder failOnDamagedRowGroup(int column, List<String> expected)
+      throws IOException {
+    MessageType schema =
+        MessageTypeParser.parseMessageType(
+            "message t { required binary id (STRING); required binary text (STRING); }");
+    SimpleGroupFactory f = new SimpleGroupFactory(schema);
+    Random random = new Random(20);
+    Path in = Files.createDirectories(dir.resolve("in"));
+    Set<String> seen = new HashSet<>();
+    for (String name : List.of("a.parquet", "b.parquet")) {
+      List<Group> rows = new ArrayList<>();
+      for (int r = 0; r < 2000; r++) {
+        String id = "id-" + random.nextInt(1500);
+        StringBuilder text = new StringBuilder();
+        for (int c = 0; c < 100; c++) {
+          text.append((char) ('a' + random.nextInt(26)));
+        }
+        Group g = f.newGroup().append("id", id).append("text", text.toString());
+        rows.add(g);
+        if (seen.add(id)) {
+          expected.add(g.toString());
+        }
+      }
+      ParquetRows.write(in.resolve(name), schema, rows, CompressionCodecName.UNCOMPRESSED, 32768);
+    }
+    Path b = in.resolve("b.parquet");
+    byte[] bytes = Files.readAllBytes(b);
+    int at;
+    try (ParquetFileReader r =
+        ParquetFileReader.open(
+            new LocalInputFile(b),
+            ParquetReadOptions.builder(new PlainParquetConfiguration()).build())) {
+      List<BlockMetaData> groups = r.getFooter().getBlocks();
+      assertThat(groups.size()).isGreaterThan(2);
+      ColumnChunkMetaData chunk = groups.get(groups.size() - 1).getColumns().get(column);
+      at = Math.toIntExact(chunk.getStartingPos() + chunk.getTotalSize() / 2);
+    }
+    assertThat(at).isGreaterThan(65536);
+    byte[] damaged = bytes.clone();
+    damaged[at] ^= 0x5a;
+    Files.write(b, damaged);
+    ParquetDedup.Builder job =
+        ParquetDedup.builder()
+            .inputs(List.of(in.toString()))
+            .key(List.of("id"))
+            .output(dir.resolve("out"))
+            .state(dir.resolve("state"))
+            .checkpointRows(100);
+    assertThatThrownBy(job::run).isInstanceOf(ParquetInputException.class);
+    assertThat(new PartFiles(dir.resolve("out")).hasParts()).isTrue();
+    Files.write(b, bytes);
+    return job;
   }
 
   @Test
