@@ -299,9 +299,20 @@ public final class Deduplicator implements AutoCloseable {
     return durable == null ? List.of() : durable.warnings();
   }
 
-  /** Test seam: let go of the state as a kill would, without committing (see DurableState). */
-  void abandon() throws IOException {
-    durable().abandon();
+  /**
+   * Closes without committing: what was marked since the last commit is forgotten, as after a
+   * crash, and the next open goes on from the last commit. For a job that failed partway, whose
+   * marks stand for work that did not get done ({@link #close} would commit them, and a resumed job
+   * would then take that work for done).
+   *
+   * @throws IOException when the state cannot be closed
+   */
+  public void abandon() throws IOException {
+    if (durable != null) {
+      durable.abandon();
+    } else if (exact != null) {
+      exact.close();
+    }
   }
 
   private DurableState durable() {
@@ -353,7 +364,10 @@ public final class Deduplicator implements AutoCloseable {
   }
 
   /**
-   * Commits (when durable) and closes the exact tier.
+   * Closes the state (when durable) and the exact tier. A durable deduplicator whose commits carry
+   * no token commits what was marked since the last commit first; one whose last commit carried a
+   * token does not, since that token names a position from before those marks: commit with the
+   * current position before closing, as after the last batch.
    *
    * @throws UncheckedIOException when the final commit fails
    */

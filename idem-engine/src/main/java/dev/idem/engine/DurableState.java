@@ -325,14 +325,21 @@ final class DurableState implements AutoCloseable {
     }
   }
 
-  /** Commits what is pending (keeping the last token) and releases the directory. */
+  /**
+   * Releases the directory, first committing what is pending when the commits carry no token. With
+   * a token, the marks after the last commit are dropped, as a crash drops them: committed under
+   * the last token, which names an output position from before them, they would make a resumed
+   * caller cut back the output they stand for and then skip it.
+   */
   @Override
   public void close() throws IOException {
     try (Closer closer = new Closer()) {
       closer.register(lock);
       closer.register(store);
       closer.register(exact::close);
-      commit(last.token());
+      if (last.token() == null) {
+        commit(null);
+      }
     } catch (IOException | RuntimeException e) {
       throw e;
     } catch (Exception e) {
@@ -341,8 +348,8 @@ final class DurableState implements AutoCloseable {
   }
 
   /**
-   * Releases the directory as a kill would leave it: nothing committed, nothing flushed (test seam
-   * for the crash properties; a real process just dies).
+   * Releases the directory as a kill would leave it: nothing committed, nothing flushed (for a job
+   * that failed, and for the crash properties).
    */
   void abandon() throws IOException {
     try (Closer closer = new Closer()) {

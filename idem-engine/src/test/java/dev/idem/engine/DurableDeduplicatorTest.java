@@ -86,8 +86,10 @@ class DurableDeduplicatorTest {
           d = open(state, keyMode, expectedGiven);
         }
         case CLOSE -> {
-          d.close(); // a clean close commits
-          committed.addAll(marked);
+          d.close(); // commits only without tokens: a stale token would name an older position
+          if (commits == 0) {
+            committed.addAll(marked);
+          }
           marked.clear();
           d = open(state, keyMode, expectedGiven);
         }
@@ -155,6 +157,22 @@ class DurableDeduplicatorTest {
     try (Deduplicator third = Idem.deduplicator().state(dir).open()) {
       assertThat(new String(third.lastCommittedToken(), StandardCharsets.UTF_8))
           .isEqualTo("offset=10");
+    }
+  }
+
+  @Test
+  void closeCommitsTokenlessMarksButNotMarksMadeAfterATokensPosition() throws IOException {
+    try (Deduplicator d = Idem.deduplicator().state(dir).open()) {
+      d.markDone("a"); // no tokens in use: keys alone are the state
+    }
+    try (Deduplicator d = Idem.deduplicator().state(dir).open()) {
+      assertThat(d.contains("a")).isTrue();
+      d.commit("offset=10".getBytes(StandardCharsets.UTF_8));
+      d.markDone("b"); // its output lies past offset 10: a resume cuts it back
+    } // a failure here (an exception out of the try) closes the same way
+    try (Deduplicator d = Idem.deduplicator().state(dir).open()) {
+      assertThat(new String(d.lastCommittedToken(), StandardCharsets.UTF_8)).isEqualTo("offset=10");
+      assertThat(d.contains("b")).as("b is redone, not skipped").isFalse();
     }
   }
 

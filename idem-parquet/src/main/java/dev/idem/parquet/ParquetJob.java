@@ -92,8 +92,10 @@ final class ParquetJob {
     boolean single = ParquetOutput.isSingleFile(job.output);
     long totalRows = countRows();
     ParquetCheckpoint start = open(totalRows);
-    try (Deduplicator d = dedup) {
+    boolean succeeded = false;
+    try {
       if (start != null && start.done()) {
+        succeeded = true;
         return result(start, true, true, started);
       }
       int file = start == null ? 0 : start.file();
@@ -112,13 +114,23 @@ final class ParquetJob {
         readFile(f, f == file ? group : 0);
       }
       closePart(inputs.size(), 0, true);
-      return result(checkpoint(inputs.size(), 0, true), false, start != null, started);
+      ParquetDedupResult r =
+          result(checkpoint(inputs.size(), 0, true), false, start != null, started);
+      succeeded = true;
+      return r;
     } finally {
       if (kept != null) {
         kept.abandon();
       }
       if (dropped != null) {
         dropped.abandon();
+      }
+      if (succeeded) {
+        dedup.close();
+      } else {
+        // the keys judged since the last checkpoint stand for rows that may not have been
+        // written: committing them (close) would make the resume drop those rows
+        dedup.abandon();
       }
     }
   }

@@ -26,7 +26,6 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.io.LocalInputFile;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.MessageTypeParser;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -117,11 +116,6 @@ class ParquetDedupTest {
   }
 
   @Test
-  @Disabled(
-      "known bug (found by the Part D benchmark work): a row group whose keys were judged but"
-          + " whose rows could not be copied fails the job, and closing the deduplicator commits"
-          + " those keys (DurableState.close commits what is pending with the last token), so the"
-          + " resume judges the row group's new keys as duplicates and misses their rows")
   void aFailureWhileCopyingARowGroupDoesNotMarkItsKeys() throws IOException {
     List<String> expected = new ArrayList<>();
     ParquetDedup.Builder job = failOnDamagedRowGroup(1, expected);
