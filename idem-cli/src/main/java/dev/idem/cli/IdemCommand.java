@@ -9,6 +9,7 @@ import java.io.UncheckedIOException;
 import java.lang.reflect.Constructor;
 import java.util.List;
 import java.util.Properties;
+import picocli.AutoComplete;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IVersionProvider;
@@ -37,7 +38,8 @@ import picocli.CommandLine.Spec;
       ReshardCommand.class,
       InspectCommand.class,
       FilterCommand.class,
-      CommandLine.HelpCommand.class
+      CommandLine.HelpCommand.class,
+      AutoComplete.GenerateCompletion.class
     },
     exitCodeListHeading = "%nExit status:%n",
     exitCodeList = {
@@ -45,7 +47,9 @@ import picocli.CommandLine.Spec;
       "1:failure: a check failed, bad input, a file that cannot be used, or too little memory",
       "2:usage error",
       "70:internal error (a bug; please report it with the message)",
-      "141:standard output was a pipe whose reader closed it (as 'idem ... | head'; 128 + SIGPIPE)"
+      "130:stopped by Ctrl-C (SIGINT), temporary files removed",
+      "141:standard output was a pipe whose reader closed it (as 'idem ... | head'; 128 + SIGPIPE)",
+      "143:stopped by kill (SIGTERM), temporary files removed"
     })
 public final class IdemCommand implements Runnable {
 

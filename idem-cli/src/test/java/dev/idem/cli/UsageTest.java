@@ -11,6 +11,17 @@ import org.junit.jupiter.api.io.TempDir;
 class UsageTest {
 
   @Test
+  void theShellCompletionScriptKnowsTheCommandsAndTheirOptions() {
+    Cli.Result r = Cli.run("generate-completion");
+    assertThat(r.status()).as(r.err()).isZero();
+    assertThat(r.out())
+        .contains("complete -F")
+        .contains("sort-dedup")
+        .contains("--checkpoint-every")
+        .contains("--stats-json");
+  }
+
+  @Test
   void withNoInputNamedDedupAndSortDedupReadStandardInputLikeSortAndUniq() {
     Cli.Result dedup = Cli.runWithInput("b\na\nb\n", "dedup", "-q", "--whole-line");
     assertThat(dedup.status()).as(dedup.err()).isZero();
