@@ -1,0 +1,15 @@
+# The idem command in a container, built from this checkout (the image is not published):
+#   docker build -t idem .
+#   docker run --rm -v "$PWD:/data" -w /data idem dedup --key id --state st -o out.jsonl in.jsonl
+FROM eclipse-temurin:17-jdk AS build
+WORKDIR /src
+COPY . .
+RUN ./mvnw -B -q package -DskipTests -pl idem-cli -am
+
+# only a Java runtime and the release archive (bin/idem, lib/idem.jar, completion, docs)
+FROM eclipse-temurin:17-jre
+COPY --from=build /src/idem-cli/target/idem-*.tar.gz /tmp/
+RUN tar -xzf /tmp/idem-*.tar.gz -C /opt \
+    && ln -s /opt/idem-*/bin/idem /usr/local/bin/idem \
+    && rm /tmp/idem-*.tar.gz
+ENTRYPOINT ["idem"]
