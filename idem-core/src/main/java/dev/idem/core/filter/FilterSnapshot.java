@@ -6,11 +6,13 @@ import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * A filter saved with everything needed to query it the way it was built: type, parameters, hash
@@ -175,7 +177,7 @@ public final class FilterSnapshot {
   private static void writeAtomically(Path target, SnapshotFormat.Encoded snapshot)
       throws IOException {
     Path dir = target.getParent();
-    Path tmp = Files.createTempFile(dir, "." + target.getFileName() + ".", ".tmp");
+    Path tmp = newTemporary(dir, target.getFileName().toString());
     try {
       try (FileChannel out =
           FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
@@ -191,6 +193,27 @@ public final class FilterSnapshot {
       syncDirectory(dir);
     } finally {
       Files.deleteIfExists(tmp);
+    }
+  }
+
+  /**
+   * A new, empty {@code .NAME.<random>.tmp} in {@code dir}, with the mode the user's umask gives
+   * new files, as the snapshot it becomes should have ({@code Files.createTempFile} makes 0600).
+   */
+  private static Path newTemporary(Path dir, String name) throws IOException {
+    while (true) {
+      Path tmp =
+          dir.resolve(
+              "."
+                  + name
+                  + "."
+                  + Long.toUnsignedString(ThreadLocalRandom.current().nextLong())
+                  + ".tmp");
+      try {
+        return Files.createFile(tmp);
+      } catch (FileAlreadyExistsException e) {
+        // another writer's: draw again
+      }
     }
   }
 

@@ -143,6 +143,9 @@ class FilterSnapshotTest {
       assertThat(files).containsExactly(file);
     }
     assertThat(FilterSnapshot.read(file).filter().type()).isEqualTo(FilterType.BLOOM);
+    // the mode the umask gives any new file, not a temporary file's 0600
+    Path plain = Files.createFile(dir.resolve("plain"));
+    assertThat(Files.getPosixFilePermissions(file)).isEqualTo(Files.getPosixFilePermissions(plain));
   }
 
   @Test
