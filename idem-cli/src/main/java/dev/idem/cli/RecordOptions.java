@@ -58,6 +58,15 @@ final class RecordOptions {
   RecordFormat format;
 
   @Option(
+      names = "--delimiter",
+      paramLabel = "CHAR",
+      description =
+          "The field separator of CSV/TSV inputs with --column: one ASCII character, like ';' or "
+              + "'|', or \\t for a tab (default: ',' for csv, tab for tsv). CSV's quoting still "
+              + "applies; tsv has none.")
+  String delimiter;
+
+  @Option(
       names = "--header",
       negatable = true,
       description =
@@ -76,11 +85,28 @@ final class RecordOptions {
 
   /** The key spec; {@link IllegalArgumentException} for a bad field or column. */
   KeySpec keySpec() {
+    if (delimiter != null && key.column == null) {
+      throw new IllegalArgumentException(
+          "--delimiter applies to csv and tsv inputs, with --column");
+    }
     return key.jsonKey != null
         ? KeySpec.jsonField(key.jsonKey, false)
         : key.content != null
             ? KeySpec.jsonField(key.content, true)
-            : key.column != null ? KeySpec.column(key.column) : new KeySpec.WholeLine();
+            : key.column != null ? column() : new KeySpec.WholeLine();
+  }
+
+  private KeySpec column() {
+    KeySpec.Column c = KeySpec.column(key.column);
+    if (delimiter == null) {
+      return c;
+    }
+    String d = delimiter.equals("\\t") || delimiter.equalsIgnoreCase("tab") ? "\t" : delimiter;
+    if (d.length() != 1) {
+      throw new IllegalArgumentException(
+          "--delimiter takes one character, got '" + delimiter + "': like ';', '|' or \\t");
+    }
+    return c.withDelimiter(d.charAt(0));
   }
 
   /** Whether the key is a {@code --content} document. */

@@ -62,6 +62,23 @@ class DedupCommandTest {
   }
 
   @Test
+  void aSemicolonSeparatedCsvIsKeyedByItsColumnWithQuotingIntact() throws IOException {
+    Path csv = dir.resolve("export.csv");
+    Files.writeString(
+        csv,
+        "name;url\n\"Smith; J\";https://a.example\nJones;https://b.example\nX;https://a.example\n");
+    Cli.Result r = Cli.run("dedup", "--column", "url", "--delimiter", ";", csv.toString());
+    assertThat(r.status()).as(r.err()).isZero();
+    assertThat(r.out())
+        .isEqualTo("name;url\n\"Smith; J\";https://a.example\nJones;https://b.example\n");
+    // without it, the header has no column 'url' (it is one field, 'name;url')
+    assertThat(Cli.run("dedup", "--column", "url", csv.toString()).status()).isEqualTo(1);
+    Cli.Result bad = Cli.run("dedup", "--whole-line", "--delimiter", ";", csv.toString());
+    assertThat(bad.status()).isEqualTo(IdemCommand.EXIT_USAGE);
+    assertThat(bad.err()).contains("--delimiter applies to csv and tsv inputs");
+  }
+
+  @Test
   void aCsvFromASpreadsheetWithAByteOrderMarkFindsItsHeaderColumn() throws IOException {
     Path csv = dir.resolve("export.csv");
     Files.write(

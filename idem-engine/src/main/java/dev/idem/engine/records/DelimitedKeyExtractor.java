@@ -21,7 +21,7 @@ final class DelimitedKeyExtractor implements KeyExtractor {
   DelimitedKeyExtractor(KeySpec.Column column, boolean csv) {
     this.column = column;
     this.csv = csv;
-    this.separator = (byte) (csv ? ',' : '\t');
+    this.separator = (byte) (column.delimiter() != 0 ? column.delimiter() : csv ? ',' : '\t');
     this.index = column.name() == null ? column.number() - 1 : -1;
   }
 

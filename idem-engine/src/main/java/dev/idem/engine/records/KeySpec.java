@@ -27,11 +27,30 @@ public sealed interface KeySpec {
     }
   }
 
-  /** A CSV or TSV column: by header name, or by 1-based number when {@code name} is null. */
-  record Column(String name, int number) implements KeySpec {
+  /**
+   * A CSV or TSV column: by header name, or by 1-based number when {@code name} is null; fields
+   * separated by {@code delimiter}, or by the format's own (comma, tab) when it is 0.
+   */
+  record Column(String name, int number, char delimiter) implements KeySpec {
+    public Column(String name, int number) {
+      this(name, number, (char) 0);
+    }
+
+    /** This column, in fields separated by {@code d} (a single-byte character). */
+    public Column withDelimiter(char d) {
+      if (d == 0 || d > 0x7f || d == '"' || d == '\n' || d == '\r') {
+        throw new IllegalArgumentException(
+            "--delimiter takes one ASCII character other than a quote or a line break, "
+                + "like ';', '|' or '\\t' for a tab");
+      }
+      return new Column(name, number, d);
+    }
+
     @Override
     public String describe() {
-      return name != null ? "column:" + name : "column#" + number;
+      // the delimiter only when given, so states written before it existed still match
+      return (name != null ? "column:" + name : "column#" + number)
+          + (delimiter == 0 ? "" : ",delimiter:" + (int) delimiter);
     }
   }
 
