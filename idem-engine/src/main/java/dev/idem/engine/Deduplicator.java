@@ -10,6 +10,7 @@ import dev.idem.core.filter.FingerprintSet;
 import dev.idem.core.filter.MembershipFilter;
 import dev.idem.engine.store.ExactStore;
 import dev.idem.engine.store.ExactStores;
+import dev.idem.engine.store.RocksDbPresence;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -576,6 +577,7 @@ public final class Deduplicator implements AutoCloseable {
       if (stateDirectory == null) {
         return build();
       }
+      RocksDbPresence.require("a durable deduplicator (state(dir))");
       if (mode != DedupMode.EXACT || filter != null || exactStore != null) {
         throw new IllegalStateException(
             "a durable state keeps its own filter and exact tier, "
