@@ -62,6 +62,18 @@ class DedupCommandTest {
   }
 
   @Test
+  void aCarriageReturnBeforeTheLineEndIsNotPartOfTheKeyForDedupAndSortDedupAlike()
+      throws IOException {
+    Path in = dir.resolve("crlf.txt");
+    Files.writeString(in, "a\r\nb\na\nb\r\n");
+    Cli.Result dedup = Cli.run("dedup", "--whole-line", "-q", in.toString());
+    Cli.Result sorted =
+        Cli.run("sort-dedup", "--whole-line", "--exact-key", "--order", "key", "-q", in.toString());
+    assertThat(dedup.out()).isEqualTo("a\r\nb\n");
+    assertThat(sorted.out()).isEqualTo(dedup.out());
+  }
+
+  @Test
   void aSemicolonSeparatedCsvIsKeyedByItsColumnWithQuotingIntact() throws IOException {
     Path csv = dir.resolve("export.csv");
     Files.writeString(
