@@ -262,8 +262,8 @@ final class DedupCommand implements Callable<Integer> {
       defaultValue = "-",
       description =
           "Files, directories (every file below, in path order), globs (** for any depth), or - for standard "
-              + "input (not resumable); none: standard input, as for sort and uniq. gzip, zstd and "
-              + "xz files are decompressed, recognised by their content.")
+              + "input (not resumable); none: standard input, as for sort and uniq. gzip, zstd, xz and "
+              + "bzip2 files are decompressed, recognised by their content.")
   List<String> inputs;
 
   static final class WindowOptions {

@@ -33,7 +33,7 @@ import picocli.CommandLine.Spec;
     versionProvider = IdemCommand.Version.class,
     description = {
       "Build a filter from keys, one per line, and save it as a snapshot file.",
-      "Keys are the raw bytes of each line (a trailing CR is dropped). gzip, zstd and xz files are "
+      "Keys are the raw bytes of each line (a trailing CR is dropped). gzip, zstd, xz and bzip2 files are "
           + "decompressed; '-' or no input reads standard input.",
       ""
     })

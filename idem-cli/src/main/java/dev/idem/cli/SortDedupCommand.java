@@ -147,7 +147,7 @@ final class SortDedupCommand implements Callable<Integer> {
       defaultValue = "-",
       description =
           "Files, directories (every file below, in path order), globs (** for any depth), or - for standard "
-              + "input; none: standard input, as for sort and uniq. gzip, zstd and xz files are decompressed, "
+              + "input; none: standard input, as for sort and uniq. gzip, zstd, xz and bzip2 files are decompressed, "
               + "recognised by their content.")
   List<String> inputs;
 

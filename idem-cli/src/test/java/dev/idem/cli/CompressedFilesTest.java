@@ -54,6 +54,21 @@ class CompressedFilesTest {
     assertThat(decompress(ext, out)).isEqualTo(data.expected);
   }
 
+  @ParameterizedTest
+  @ValueSource(strings = {"bzip2", "xz"})
+  void inputsTheOtherToolsWroteAreReadWhateverTheirName(String tool) throws Exception {
+    DedupInput data = DedupInput.generate(20_000, 53L);
+    Path plain = dir.resolve("events.jsonl");
+    Files.write(plain, data.input);
+    Process p = new ProcessBuilder(tool, "-k", "-q", plain.toString()).start();
+    assertThat(p.waitFor(60, TimeUnit.SECONDS) && p.exitValue() == 0).isTrue();
+    Path compressed = dir.resolve("events.jsonl" + (tool.equals("xz") ? ".xz" : ".bz2"));
+    Path renamed = Files.move(compressed, dir.resolve("events-without-suffix"));
+    Cli.Result r = Cli.run("dedup", "--key", "id", "-q", renamed.toString());
+    assertThat(r.status()).as(r.err()).isZero();
+    assertThat(r.outBytes()).isEqualTo(data.expected);
+  }
+
   @Test
   void sortDedupAndSplitWriteZstdThatZstdReads() throws Exception {
     DedupInput data = DedupInput.generate(20_000, 43L);

@@ -12,14 +12,15 @@ import java.nio.file.Path;
 import java.util.Locale;
 import java.util.zip.GZIPInputStream;
 import java.util.zip.GZIPOutputStream;
+import org.apache.commons.compress.compressors.bzip2.BZip2CompressorInputStream;
 import org.tukaani.xz.XZInputStream;
 
 /**
- * How an input or output file is compressed. An input is told by its first bytes (gzip, zstd and xz
- * each start with their own magic number), so {@code data.GZ} or a gzip file without a suffix is
- * read decompressed; a file without one of them is taken by its name, so a {@code .gz} that is not
- * gzip is refused, never read as binary lines. An output is told by its name: {@code .gz} is gzip,
- * {@code .zst} zstd; idem writes no xz.
+ * How an input or output file is compressed. An input is told by its first bytes (gzip, zstd, xz
+ * and bzip2 each start with their own magic number), so {@code data.GZ} or a gzip file without a
+ * suffix is read decompressed; a file without one of them is taken by its name, so a {@code .gz}
+ * that is not gzip is refused, never read as binary lines. An output is told by its name: {@code
+ * .gz} is gzip, {@code .zst} zstd; idem writes no xz or bzip2.
  *
  * <p>A compressed output is a sequence of independent frames (gzip members, zstd frames), one per
  * checkpoint interval: the standard tools decompress the concatenation as one stream, and a resumed
@@ -29,11 +30,13 @@ public enum Compression {
   NONE("", 1),
   GZIP(".gz", 5),
   ZSTD(".zst", 5),
-  XZ(".xz", 5);
+  XZ(".xz", 5),
+  BZIP2(".bz2", 5);
 
   private static final byte[] GZIP_MAGIC = {0x1f, (byte) 0x8b};
   private static final byte[] ZSTD_MAGIC = {0x28, (byte) 0xb5, 0x2f, (byte) 0xfd};
   private static final byte[] XZ_MAGIC = {(byte) 0xfd, '7', 'z', 'X', 'Z', 0};
+  private static final byte[] BZIP2_MAGIC = {'B', 'Z', 'h'};
 
   /** Bytes {@link #detect} looks at. */
   static final int MAGIC_BYTES = 6;
@@ -68,7 +71,7 @@ public enum Compression {
         ? GZIP
         : startsWith(head, length, ZSTD_MAGIC)
             ? ZSTD
-            : startsWith(head, length, XZ_MAGIC) ? XZ : null;
+            : startsWith(head, length, XZ_MAGIC) ? XZ : isBzip2(head, length) ? BZIP2 : null;
   }
 
   /** An input's compression: by its first bytes, else by its name. */
@@ -80,6 +83,15 @@ public enum Compression {
     }
     Compression c = detect(head, n);
     return c != null ? c : of(file.toString());
+  }
+
+  /** "BZh", the block size 1-9, then a block's or the end's magic (0x31 or 0x17): not text. */
+  private static boolean isBzip2(byte[] head, int length) {
+    return length >= 5
+        && startsWith(head, length, BZIP2_MAGIC)
+        && head[3] >= '1'
+        && head[3] <= '9'
+        && (head[4] == 0x31 || head[4] == 0x17);
   }
 
   private static boolean startsWith(byte[] head, int length, byte[] magic) {
@@ -133,6 +145,7 @@ public enum Compression {
       case GZIP -> new GZIPInputStream(raw, BUFFER);
       case ZSTD -> new BufferedInputStream(new ZstdInputStreamNoFinalizer(raw), BUFFER);
       case XZ -> new BufferedInputStream(new XZInputStream(raw), BUFFER);
+      case BZIP2 -> new BufferedInputStream(new BZip2CompressorInputStream(raw, true), BUFFER);
     };
   }
 
@@ -157,7 +170,7 @@ public enum Compression {
       case NONE -> kept;
       case GZIP -> new GZIPOutputStream(kept, BUFFER);
       case ZSTD -> new ZstdOutputStreamNoFinalizer(kept, ZSTD_LEVEL).setChecksum(true);
-      case XZ -> throw new IOException("idem writes .gz and .zst outputs, not .xz");
+      case XZ, BZIP2 -> throw new IOException("idem writes .gz and .zst outputs, not " + suffix);
     };
   }
 }

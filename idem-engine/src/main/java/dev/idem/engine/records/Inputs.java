@@ -14,8 +14,8 @@ import java.nio.file.Path;
 import java.util.zip.ZipException;
 
 /**
- * Opens the inputs users name on the command line: files, {@code -} for stdin, gzip, zstd and xz by
- * content.
+ * Opens the inputs users name on the command line: files, {@code -} for stdin, gzip, zstd, xz and
+ * bzip2 by content.
  */
 public final class Inputs {
 
@@ -132,7 +132,9 @@ public final class Inputs {
 
     private IOException named(IOException e) {
       String what =
-          e instanceof EOFException || "Truncated source".equals(e.getMessage())
+          e instanceof EOFException
+                  || "Truncated source".equals(e.getMessage())
+                  || String.valueOf(e.getMessage()).contains("nexpected end of stream")
               ? "truncated " + compression + " file (" + e.getMessage() + ")"
               : e instanceof ZipException || e instanceof ZstdIOException
                   ? "damaged " + compression + " data (" + e.getMessage() + ")"

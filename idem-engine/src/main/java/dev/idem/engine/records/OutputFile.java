@@ -103,9 +103,13 @@ public final class OutputFile implements AutoCloseable {
   public static OutputFile open(Path path, long checkpointLength, Long tailChecksum)
       throws IOException {
     requireDirectory(path);
-    if (Compression.of(path.toString()) == Compression.XZ) {
+    Compression named = Compression.of(path.toString());
+    if (named == Compression.XZ || named == Compression.BZIP2) {
       throw new IOException(
-          path + ": idem writes compressed outputs as .zst or .gz, not .xz: name it so");
+          path
+              + ": idem writes compressed outputs as .zst or .gz, not "
+              + named.suffix()
+              + ": name it so");
     }
     if (Files.exists(path) && !Files.isRegularFile(path) && !Files.isDirectory(path)) {
       return openStream(path, checkpointLength);

@@ -22,6 +22,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.Tuple;
 import net.jqwik.api.Tuple.Tuple2;
+import org.apache.commons.compress.compressors.bzip2.BZip2CompressorOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -190,7 +191,17 @@ class CompressedOutputTest {
     try (OutputStream out = new XZOutputStream(Files.newOutputStream(xz), new LZMA2Options())) {
       out.write(text);
     }
-    for (Path compressed : List.of(gz, zst, xz)) {
+    Path bz2 = dir.resolve("d.jsonl.bz2");
+    try (OutputStream out = Files.newOutputStream(bz2)) { // two streams, as pbzip2 writes them
+      int half = text.length / 2;
+      try (OutputStream first = new BZip2CompressorOutputStream(new NonClosing(out))) {
+        first.write(text, 0, half);
+      }
+      try (OutputStream second = new BZip2CompressorOutputStream(new NonClosing(out))) {
+        second.write(text, half, text.length - half);
+      }
+    }
+    for (Path compressed : List.of(gz, zst, xz, bz2)) {
       for (String name : List.of("UPPER.JSONL.GZ", "no-suffix", "wrong.jsonl.zst")) {
         Path renamed = dir.resolve(compressed.getFileName() + "-" + name);
         Files.copy(compressed, renamed);
@@ -199,6 +210,14 @@ class CompressedOutputTest {
       }
     }
     assertThat(Compression.ofInput(xz)).isEqualTo(Compression.XZ);
+    assertThat(Compression.ofInput(bz2)).isEqualTo(Compression.BZIP2);
+    Path cut = dir.resolve("cut.jsonl.bz2");
+    byte[] stored = Files.readAllBytes(bz2);
+    Files.write(cut, Arrays.copyOf(stored, stored.length / 3));
+    assertThatThrownBy(() -> readAll(cut))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining(cut.toString())
+        .hasMessageContaining("bzip2");
 
     Path plain = dir.resolve("plain.jsonl");
     Files.write(plain, text);
@@ -216,6 +235,23 @@ class CompressedOutputTest {
     assertThat(Compression.of("a.zstd")).isEqualTo(Compression.NONE);
     assertThat(Compression.withoutSuffix("lake/a.tsv.zst")).isEqualTo("lake/a.tsv");
     assertThat(Compression.withoutSuffix("a.csv")).isEqualTo("a.csv");
+  }
+
+  /** Keeps the file open when one compressed stream of several ends. */
+  private static final class NonClosing extends java.io.FilterOutputStream {
+    NonClosing(OutputStream out) {
+      super(out);
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      out.write(b, off, len);
+    }
+
+    @Override
+    public void close() throws IOException {
+      flush();
+    }
   }
 
   /** A file for a property's try (jqwik has no {@code @TempDir}), gone when the JVM exits. */
