@@ -10,11 +10,6 @@ import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.zip.CRC32C;
 
 /**
@@ -53,28 +48,8 @@ public final class OutputFile implements AutoCloseable {
   /** The frame being written, or {@code null} between frames. */
   private OutputStream frame;
 
-  /** Bytes written between two background syncs ({@link #syncAhead}). */
-  static final long SYNC_AHEAD_BYTES = 8L << 20;
-
-  /** Forces files to disk in the background; one thread for all, a sync at a time each. */
-  private static final ExecutorService SYNCS =
-      Executors.newSingleThreadExecutor(
-          r -> {
-            Thread t = new Thread(r, "idem-sync-ahead");
-            t.setDaemon(true);
-            return t;
-          });
-
-  /** The background sync running or last run, or {@code null}. */
-  private volatile Future<?> ahead;
-
-  /**
-   * Why a background sync failed: every later sync throws it, since Linux reports a failed write
-   * back only once and a later sync would succeed over the lost bytes.
-   */
-  private volatile IOException aheadFailure;
-
-  private long aheadFrom;
+  /** A file's background syncs; {@code null} for a stream. */
+  private final SyncAhead ahead;
 
   private OutputFile(
       String name,
@@ -89,6 +64,7 @@ public final class OutputFile implements AutoCloseable {
     this.stream = stream;
     this.length = length;
     this.compression = compression;
+    this.ahead = channel == null ? null : new SyncAhead(channel, name);
   }
 
   /**
@@ -112,7 +88,7 @@ public final class OutputFile implements AutoCloseable {
               + ": name it so");
     }
     if (Files.exists(path) && !Files.isRegularFile(path) && !Files.isDirectory(path)) {
-      return openStream(path, checkpointLength);
+      return openStream(path, checkpointLength, named);
     }
     FileChannel ch =
         FileChannel.open(
@@ -148,15 +124,15 @@ public final class OutputFile implements AutoCloseable {
       ch.close();
       throw e;
     }
-    return new OutputFile(
-        path.toString(), ch, null, checkpointLength, Compression.of(path.toString()), false);
+    return new OutputFile(path.toString(), ch, null, checkpointLength, named, false);
   }
 
   /**
    * A FIFO, a terminal, {@code /dev/stdout} on a pipe: written in order, never cut back or locked.
    * Only {@code /dev/null} may be resumed, as it has nothing to cut back.
    */
-  private static OutputFile openStream(Path path, long checkpointLength) throws IOException {
+  private static OutputFile openStream(Path path, long checkpointLength, Compression compression)
+      throws IOException {
     if (checkpointLength > 0 && !canCutBack(path)) {
       throw new IOException(
           path
@@ -169,8 +145,7 @@ public final class OutputFile implements AutoCloseable {
     } catch (IOException e) {
       throw new IOException(path + ": cannot write: " + e.getMessage(), e);
     }
-    return new OutputFile(
-        path.toString(), null, out, checkpointLength, Compression.of(path.toString()), true);
+    return new OutputFile(path.toString(), null, out, checkpointLength, compression, true);
   }
 
   /**
@@ -381,49 +356,19 @@ public final class OutputFile implements AutoCloseable {
   }
 
   /**
-   * Starts forcing what was written so far to disk on a background thread, when {@link
-   * #SYNC_AHEAD_BYTES} were written since the last start and none is running: the checkpoint's own
-   * {@link #sync} then finds little left to write, and the job waits for the disk less. Only an
-   * optimisation: a checkpoint still syncs everything itself.
+   * Starts forcing what was written so far to disk in the background, every few megabytes ({@link
+   * SyncAhead}): the checkpoint's own {@link #sync} then finds little left to write.
    */
   public void syncAhead() {
-    if (channel == null
-        || length - aheadFrom < SYNC_AHEAD_BYTES
-        || (ahead != null && !ahead.isDone())) {
-      return;
-    }
-    aheadFrom = length;
-    if (aheadFailure != null) {
-      return; // the next sync throws it
-    }
-    ahead =
-        SYNCS.submit(
-            () -> {
-              try {
-                channel.force(false); // what the buffer holds is not written yet: it waits
-              } catch (IOException e) {
-                aheadFailure = failed("sync to disk", e);
-              }
-            });
-  }
-
-  private static boolean succeeded(Future<?> f) {
-    try {
-      f.get();
-      return true;
-    } catch (ExecutionException | InterruptedException | CancellationException e) {
-      return false;
+    if (ahead != null) {
+      ahead.maybeStart(length);
     }
   }
 
   /** Waits for the background sync, if one runs, and throws its failure, if one ever failed. */
   private void awaitAhead() throws IOException {
-    Future<?> f = ahead;
-    if (f != null) {
-      succeeded(f);
-    }
-    if (aheadFailure != null) {
-      throw aheadFailure;
+    if (ahead != null) {
+      ahead.await();
     }
   }
 
@@ -464,9 +409,8 @@ public final class OutputFile implements AutoCloseable {
       }
       flush();
     } finally {
-      Future<?> f = ahead;
-      if (f != null) {
-        succeeded(f); // not under a running force; its failure, if any, no longer matters
+      if (ahead != null) {
+        ahead.settle(); // not under a running force; its failure, if any, no longer matters
       }
       if (channel != null) {
         channel.close(); // and with it the lock, even when the last write failed
