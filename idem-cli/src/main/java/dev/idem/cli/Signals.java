@@ -18,6 +18,8 @@ final class Signals {
   private static volatile boolean stopping;
 
   /** Whether {@link #install} ran: tests run commands in their own JVM, and keep its handlers. */
+  private static volatile boolean installed;
+
   private Signals() {}
 
   /** Installs the handlers for SIGINT and SIGTERM; for the real process only, from main. */
@@ -33,8 +35,6 @@ final class Signals {
       exitOn("INT", 130);
     }
   }
-
-  private static volatile boolean installed;
 
   private static void exitOn(String name, int status) {
     Signal.handle(
