@@ -173,6 +173,7 @@ final class MergePhase {
         now.addAll(left.subList(Math.min(merged, from + plan.fanIn()), left.size()));
         checkpoints.runs(now, !dedup);
       }
+      report(by, left.size(), total, total, true); // the pass's end
       next.addAll(left.subList(merged, left.size()));
       left = next;
     }
@@ -193,6 +194,7 @@ final class MergePhase {
             dedup,
             sink,
             n -> report(by, runs.size(), n, total, false));
+    report(by, runs.size(), total, total, true); // the pass's end, or its bar stays where it was
     for (RunFile r : runs) {
       dir.delete(r);
     }

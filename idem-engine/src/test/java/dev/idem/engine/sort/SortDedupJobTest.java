@@ -223,6 +223,38 @@ class SortDedupJobTest {
   }
 
   @Test
+  void everyMergePassReportsItsEndSoItsBarReachesAHundredPercent() throws IOException {
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < 3000; i++) {
+      sb.append(i % 1500).append('\n');
+    }
+    Path in = Files.writeString(dir.resolve("in.txt"), sb.toString());
+    java.util.Map<String, long[]> last = new java.util.LinkedHashMap<>();
+    SortDedupJob.Listener recording =
+        new SortDedupJob.Listener() {
+          @Override
+          public void merging(int pass, String by, int runs, long done, long total) {
+            last.put(pass + " by " + by, new long[] {done, total});
+          }
+        };
+    run(
+        spec(
+            in,
+            RecordFormat.LINES,
+            new KeySpec.WholeLine(),
+            false,
+            false,
+            false,
+            new BadRecordPolicy.Fail()),
+        TINY,
+        recording);
+    assertThat(last).hasSizeGreaterThan(1);
+    last.forEach(
+        (pass, doneTotal) ->
+            assertThat(doneTotal[0]).as("pass %s ends at its total", pass).isEqualTo(doneTotal[1]));
+  }
+
+  @Test
   void notEnoughRoomInTmpIsRefusedBeforeAnyWork() throws IOException {
     Path in = Files.writeString(dir.resolve("in.txt"), "some line\n".repeat(1000));
     ByteArrayOutputStream out = new ByteArrayOutputStream();
