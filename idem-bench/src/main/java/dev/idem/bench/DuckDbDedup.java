@@ -196,7 +196,7 @@ public final class DuckDbDedup {
   }
 
   /** What a COPY reports: its rows, as an update count or a one-row result. */
-  private static long updateCount(Statement s, String sql) throws SQLException {
+  static long updateCount(Statement s, String sql) throws SQLException {
     if (s.execute(sql)) {
       try (ResultSet r = s.getResultSet()) {
         return r.next() ? r.getLong(1) : -1;
@@ -205,7 +205,8 @@ public final class DuckDbDedup {
     return s.getLargeUpdateCount();
   }
 
-  private static String scalar(Statement s, String sql) throws SQLException {
+  /** The first column of the first row {@code sql} gives, as text; empty for no row. */
+  static String scalar(Statement s, String sql) throws SQLException {
     try (ResultSet r = s.executeQuery(sql)) {
       return r.next() ? r.getString(1) : "";
     }

@@ -5,7 +5,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
@@ -136,11 +135,13 @@ public final class ParquetChild {
         Statement s = c.createStatement()) {
       settings(s, null, stats);
       String glob = DuckDbDedup.literal(dir.toAbsolutePath() + "/*.parquet");
-      long rows = update(s, "CREATE TABLE seen AS SELECT id FROM read_parquet(" + glob + ")");
+      long rows =
+          DuckDbDedup.updateCount(
+              s, "CREATE TABLE seen AS SELECT id FROM read_parquet(" + glob + ")");
       s.execute("CREATE UNIQUE INDEX seen_id ON seen (id)");
       stats.add("structure=DuckDB table with a UNIQUE index (ART) on id");
       stats.add("rows=" + rows);
-      stats.add("set_size=" + scalar(s, "SELECT count(*) FROM seen"));
+      stats.add("set_size=" + DuckDbDedup.scalar(s, "SELECT count(*) FROM seen"));
     }
   }
 
@@ -162,7 +163,7 @@ public final class ParquetChild {
         Statement s = c.createStatement()) {
       settings(s, temp, stats);
       long rows =
-          update(
+          DuckDbDedup.updateCount(
               s,
               "COPY ("
                   + dedupQuery(glob)
@@ -179,23 +180,8 @@ public final class ParquetChild {
     if (temp != null) {
       s.execute("SET temp_directory = " + DuckDbDedup.literal(temp.toAbsolutePath().toString()));
     }
-    stats.add("duckdb_version=" + scalar(s, "SELECT version()"));
-    stats.add("threads=" + scalar(s, "SELECT current_setting('threads')"));
-    stats.add("memory_limit=" + scalar(s, "SELECT current_setting('memory_limit')"));
-  }
-
-  private static long update(Statement s, String sql) throws SQLException {
-    if (s.execute(sql)) {
-      try (ResultSet r = s.getResultSet()) {
-        return r.next() ? r.getLong(1) : -1;
-      }
-    }
-    return s.getLargeUpdateCount();
-  }
-
-  private static String scalar(Statement s, String sql) throws SQLException {
-    try (ResultSet r = s.executeQuery(sql)) {
-      return r.next() ? r.getString(1) : "";
-    }
+    stats.add("duckdb_version=" + DuckDbDedup.scalar(s, "SELECT version()"));
+    stats.add("threads=" + DuckDbDedup.scalar(s, "SELECT current_setting('threads')"));
+    stats.add("memory_limit=" + DuckDbDedup.scalar(s, "SELECT current_setting('memory_limit')"));
   }
 }

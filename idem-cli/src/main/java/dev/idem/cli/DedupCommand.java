@@ -463,7 +463,7 @@ final class DedupCommand implements Callable<Integer> {
     if (s.window() != null && s.window().late() instanceof WindowSpec.LatePolicy.SideOutput so) {
       guard.output("--late side-output=" + so.file(), so.file());
     }
-    guard.output("--stats-json " + output.statsJson, output.statsFile()).check();
+    guard.summary("--stats-json " + output.statsJson, output.statsFile()).check();
   }
 
   private WindowSpec windowSpec(RecordFormat format) {

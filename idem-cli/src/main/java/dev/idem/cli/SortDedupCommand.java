@@ -192,7 +192,7 @@ final class SortDedupCommand implements Callable<Integer> {
     }
     guard.output("-o " + s.output(), s.output());
     badRecords.addQuarantineTo(guard);
-    guard.output("--stats-json " + output.statsJson, output.statsFile()).check();
+    guard.summary("--stats-json " + output.statsJson, output.statsFile()).check();
   }
 
   private SortDedupSpec jobSpec() {

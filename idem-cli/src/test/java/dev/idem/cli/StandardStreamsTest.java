@@ -1,10 +1,13 @@
 package dev.idem.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.idem.engine.records.OutputFile;
 import java.io.File;
+import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -107,6 +110,28 @@ class StandardStreamsTest {
     String err = stderr(p);
     assertThat(p.exitValue()).isEqualTo(IdemCommand.EXIT_USAGE);
     assertThat(err).contains("-o " + fifo + " is not a regular file").contains("drop --state");
+
+    // and a resume at a checkpoint past 0 cannot cut a FIFO back: refused before it is opened
+    assertThatThrownBy(() -> OutputFile.open(fifo, 10, null))
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining(fifo + " is not a regular file");
+
+    // a summary is written whole at the end, never cut back: a pipe will do with --state too
+    Process stats =
+        ChildProcessTest.start(
+            "dedup",
+            "--whole-line",
+            "-q",
+            "--state",
+            dir.resolve("state-2").toString(),
+            "--stats-json",
+            "/dev/stderr", // a pipe to this test
+            "-o",
+            dir.resolve("out.txt").toString(),
+            seen.toString());
+    String json = stderr(stats);
+    assertThat(stats.exitValue()).as(json).isZero();
+    assertThat(new ObjectMapper().readTree(json).get("kept").asLong()).isEqualTo(300_000);
   }
 
   @Test

@@ -65,8 +65,17 @@ public enum Compression {
     return NONE;
   }
 
+  /**
+   * An input's compression from its first bytes ({@code head}, {@code length} of them, at least
+   * {@link #MAGIC_BYTES} unless the input is shorter): the magic number's, else its name's.
+   */
+  static Compression of(String name, byte[] head, int length) {
+    Compression c = detect(head, length);
+    return c != null ? c : of(name);
+  }
+
   /** The compression whose magic number {@code head} starts with, or {@code null} for none. */
-  static Compression detect(byte[] head, int length) {
+  private static Compression detect(byte[] head, int length) {
     return startsWith(head, length, GZIP_MAGIC)
         ? GZIP
         : startsWith(head, length, ZSTD_MAGIC)
@@ -81,8 +90,7 @@ public enum Compression {
     try (InputStream in = Files.newInputStream(file)) {
       n = in.readNBytes(head, 0, head.length);
     }
-    Compression c = detect(head, n);
-    return c != null ? c : of(file.toString());
+    return of(file.toString(), head, n);
   }
 
   /** "BZh", the block size 1-9, then a block's or the end's magic (0x31 or 0x17): not text. */

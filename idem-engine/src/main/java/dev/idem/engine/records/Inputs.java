@@ -30,8 +30,8 @@ public final class Inputs {
   }
 
   /**
-   * Opens {@code name}: {@code stdin} for {@code "-"} (left open on close), a decompressing stream
-   * for names ending in {@code .gz} or {@code .zst}, the plain file otherwise.
+   * Opens {@code name}: {@code stdin} for {@code "-"} (left open on close), else the file,
+   * decompressed when it is compressed ({@link #decompressed}).
    *
    * @throws IOException with a message naming the input and what is wrong with it
    */
@@ -60,9 +60,9 @@ public final class Inputs {
   }
 
   /**
-   * A decompressing stream over {@code raw} when it starts with the magic number of gzip, zstd or
-   * xz, or else when {@code name} ends in {@code .gz}, {@code .zst} or {@code .xz}; otherwise
-   * {@code raw}'s bytes as they are.
+   * A decompressing stream over {@code raw} when it starts with the magic number of gzip, zstd, xz
+   * or bzip2, or else when {@code name} has one of their suffixes; otherwise {@code raw}'s bytes as
+   * they are ({@link Compression#of(String, byte[], int)}).
    *
    * @throws IOException naming the input when it is not compressed as its name says
    */
@@ -73,8 +73,7 @@ public final class Inputs {
     raw.mark(Compression.MAGIC_BYTES);
     byte[] head = raw.readNBytes(Compression.MAGIC_BYTES);
     raw.reset();
-    Compression detected = Compression.detect(head, head.length);
-    Compression c = detected != null ? detected : Compression.of(name);
+    Compression c = Compression.of(name, head, head.length);
     if (!c.isCompressed()) {
       return raw;
     }

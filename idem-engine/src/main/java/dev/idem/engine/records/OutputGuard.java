@@ -92,13 +92,25 @@ public final class OutputGuard {
     return this;
   }
 
-  /** Adds a file the command writes, as the user named it; {@code null} is ignored. */
+  /**
+   * Adds a file the command writes as it goes, and a resumable command cuts back, as the user named
+   * it; {@code null} is ignored.
+   */
   public OutputGuard output(String label, Path file) throws IOException {
+    if (file != null && !OutputFile.canCutBack(file)) {
+      streams.add(label);
+    }
+    return summary(label, file);
+  }
+
+  /**
+   * Adds a file the command writes whole at its end (a summary), as the user named it: it must not
+   * clash with the inputs and outputs, but it is never cut back, so a pipe will do even for a
+   * resumable command; {@code null} is ignored.
+   */
+  public OutputGuard summary(String label, Path file) throws IOException {
     if (file != null) {
       outputs.add(new Named(label, identity(file)));
-      if (!OutputFile.canCutBack(file)) {
-        streams.add(label);
-      }
     }
     return this;
   }

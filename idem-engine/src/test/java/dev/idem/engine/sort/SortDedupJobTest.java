@@ -181,11 +181,7 @@ class SortDedupJobTest {
 
   @Test
   void aFailureInTheMiddleOfAMergeLeavesNothingBehind() throws IOException {
-    StringBuilder sb = new StringBuilder();
-    for (int i = 0; i < 3000; i++) {
-      sb.append(i % 1500).append('\n');
-    }
-    Path in = Files.writeString(dir.resolve("in.txt"), sb.toString());
+    Path in = halfRepeatedLines();
     List<Integer> passesSeen = new ArrayList<>();
     SortDedupJob.Listener failing =
         new SortDedupJob.Listener() {
@@ -204,31 +200,14 @@ class SortDedupJobTest {
             }
           }
         };
-    assertThatThrownBy(
-            () ->
-                run(
-                    spec(
-                        in,
-                        RecordFormat.LINES,
-                        new KeySpec.WholeLine(),
-                        false,
-                        false,
-                        false,
-                        new BadRecordPolicy.Fail()),
-                    TINY,
-                    failing))
-        .hasMessage("disk pulled out");
+    assertThatThrownBy(() -> run(wholeLines(in), TINY, failing)).hasMessage("disk pulled out");
     assertThat(passesSeen).contains(1, 2);
     assertTmpEmpty();
   }
 
   @Test
   void everyMergePassReportsItsEndSoItsBarReachesAHundredPercent() throws IOException {
-    StringBuilder sb = new StringBuilder();
-    for (int i = 0; i < 3000; i++) {
-      sb.append(i % 1500).append('\n');
-    }
-    Path in = Files.writeString(dir.resolve("in.txt"), sb.toString());
+    Path in = halfRepeatedLines();
     java.util.Map<String, long[]> last = new java.util.LinkedHashMap<>();
     SortDedupJob.Listener recording =
         new SortDedupJob.Listener() {
@@ -237,21 +216,31 @@ class SortDedupJobTest {
             last.put(pass + " by " + by, new long[] {done, total});
           }
         };
-    run(
-        spec(
-            in,
-            RecordFormat.LINES,
-            new KeySpec.WholeLine(),
-            false,
-            false,
-            false,
-            new BadRecordPolicy.Fail()),
-        TINY,
-        recording);
+    run(wholeLines(in), TINY, recording);
     assertThat(last).hasSizeGreaterThan(1);
     last.forEach(
         (pass, doneTotal) ->
             assertThat(doneTotal[0]).as("pass %s ends at its total", pass).isEqualTo(doneTotal[1]));
+  }
+
+  /** 3,000 lines, each of 1,500 keys twice: enough for several runs and passes with TINY. */
+  private Path halfRepeatedLines() throws IOException {
+    StringBuilder sb = new StringBuilder();
+    for (int i = 0; i < 3000; i++) {
+      sb.append(i % 1500).append('\n');
+    }
+    return Files.writeString(dir.resolve("in.txt"), sb.toString());
+  }
+
+  private SortDedupSpec wholeLines(Path in) throws IOException {
+    return spec(
+        in,
+        RecordFormat.LINES,
+        new KeySpec.WholeLine(),
+        false,
+        false,
+        false,
+        new BadRecordPolicy.Fail());
   }
 
   @Test
