@@ -13,12 +13,12 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import me.tongfei.progressbar.ProgressBar;
-import me.tongfei.progressbar.ProgressBarBuilder;
-import me.tongfei.progressbar.ProgressBarStyle;
 
 /**
- * What {@code idem dedup} tells the user: a progress bar on a terminal (bytes, records/s, kept
- * share, ETA), then a summary on standard error and, when asked, the same as JSON.
+ * What {@code idem dedup} tells the user: on a terminal, a progress bar for each step before the
+ * records flow (a resumed job's restore and check, the partitioned method's partition and judge
+ * passes) and one for the records (bytes, records/s, kept share, ETA from where this run started),
+ * then a summary on standard error and, when asked, the same as JSON.
  */
 final class JobSummary {
 
@@ -27,7 +27,7 @@ final class JobSummary {
   private final OutputOptions output;
   private final long rocksDbCacheBytes;
   private final boolean drawProgress;
-  private ProgressBar bar;
+  private final PhaseBar bar = new PhaseBar();
 
   JobSummary(Io io, OutputOptions output, long rocksDbCacheBytes) {
     this.io = io;
@@ -66,24 +66,29 @@ final class JobSummary {
         if (!drawProgress) {
           return;
         }
-        if (bar == null) {
-          bar =
-              new ProgressBarBuilder()
-                  .setTaskName("dedup")
-                  .setInitialMax(Math.max(1, total))
-                  .setStyle(ProgressBarStyle.ASCII)
-                  .setUnit(" MiB", 1 << 20)
-                  .showSpeed()
-                  .setConsumer(Terminal.progressBarConsumer())
-                  .build();
-        }
-        bar.stepTo(Math.min(done, Math.max(1, total)));
-        bar.setExtraMessage(
+        ProgressBar b = bar.of("dedup", Math.min(done, total), Math.max(1, total), " MiB", 1 << 20);
+        b.stepTo(Math.min(done, Math.max(1, total)));
+        b.setExtraMessage(
             String.format(
                 Locale.ROOT,
                 " | %,d rec, %.1f%% kept", // the bar puts its speed right before it
                 records,
                 records == 0 ? 0.0 : 100.0 * kept / records));
+      }
+
+      @Override
+      public void step(DedupJob.Step step, long done, long total) {
+        if (!drawProgress) {
+          return;
+        }
+        ProgressBar b =
+            switch (step) {
+              case RESTORE -> bar.of("restore", done, total, " ckpt", 1);
+              case CHECK -> bar.of("check", done, total, " MiB", 1 << 20);
+              case PARTITION -> bar.of("partition", done, total, " MiB", 1 << 20);
+              case JUDGE -> bar.of("judge", done, total, " part", 1);
+            };
+        b.stepTo(done);
       }
 
       @Override
@@ -103,9 +108,7 @@ final class JobSummary {
 
   /** Stops the bar without a summary (the job failed). */
   void abandon() {
-    if (bar != null) {
-      bar.close();
-    }
+    bar.close();
   }
 
   void finish(JobResult r) throws IOException {

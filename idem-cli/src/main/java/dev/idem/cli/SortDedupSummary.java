@@ -9,8 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import me.tongfei.progressbar.ProgressBar;
-import me.tongfei.progressbar.ProgressBarBuilder;
-import me.tongfei.progressbar.ProgressBarStyle;
 
 /**
  * What {@code idem sort-dedup} tells the user: on a terminal, one progress bar per phase (reading:
@@ -24,8 +22,7 @@ final class SortDedupSummary {
   private final OutputOptions output;
   private final Path tmp;
   private final boolean drawProgress;
-  private ProgressBar bar;
-  private String barPhase;
+  private final PhaseBar bar = new PhaseBar();
 
   SortDedupSummary(Io io, OutputOptions output, Path tmp) {
     this.io = io;
@@ -42,7 +39,7 @@ final class SortDedupSummary {
         if (!drawProgress) {
           return;
         }
-        ProgressBar b = bar("read", total > 0 ? total : -1, " MiB", 1 << 20);
+        ProgressBar b = bar.of("read", 0, total > 0 ? total : -1, " MiB", 1 << 20);
         b.stepTo(total > 0 ? Math.min(done, total) : done);
         b.setExtraMessage(String.format(Locale.ROOT, " | %,d rec, %,d runs", records, runs));
       }
@@ -52,7 +49,7 @@ final class SortDedupSummary {
         if (!drawProgress) {
           return;
         }
-        ProgressBar b = bar("merge " + pass + " by " + by, Math.max(1, total), " rec", 1);
+        ProgressBar b = bar.of("merge " + pass + " by " + by, 0, Math.max(1, total), " rec", 1);
         b.stepTo(Math.min(done, Math.max(1, total)));
         b.setExtraMessage(String.format(Locale.ROOT, " | %,d runs", runs));
       }
@@ -64,29 +61,9 @@ final class SortDedupSummary {
     };
   }
 
-  private ProgressBar bar(String phase, long max, String unit, long unitSize) {
-    if (bar == null || !phase.equals(barPhase)) {
-      abandon();
-      barPhase = phase;
-      bar =
-          new ProgressBarBuilder()
-              .setTaskName(phase)
-              .setInitialMax(max)
-              .setStyle(ProgressBarStyle.ASCII)
-              .setUnit(unit, unitSize)
-              .showSpeed()
-              .setConsumer(Terminal.progressBarConsumer())
-              .build();
-    }
-    return bar;
-  }
-
   /** Stops the bar without a summary (the job failed, or a phase ended). */
   void abandon() {
-    if (bar != null) {
-      bar.close();
-      bar = null;
-    }
+    bar.close();
   }
 
   void finish(SortDedupResult r) throws IOException {

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.BufferedWriter;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -12,7 +11,6 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -69,36 +67,15 @@ class SignalsTest {
 
   @Test
   void ctrlCWithAProgressBarOnATerminalRemovesTheRunsAndExits130() throws Exception {
-    assumeTrue(Files.isExecutable(Path.of("/usr/bin/script")), "needs script(1) for a terminal");
-    List<String> java = ChildProcessTest.builder("512m", sortDedup()).command();
-    String line = java.stream().map(a -> "'" + a + "'").collect(Collectors.joining(" "));
-    ProcessBuilder terminal =
-        new ProcessBuilder("/usr/bin/script", "-qefc", line, "/dev/null").redirectErrorStream(true);
-    terminal.environment().remove("CI"); // which turns progress bars off
-    Process script = terminal.start();
-    ByteArrayOutputStream shown = new ByteArrayOutputStream();
-    Thread copier =
-        new Thread(
-            () -> {
-              try {
-                script.getInputStream().transferTo(shown);
-              } catch (IOException e) {
-                // the terminal closed
-              }
-            });
-    copier.start();
-    awaitRuns(() -> shown.toString(StandardCharsets.UTF_8).contains("%"));
-    ProcessHandle jvm =
-        script
-            .descendants()
-            .filter(h -> h.info().command().map(c -> c.endsWith("java")).orElse(false))
-            .findFirst()
-            .orElseThrow();
-    signal("INT", jvm.pid());
-    assertThat(script.waitFor(60, TimeUnit.SECONDS)).as("Ctrl-C stops the job").isTrue();
-    copier.join();
-    assertThat(shown.toString(StandardCharsets.UTF_8)).doesNotContain("Exception");
-    assertThat(script.exitValue()).isEqualTo(130);
+    assumeTrue(OnATerminal.available(), "needs script(1) for a terminal");
+    OnATerminal terminal = OnATerminal.start("512m", sortDedup());
+    awaitRuns(() -> terminal.shown().contains("%"));
+    signal("INT", terminal.jvm().pid());
+    assertThat(terminal.script.waitFor(60, TimeUnit.SECONDS)).as("Ctrl-C stops the job").isTrue();
+    terminal.awaitEnd();
+    String shown = terminal.shown();
+    assertThat(shown).doesNotContain("Exception");
+    assertThat(terminal.script.exitValue()).isEqualTo(130);
     assertThat(runDirectories()).as("%s", shown).isEmpty();
   }
 

@@ -68,7 +68,18 @@ public final class DedupJob {
 
   /** Hears about a running job (progress, warnings). Called on the job's thread. */
   public interface Listener {
+    /**
+     * Where the reading of the records is: input bytes as stored, of all inputs. A resumed job's
+     * first call says where it starts (the inputs read before the crash count as done), so a speed
+     * or an ETA counts from there.
+     */
     default void progress(long rawBytesDone, long rawBytesTotal, long records, long kept) {}
+
+    /**
+     * Where a step before the records flow is ({@link Step} says what it counts): about twice a
+     * second, and once with {@code done == total} when it ends.
+     */
+    default void step(Step step, long done, long total) {}
 
     default void warning(String message) {}
 
@@ -76,7 +87,25 @@ public final class DedupJob {
     default void note(String message) {}
   }
 
-  private static final long PROGRESS_MILLIS = 500;
+  /** A step a job takes before its records flow, each with its own progress. */
+  public enum Step {
+    /**
+     * A resumed job loads its last snapshot, then puts the keys journaled since back: checkpoints
+     * replayed (the snapshot loads at 0).
+     */
+    RESTORE,
+    /**
+     * A resumed job reads again the part of its input it read before the crash, to check that it
+     * did not change: bytes, uncompressed.
+     */
+    CHECK,
+    /** The partitioned method's first read, which sends each key to its partition: input bytes. */
+    PARTITION,
+    /** The partitioned method judges its partition files, one at a time: partitions. */
+    JUDGE
+  }
+
+  static final long PROGRESS_MILLIS = 500;
 
   private final DedupJobSpec spec;
   private final InputStream stdin;
@@ -280,7 +309,7 @@ public final class DedupJob {
       } else if (manifest.exactStore().kind() == ExactTierPlacement.Kind.PARTITIONED) {
         setup = partitionedSetup(manifest, dir, cp, inputs, settings, closer);
       } else if (dir != null) {
-        Tiers tiers = Tiers.restore(dir, store, cp, manifest, fingerprinter, capacity);
+        Tiers tiers = Tiers.restore(dir, store, cp, manifest, fingerprinter, capacity, listener);
         crash.reached(CrashPoints.Step.TIERS_RESTORED);
         dir.deleteSnapshotsExcept(cp.snapshotSequence());
         warnings.addAll(tiers.warnings);
@@ -354,7 +383,7 @@ public final class DedupJob {
             InputEstimate.distinctKeysUpperBound(inputs, spec.format()),
             spec.checkpointRecords(),
             spec.checkpointInterval(),
-            listener::note);
+            listener);
     return new Setup(
         new PlannedJudge(bits, cp.records() - cp.badRecords()),
         manifest,
@@ -623,7 +652,12 @@ public final class DedupJob {
     long otherShards = 0;
     OutputFile out = p.outputs.out();
     long firstRecordMillis = -1;
-    long totalBytes = inputs.stream().mapToLong(f -> Math.max(0, f.size())).sum();
+    long totalBytes = bytesBefore(inputs, inputs.size());
+    long before = bytesBefore(inputs, start.fileIndex());
+    reachStart(source);
+    // a resume inside an input: what the source read to get there, as stored, counts as done
+    long startDone = before + (start.offset() == 0 ? 0 : source.rawBytesRead());
+    listener.progress(Math.min(startDone, totalBytes), totalBytes, p.records, p.kept());
     long lastProgress = System.nanoTime();
     while (true) {
       RecordBatch batch = source.next();
@@ -668,7 +702,7 @@ public final class DedupJob {
       }
       long now = System.nanoTime();
       if (now - lastProgress > PROGRESS_MILLIS * 1_000_000) {
-        listener.progress(source.rawBytesRead(), totalBytes, p.records, p.kept());
+        listener.progress(before + source.rawBytesRead(), totalBytes, p.records, p.kept());
         lastProgress = now;
       }
       if (end) {
@@ -692,6 +726,28 @@ public final class DedupJob {
               otherShards));
     }
     return result(last, start, false, setup, restoreMillis, started, firstRecordMillis);
+  }
+
+  /**
+   * Waits for {@code source} to stand at the job's start position, reporting the {@link Step#CHECK}
+   * of what a resumed job read before it.
+   */
+  private void reachStart(RecordSource source) throws IOException {
+    StepProgress check = new StepProgress(listener, Step.CHECK, 0, source.startCheckBytes());
+    try {
+      while (!source.awaitStart(PROGRESS_MILLIS)) {
+        check.at(source.startChecked());
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted");
+    }
+    check.end();
+  }
+
+  /** The stored bytes of the inputs before input {@code index}. */
+  static long bytesBefore(List<InputFile> inputs, int index) {
+    return inputs.subList(0, index).stream().mapToLong(f -> Math.max(0, f.size())).sum();
   }
 
   /** The outputs of a running job. */

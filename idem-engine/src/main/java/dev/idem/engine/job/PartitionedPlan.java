@@ -17,7 +17,6 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
-import java.util.function.Consumer;
 
 /**
  * The partitioned method of exact dedup, for exact sets larger than the memory a job may use: the
@@ -91,13 +90,13 @@ final class PartitionedPlan {
   private final Path dir;
   private final boolean durable;
   private final long setBudget;
-  private final Consumer<String> notes;
+  private final DedupJob.Listener listener;
 
-  private PartitionedPlan(Path dir, boolean durable, long setBudget, Consumer<String> notes) {
+  private PartitionedPlan(Path dir, boolean durable, long setBudget, DedupJob.Listener listener) {
     this.dir = dir;
     this.durable = durable;
     this.setBudget = setBudget;
-    this.notes = notes;
+    this.listener = listener;
   }
 
   /**
@@ -107,7 +106,8 @@ final class PartitionedPlan {
    *     later run resumes it
    * @param setBudget the bytes the in-memory set of one partition may take
    * @param recordsGuess how many records the inputs hold, about (sizes the partitions)
-   * @param notes what the plan tells the user (its partition count)
+   * @param listener what the plan tells the user: its partition count, the progress of its {@link
+   *     DedupJob.Step#PARTITION} and {@link DedupJob.Step#JUDGE} steps
    */
   static DuplicateBits run(
       Path dir,
@@ -118,10 +118,10 @@ final class PartitionedPlan {
       long recordsGuess,
       long checkpointRecords,
       Duration checkpointInterval,
-      Consumer<String> notes)
+      DedupJob.Listener listener)
       throws IOException {
     Files.createDirectories(dir);
-    PartitionedPlan plan = new PartitionedPlan(dir, durable, setBudget, notes);
+    PartitionedPlan plan = new PartitionedPlan(dir, durable, setBudget, listener);
     Progress p = durable ? plan.readProgress() : null;
     if (p == null) {
       int partitions = partitionsFor(recordsGuess, setBudget);
@@ -165,7 +165,7 @@ final class PartitionedPlan {
       Duration checkpointInterval)
       throws IOException {
     Files.deleteIfExists(dir.resolve(BITS)); // made for another count by a plan killed after it
-    notes.accept(
+    listener.note(
         "partitioned method: the keys go to "
             + p.partitions()
             + " partition file(s) in "
@@ -180,8 +180,16 @@ final class PartitionedPlan {
         PartitionFiles files = PartitionFiles.open(dir, 0, p.lengths(), bufferBytes(partitions))) {
       long since = 0;
       long lastCheckpoint = System.nanoTime();
+      long before = DedupJob.bytesBefore(inputs, fileIndex);
+      StepProgress progress =
+          new StepProgress(
+              listener,
+              DedupJob.Step.PARTITION,
+              before,
+              DedupJob.bytesBefore(inputs, inputs.size()));
       while (true) {
         RecordBatch b = source.next();
+        progress.at(before + source.rawBytesRead());
         long[] fp = b.fingerprints;
         for (int i = 0; i < b.count; i++) {
           if (b.kind[i] == RecordBatch.OK) {
@@ -209,6 +217,7 @@ final class PartitionedPlan {
           lastCheckpoint = System.nanoTime();
         }
       }
+      progress.end();
       if (durable) {
         files.force();
       } else {
@@ -226,7 +235,10 @@ final class PartitionedPlan {
     long largest = Arrays.stream(p.lengths()).max().orElse(0) / PartitionFiles.ENTRY_BYTES;
     long fitting = keysFitting(setBudget);
     FingerprintSet set = null;
+    StepProgress progress =
+        new StepProgress(listener, DedupJob.Step.JUDGE, p.partitionsJudged(), p.partitions());
     for (int i = p.partitionsJudged(); i < p.partitions(); i++) {
+      progress.at(i);
       Path file = PartitionFiles.path(dir, 0, i);
       long records = p.lengths()[i] / PartitionFiles.ENTRY_BYTES;
       if (records <= fitting) {
@@ -244,6 +256,7 @@ final class PartitionedPlan {
       }
       Files.deleteIfExists(file);
     }
+    progress.end();
   }
 
   /**

@@ -58,12 +58,17 @@ final class Tiers {
       Checkpoint cp,
       Manifest m,
       Fingerprinter fingerprinter,
-      long filterCapacity)
+      long filterCapacity,
+      DedupJob.Listener listener)
       throws IOException {
     List<String> warnings = new ArrayList<>();
     MembershipFilter filter = null;
     long replayFrom = 1;
     long loading = System.nanoTime();
+    // at most one journal entry per checkpoint after the snapshot (none for one that kept nothing);
+    // the bar stands at 0 while the snapshot loads
+    StepProgress progress =
+        new StepProgress(listener, DedupJob.Step.RESTORE, 0, cp.sequence() - cp.snapshotSequence());
     if (cp.snapshotSequence() > 0) {
       try {
         FilterSnapshot s = FilterSnapshot.map(dir.snapshot(cp.snapshotSequence()));
@@ -119,13 +124,14 @@ final class Tiers {
     } else if (journalSet && setFrom == replayFrom) {
       replayed =
           JournalReplay.replay(
-              store, replayFrom, cp.sequence(), filter, set); // one pass feeds both
+              store, replayFrom, cp.sequence(), filter, set, progress::at); // one pass feeds both
     } else {
-      replayed = JournalReplay.replay(store, replayFrom, cp.sequence(), filter, null);
+      replayed = JournalReplay.replay(store, replayFrom, cp.sequence(), filter, null, progress::at);
     }
     if (journalSet && setFrom != replayFrom) {
       JournalReplay.replay(store, setFrom, cp.sequence(), null, set);
     }
+    progress.end();
     long replayNanos = System.nanoTime() - replaying;
     ExactStore exact = null;
     boolean full = m.keyMode() == KeyMode.FULL_KEY;

@@ -13,10 +13,12 @@ import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32C;
 
 /**
@@ -126,6 +128,12 @@ public final class RecordSource implements AutoCloseable {
 
   private volatile long rawBytesRead;
   private volatile boolean stopped;
+
+  /** Open once the reading thread stands at the start position, or has failed to get there. */
+  private final CountDownLatch atStart = new CountDownLatch(1);
+
+  /** How much of the first input's bytes before the start position have been checked. */
+  private volatile long startChecked;
 
   public RecordSource(
       List<InputFile> inputs,
@@ -351,6 +359,28 @@ public final class RecordSource implements AutoCloseable {
     free.offer(batch);
   }
 
+  /**
+   * Waits up to {@code millis} for the reading thread to stand at the start position, having
+   * checked ({@link #startCheckBytes}) or skipped what lies before it; true when it does or failed
+   * to (the failure comes with {@link #next}).
+   */
+  public boolean awaitStart(long millis) throws InterruptedException {
+    return atStart.await(millis, TimeUnit.MILLISECONDS);
+  }
+
+  /**
+   * How many bytes (uncompressed) of the first input a resumed job reads again before its start
+   * position, to check they did not change: 0 when it skips them.
+   */
+  public long startCheckBytes() {
+    return verifyStart ? startOffset : 0;
+  }
+
+  /** How many of the {@link #startCheckBytes} have been checked. */
+  public long startChecked() {
+    return startChecked;
+  }
+
   /** Bytes read from the files as stored (compressed bytes for gzip or zstd): for progress. */
   public long rawBytesRead() {
     return rawBytesRead;
@@ -376,6 +406,7 @@ public final class RecordSource implements AutoCloseable {
         }
         boolean first = f == startFile;
         LineReader lines = openLines(input, offset, line, first && verifyStart ? startCrc : -1);
+        atStart.countDown();
         Running running = reads == null ? null : new Running(lines, first ? startCrc : 0, offset);
         try (RecordReader records =
             new RecordReader(lines, settings.format == RecordFormat.CSV, settings.maxRecordBytes)) {
@@ -444,6 +475,8 @@ public final class RecordSource implements AutoCloseable {
           Thread.currentThread().interrupt();
         }
       }
+    } finally {
+      atStart.countDown(); // no input, or a failure before the start: nobody waits for it
     }
   }
 
@@ -585,7 +618,7 @@ public final class RecordSource implements AutoCloseable {
   }
 
   /** Reads the first {@code length} bytes of {@code in}: refused unless their CRC32C matches. */
-  private static void checkPrefix(InputStream in, InputFile input, long length, long expected)
+  private void checkPrefix(InputStream in, InputFile input, long length, long expected)
       throws IOException {
     byte[] buf = new byte[1 << 16];
     CRC32C crc = new CRC32C();
@@ -596,6 +629,7 @@ public final class RecordSource implements AutoCloseable {
       }
       crc.update(buf, 0, n);
       left -= n;
+      startChecked = length - left;
     }
     if (crc.getValue() != expected) {
       throw InputCheck.refusal(

@@ -1,6 +1,7 @@
 package dev.idem.engine.store;
 
 import dev.idem.core.filter.MembershipFilter;
+import java.util.function.LongConsumer;
 
 /**
  * Puts journaled keys back into a filter and an in-memory exact set on reopen, in one pass over the
@@ -16,7 +17,23 @@ public final class JournalReplay {
    */
   public static long replay(
       StateStore store, long from, long to, MembershipFilter filter, MemoryStore set) {
+    return replay(store, from, to, filter, set, entries -> {});
+  }
+
+  /**
+   * {@link #replay(StateStore, long, long, MembershipFilter, MemoryStore)}, telling {@code
+   * entriesDone} how many journal entries (one per checkpoint that kept keys) it has replayed after
+   * each.
+   */
+  public static long replay(
+      StateStore store,
+      long from,
+      long to,
+      MembershipFilter filter,
+      MemoryStore set,
+      LongConsumer entriesDone) {
     long[] keys = new long[1];
+    long[] entries = new long[1];
     store.forEachJournaledBatch(
         from,
         to,
@@ -39,6 +56,7 @@ public final class JournalReplay {
             }
           }
           keys[0] += count;
+          entriesDone.accept(++entries[0]);
         });
     return keys[0];
   }

@@ -158,7 +158,7 @@ class PartitionedPlanTest {
         guess,
         997,
         Duration.ofHours(1),
-        n -> {});
+        new DedupJob.Listener() {});
   }
 
   private List<InputFile> write(List<List<String>> files) throws IOException {
