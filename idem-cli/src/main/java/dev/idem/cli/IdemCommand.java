@@ -172,6 +172,19 @@ public final class IdemCommand implements Runnable {
     }
   }
 
+  /**
+   * The commands' factory for a tool that builds the command line itself: the build's man page
+   * generator ({@code ManPageGenerator --factory}).
+   */
+  public static final class StandardFactory implements CommandLine.IFactory {
+    private final Factory factory = new Factory(Io.system());
+
+    @Override
+    public <K> K create(Class<K> cls) throws Exception {
+      return factory.create(cls);
+    }
+  }
+
   /** Reads the version Maven wrote into {@code idem-version.properties}. */
   static final class Version implements IVersionProvider {
     @Override
