@@ -18,7 +18,7 @@ final class BandIndex {
   private final int[] used;
 
   /** next[doc * B + band]: the previous document with the same key in that band, or NONE. */
-  private int[] next = new int[1024];
+  private int[] next = new int[64];
 
   BandIndex(LshBands bands) {
     this.bands = bands;
@@ -27,8 +27,8 @@ final class BandIndex {
     heads = new int[b][];
     used = new int[b];
     for (int i = 0; i < b; i++) {
-      keys[i] = new long[1024];
-      heads[i] = new int[1024];
+      keys[i] = new long[16];
+      heads[i] = new int[16];
       Arrays.fill(heads[i], NONE);
     }
   }

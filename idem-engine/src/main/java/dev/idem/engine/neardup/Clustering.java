@@ -36,7 +36,7 @@ final class Clustering {
   /** For an exact duplicate, the position of its first copy; else -1. */
   private int[] copyOf = new int[1024];
 
-  private int[] signatures = new int[1 << 14];
+  private int[] signatures = new int[1024];
   private final List<long[]> shingleSets = new ArrayList<>();
   private int rows;
 
@@ -88,9 +88,21 @@ final class Clustering {
     hasher.signature(shingles, signature);
     int r = rows++;
     row[doc] = r;
-    if ((long) (r + 1) * numPerm > signatures.length) {
+    long needed = (long) (r + 1) * numPerm;
+    if (needed > signatures.length) {
+      if (needed > Integer.MAX_VALUE - 8) {
+        throw new IllegalStateException(
+            "more than "
+                + r
+                + " documents with signatures of "
+                + numPerm
+                + " components: "
+                + "past the 2³¹ components one table holds");
+      }
       signatures =
-          Arrays.copyOf(signatures, (int) Math.min(Integer.MAX_VALUE - 8, 2L * signatures.length));
+          Arrays.copyOf(
+              signatures,
+              (int) Math.min(Integer.MAX_VALUE - 8, Math.max(needed, 2L * signatures.length)));
     }
     for (int i = 0; i < numPerm; i++) {
       signatures[r * numPerm + i] = (int) (signature[i] >>> 32);
