@@ -31,7 +31,7 @@ import java.util.function.Consumer;
  * <p>The first read judges. A document whose content has the fingerprint of an earlier document's
  * (the same bytes, as {@code dedup --content} compares them) is an exact duplicate and joins that
  * document's cluster before any shingling. Every other document is shingled, signed and added to
- * the {@link Clustering}, which compares it with every earlier document it shares an LSH bucket
+ * the {@code Clustering}, which compares it with every earlier document it shares an LSH bucket
  * with. The second read writes: each document whose cluster's first document is itself goes to the
  * output, the others to {@code --dropped}, in input order, byte for byte as read. Standard input is
  * kept in a temporary file for the second read.
