@@ -149,6 +149,24 @@ final class NearDupCommand implements Callable<Integer> {
       description = "Chooses the MinHash permutations (default: ${DEFAULT-VALUE}).")
   long seed;
 
+  @Option(
+      names = "--state",
+      paramLabel = "DIR",
+      description =
+          "Make the job resumable: its judgement and checkpoints go to DIR; after a crash, run "
+              + "the same command again. A job killed while judging judges again from the start; "
+              + "one killed while writing resumes at its last checkpoint. Needs -o and files as "
+              + "inputs. One process per DIR.")
+  Path state;
+
+  @Option(
+      names = "--checkpoint-every",
+      paramLabel = "N|DURATION",
+      description =
+          "With --state: checkpoint the writing after N documents and/or after DURATION (10s, "
+              + "1m); may be given twice (default: 100000 documents or 10s).")
+  List<String> checkpointEvery = new java.util.ArrayList<>();
+
   @Mixin OutputOptions output;
 
   @Option(
@@ -216,7 +234,11 @@ final class NearDupCommand implements Callable<Integer> {
 
   /** Refuses outputs that are inputs or each other. */
   private void refuseDestructivePaths(NearDupSpec s) throws IOException {
-    OutputGuard guard = new OutputGuard().inputs(s.inputs());
+    OutputGuard guard =
+        new OutputGuard()
+            .resumable(s.state() != null)
+            .inputs(s.inputs())
+            .stateDirectory("--state " + s.state(), s.state());
     if (s.output() == null) {
       guard.standardOutput();
     }
@@ -226,6 +248,20 @@ final class NearDupCommand implements Callable<Integer> {
         .output("--clusters " + s.clusters(), s.clusters());
     badRecords.addQuarantineTo(guard);
     guard.summary("--stats-json " + output.statsJson, output.statsFile()).check();
+  }
+
+  /** {@code --checkpoint-every}: documents and milliseconds, the last of each kind given. */
+  private long[] checkpoints() {
+    long documents = 100_000;
+    long millis = 10_000;
+    for (String every : checkpointEvery) {
+      if (every.matches("[0-9_,]+[kKmMgG]?|[0-9.]+[eE][0-9]+")) {
+        documents = new CountConverter().convert(every);
+      } else {
+        millis = new DurationConverter().convert(every).toMillis();
+      }
+    }
+    return new long[] {documents, millis};
   }
 
   private NearDupSpec jobSpec() {
@@ -252,6 +288,7 @@ final class NearDupCommand implements Callable<Integer> {
         throw new IllegalArgumentException("--num-perm must be from 1 to 8192, got " + perms);
       }
       LshBands lsh = bands != null ? new LshBands(bands, rows) : LshBands.optimal(threshold, perms);
+      long[] every = checkpoints();
       KeySpec key =
           content.field != null ? KeySpec.jsonField(content.field, true) : new KeySpec.WholeLine();
       RecordFormat format = content.field != null ? RecordFormat.JSONL : RecordFormat.LINES;
@@ -272,7 +309,10 @@ final class NearDupCommand implements Callable<Integer> {
           clusters,
           badRecords.policy,
           badRecords.maxRecordBytes(),
-          tmp);
+          tmp,
+          state,
+          every[0],
+          every[1]);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }

@@ -18,10 +18,9 @@ final class NearDupSummary {
     this.output = output;
   }
 
+  /** Printed even with {@code --quiet}, as the other commands print theirs. */
   void warning(String message) {
-    if (!output.quiet) {
-      io.err().println("idem near-dup: warning: " + message);
-    }
+    io.err().println("idem near-dup: warning: " + message);
   }
 
   void finish(NearDupResult r, NearDupSpec spec) throws IOException {

@@ -20,7 +20,6 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -32,9 +31,13 @@ import java.util.function.Consumer;
  * (the same bytes, as {@code dedup --content} compares them) is an exact duplicate and joins that
  * document's cluster before any shingling. Every other document is shingled, signed and added to
  * the {@code Clustering}, which compares it with every earlier document it shares an LSH bucket
- * with. The second read writes: each document whose cluster's first document is itself goes to the
- * output, the others to {@code --dropped}, in input order, byte for byte as read. Standard input is
- * kept in a temporary file for the second read.
+ * with. What it decided is a {@code Judgement}: each document's survivor. The second read ({@code
+ * SurvivorWriter}) writes each document whose survivor is itself to the output, the others to
+ * {@code --dropped}, in input order, byte for byte as read. Standard input is kept in a temporary
+ * file for the second read.
+ *
+ * <p>With a state directory ({@code NearDupState}) the judgement is saved once made and the second
+ * read checkpoints, so a killed job resumes with the outputs of an uninterrupted run.
  *
  * <p>Bad records are failed on (before anything is written), skipped or quarantined during the
  * first read; the second read passes over them.
@@ -46,14 +49,13 @@ public final class NearDupJob {
   private final OutputStream stdout;
   private final Consumer<String> warn;
   private final List<String> warnings = new ArrayList<>();
-  private final Clustering clustering;
-  private final Shingler shingler;
 
   private long records;
   private long documents;
   private long exactDuplicates;
   private long badRecords;
   private long blankLines;
+  private long quarantineBytes;
   private Path spool;
 
   private NearDupJob(
@@ -62,17 +64,10 @@ public final class NearDupJob {
     this.stdin = stdin;
     this.stdout = stdout;
     this.warn = warn;
-    this.shingler = new Shingler(spec.tokenizer(), spec.ngram(), spec.normalization());
-    this.clustering =
-        new Clustering(
-            new MinHasher(spec.numPerm(), spec.seed()),
-            spec.bands(),
-            spec.threshold(),
-            spec.verify());
   }
 
   /**
-   * Runs the job.
+   * Runs the job, or resumes it from its state.
    *
    * @param warn told of each warning as it happens (also in the result)
    * @throws BadRecordException for a bad record under {@code fail}, before any output is written
@@ -98,31 +93,46 @@ public final class NearDupJob {
         OutputFile.requireDirectory(p); // before the work, not after it
       }
     }
-    try {
+    if (spec.state() != null && inputs.stream().anyMatch(InputFile::isStdin)) {
+      throw new JobException(
+          "standard input cannot be resumed: a near-dup with --state reads files");
+    }
+    try (NearDupState state =
+        spec.state() == null
+            ? null
+            : NearDupState.open(spec.state(), NearDupState.identity(spec, inputs))) {
+      NearDupState.Progress from = state == null ? null : state.resumed();
+      if (from != null && from.phase() == NearDupState.Phase.DONE) {
+        warn(spec.state() + " holds a finished job: nothing was done; its output is as written");
+        return result(from, Judgement.load(spec.state()), from.kept(), started);
+      }
       if (inputs.stream().anyMatch(InputFile::isStdin)) {
         Path dir = spec.tmp() != null ? spec.tmp() : Path.of(System.getProperty("java.io.tmpdir"));
         spool = Files.createTempFile(dir, "idem-near-dup-", ".stdin");
         Files.copy(stdin, spool, StandardCopyOption.REPLACE_EXISTING);
       }
-      judge(inputs, extractor);
-      long[] counts = write(inputs, extractor);
-      long kept = counts[0];
-      return new NearDupResult(
-          records,
-          documents,
-          kept,
-          exactDuplicates,
-          documents - kept - exactDuplicates,
-          counts[1],
-          badRecords,
-          blankLines,
-          clustering.candidatePairs(),
-          clustering.comparedPairs(),
-          clustering.acceptedPairs(),
-          spec.bands(),
-          spec.numPerm(),
-          (System.nanoTime() - started) / 1_000_000,
-          List.copyOf(warnings));
+      Judgement judgement;
+      Clustering clustering = null;
+      if (from == null) {
+        clustering = judge(inputs, extractor, state != null);
+        judgement = Judgement.of(clustering);
+        if (state != null) {
+          judgement.save(state.directory());
+          from = progressAfterJudging(state, clustering);
+          state.write(from);
+        }
+      } else {
+        judgement = Judgement.load(spec.state());
+      }
+      SurvivorWriter writer =
+          new SurvivorWriter(spec, inputs, extractor, judgement, state, from, stdout);
+      long kept;
+      try (InputStream in = standardInput()) {
+        kept = writer.write(in);
+      }
+      return clustering != null
+          ? result(clustering, judgement, kept, started)
+          : result(from, judgement, kept, started);
     } finally {
       if (spool != null) {
         Files.deleteIfExists(spool);
@@ -130,14 +140,93 @@ public final class NearDupJob {
     }
   }
 
+  /** The checkpoint that commits the judgement: writing starts at the first document. */
+  private NearDupState.Progress progressAfterJudging(NearDupState state, Clustering c) {
+    return new NearDupState.Progress(
+        state.job(),
+        NearDupState.Phase.WRITING,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        null,
+        0,
+        null,
+        0,
+        null,
+        records,
+        documents,
+        exactDuplicates,
+        badRecords,
+        blankLines,
+        c.candidatePairs(),
+        c.comparedPairs(),
+        c.acceptedPairs(),
+        quarantineBytes);
+  }
+
+  private NearDupResult result(Clustering c, Judgement j, long kept, long started) {
+    return new NearDupResult(
+        records,
+        documents,
+        kept,
+        exactDuplicates,
+        documents - j.survivors() - exactDuplicates,
+        j.clusters(),
+        badRecords,
+        blankLines,
+        c.candidatePairs(),
+        c.comparedPairs(),
+        c.acceptedPairs(),
+        spec.bands(),
+        spec.numPerm(),
+        (System.nanoTime() - started) / 1_000_000,
+        List.copyOf(warnings));
+  }
+
+  /** The result of a job whose judging an earlier run did: its counts come from the state. */
+  private NearDupResult result(NearDupState.Progress p, Judgement j, long kept, long started) {
+    return new NearDupResult(
+        p.records(),
+        p.documents(),
+        kept,
+        p.exactDuplicates(),
+        p.documents() - j.survivors() - p.exactDuplicates(),
+        j.clusters(),
+        p.badRecords(),
+        p.blankLines(),
+        p.candidatePairs(),
+        p.comparedPairs(),
+        p.acceptedPairs(),
+        spec.bands(),
+        spec.numPerm(),
+        (System.nanoTime() - started) / 1_000_000,
+        List.copyOf(warnings));
+  }
+
+  private void warn(String message) {
+    warnings.add(message);
+    warn.accept(message);
+  }
+
   /** The first read: every document into the clustering, bad records as the policy says. */
-  private void judge(List<InputFile> inputs, KeyExtractor extractor) throws IOException {
+  private Clustering judge(List<InputFile> inputs, KeyExtractor extractor, boolean durable)
+      throws IOException {
+    Clustering clustering =
+        new Clustering(
+            new MinHasher(spec.numPerm(), spec.seed()),
+            spec.bands(),
+            spec.threshold(),
+            spec.verify());
+    Shingler shingler = new Shingler(spec.tokenizer(), spec.ngram(), spec.normalization());
     Map<Fingerprint, Integer> firstCopy = new HashMap<>();
     BadRecordPolicy policy = spec.onBadRecord();
     try (OutputFile quarantine =
             policy instanceof BadRecordPolicy.Quarantine q ? OutputFile.open(q.file()) : null;
         InputStream in = standardInput();
-        RecordSource source = source(inputs, extractor, true, in)) {
+        RecordSource source = source(inputs, extractor, true, in, 0, 0, 0)) {
       while (true) {
         RecordBatch batch = source.next();
         for (int i = 0; i < batch.count; i++) {
@@ -169,10 +258,19 @@ public final class NearDupJob {
         boolean end = batch.endOfInput;
         source.recycle(batch);
         if (end) {
-          return;
+          break;
         }
       }
+      if (quarantine != null) {
+        if (durable) {
+          quarantine.sync(); // complete on disk before the judgement is committed
+        } else {
+          quarantine.flush();
+        }
+        quarantineBytes = quarantine.length();
+      }
     }
+    return clustering;
   }
 
   private void bad(RecordBatch batch, int i, String name, OutputFile quarantine)
@@ -182,108 +280,17 @@ public final class NearDupJob {
     }
     if (quarantine != null) {
       if (batch.tooLongToKeep(i)) {
-        String message =
+        warn(
             name
                 + ":"
                 + batch.line[i]
                 + ": "
                 + batch.problem[i]
-                + "; too long to quarantine, counted as bad";
-        warnings.add(message);
-        warn.accept(message);
+                + "; too long to quarantine, counted as bad");
       } else {
         quarantine.writeRecord(batch, i);
       }
     }
-  }
-
-  /**
-   * The second read: survivors to the output, the others to {@code --dropped}, clusters of two or
-   * more to {@code --clusters}. Returns the documents kept and the clusters.
-   */
-  private long[] write(List<InputFile> inputs, KeyExtractor extractor) throws IOException {
-    int n = clustering.documents();
-    int[] clusterSize = new int[n];
-    for (int d = 0; d < n; d++) {
-      clusterSize[clustering.survivor(d)]++;
-    }
-    long clusters = 0;
-    for (int size : clusterSize) {
-      clusters += size > 1 ? 1 : 0;
-    }
-    long kept = 0;
-    int doc = 0;
-    try (OutputFile out =
-            spec.output() != null
-                ? OutputFile.open(spec.output())
-                : OutputFile.stream("<stdout>", stdout);
-        OutputFile dropped = spec.dropped() != null ? OutputFile.open(spec.dropped()) : null;
-        OutputFile clusterFile = spec.clusters() != null ? OutputFile.open(spec.clusters()) : null;
-        InputStream in = standardInput();
-        RecordSource source = source(inputs, extractor, false, in)) {
-      if (clusterFile != null) {
-        text(clusterFile, "document\tcluster\tsimilarity\tfile\tline\n");
-      }
-      while (true) {
-        RecordBatch batch = source.next();
-        for (int i = 0; i < batch.count; i++) {
-          if (batch.kind[i] != RecordBatch.OK) {
-            continue;
-          }
-          if (doc == n) {
-            throw changed(inputs.get(batch.fileIndex[i]).path());
-          }
-          int survivor = clustering.survivor(doc);
-          String name = inputs.get(batch.fileIndex[i]).path();
-          if (survivor == doc) {
-            out.writeRecord(batch, i);
-            kept++;
-          } else if (dropped != null) {
-            byte[] file = name.getBytes(StandardCharsets.UTF_8); // a path's bytes, not its chars
-            dropped.write(file, 0, file.length);
-            text(dropped, "\t" + batch.line[i] + "\t");
-            dropped.write(batch.arena, batch.start[i], batch.contentLength[i]);
-            dropped.write((byte) '\n');
-          }
-          if (clusterFile != null && clusterSize[survivor] > 1) {
-            text(
-                clusterFile,
-                doc
-                    + "\t"
-                    + survivor
-                    + "\t"
-                    + String.format(Locale.ROOT, "%.4f", clustering.similarityToSurvivor(doc))
-                    + "\t"
-                    + name
-                    + "\t"
-                    + batch.line[i]
-                    + "\n");
-          }
-          doc++;
-        }
-        boolean end = batch.endOfInput;
-        source.recycle(batch);
-        if (end) {
-          break;
-        }
-      }
-    }
-    if (doc != n) {
-      throw changed(inputs.isEmpty() ? "-" : inputs.get(inputs.size() - 1).path());
-    }
-    return new long[] {kept, clusters};
-  }
-
-  private static JobException changed(String name) {
-    return new JobException(
-        name
-            + ": the inputs changed between near-dup's two reads (a different number of "
-            + "documents); run it again on inputs that do not change while it runs");
-  }
-
-  private static void text(OutputFile out, String s) throws IOException {
-    byte[] b = s.getBytes(StandardCharsets.UTF_8);
-    out.write(b, 0, b.length);
   }
 
   /** What a read takes for {@code -}: the copy of standard input, read from its start. */
@@ -291,8 +298,16 @@ public final class NearDupJob {
     return spool != null ? Files.newInputStream(spool) : InputStream.nullInputStream();
   }
 
-  private RecordSource source(
-      List<InputFile> inputs, KeyExtractor extractor, boolean text, InputStream in) {
+  /** A source of records from a position; with the content's text when {@code text}. */
+  static RecordSource source(
+      NearDupSpec spec,
+      List<InputFile> inputs,
+      KeyExtractor extractor,
+      boolean text,
+      InputStream in,
+      int file,
+      long offset,
+      long line) {
     return new RecordSource(
         inputs,
         new RecordSource.Settings(
@@ -303,8 +318,19 @@ public final class NearDupJob {
             text,
             spec.maxRecordBytes()),
         in,
-        0,
-        0,
-        0);
+        file,
+        offset,
+        line);
+  }
+
+  private RecordSource source(
+      List<InputFile> inputs,
+      KeyExtractor extractor,
+      boolean text,
+      InputStream in,
+      int file,
+      long offset,
+      long line) {
+    return source(spec, inputs, extractor, text, in, file, offset, line);
   }
 }

@@ -25,6 +25,9 @@ import java.util.List;
  * @param dropped where removed documents go (FILE, LINE, record), or {@code null}
  * @param clusters where each clustered document's cluster goes, or {@code null}
  * @param tmp where standard input is kept for the second read ({@code null}: the system's)
+ * @param state the state directory of a resumable job, or {@code null}
+ * @param checkpointDocuments with a state: documents written between checkpoints, at most
+ * @param checkpointMillis with a state: milliseconds between checkpoints, at most
  */
 public record NearDupSpec(
     List<String> inputs,
@@ -43,7 +46,10 @@ public record NearDupSpec(
     Path clusters,
     BadRecordPolicy onBadRecord,
     int maxRecordBytes,
-    Path tmp) {
+    Path tmp,
+    Path state,
+    long checkpointDocuments,
+    long checkpointMillis) {
 
   public NearDupSpec {
     if (!(threshold > 0 && threshold <= 1)) {
@@ -60,6 +66,14 @@ public record NearDupSpec(
               + bands.components()
               + ") is more than --num-perm "
               + numPerm);
+    }
+    if (state != null && output == null) {
+      throw new IllegalArgumentException(
+          "--state needs -o FILE: standard output cannot be cut back to a checkpoint, so a "
+              + "resumed job could repeat records");
+    }
+    if (checkpointDocuments < 1 || checkpointMillis < 1) {
+      throw new IllegalArgumentException("--checkpoint-every must be positive");
     }
     inputs = List.copyOf(inputs);
   }
