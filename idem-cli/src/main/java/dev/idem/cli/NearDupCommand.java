@@ -196,6 +196,16 @@ final class NearDupCommand implements Callable<Integer> {
               + "directory).")
   Path tmp;
 
+  @Option(
+      names = "--threads",
+      paramLabel = "N",
+      defaultValue = "0",
+      description =
+          "Threads that shingle and sign documents, a share of each batch (default 0: one per "
+              + "core). Documents are then judged in input order on one thread: the output is the "
+              + "same for every N.")
+  int threads;
+
   @Parameters(
       paramLabel = "INPUT",
       arity = "0..*",
@@ -310,6 +320,7 @@ final class NearDupCommand implements Callable<Integer> {
           badRecords.policy,
           badRecords.maxRecordBytes(),
           tmp,
+          threads == 0 ? Runtime.getRuntime().availableProcessors() : threads,
           state,
           every[0],
           every[1]);

@@ -275,6 +275,33 @@ class NearDupCommandTest {
   }
 
   @Test
+  void theOutputIsTheSameForAnyNumberOfThreads() throws IOException {
+    Path in = writeCorpus("threads.jsonl", plantedCorpus(4));
+    String[] outputs = new String[3];
+    int[] threads = {1, 3, 8};
+    for (int t = 0; t < threads.length; t++) {
+      Path clusters = dir.resolve("clusters-" + t + ".tsv");
+      Cli.Result r =
+          Cli.run(
+              "near-dup",
+              "--content",
+              "text",
+              "--threads",
+              Integer.toString(threads[t]),
+              "--clusters",
+              clusters.toString(),
+              "-q",
+              in.toString());
+      assertThat(r.status()).as(r.err()).isZero();
+      outputs[t] = r.out() + Files.readString(clusters);
+    }
+    assertThat(outputs[1]).isEqualTo(outputs[0]);
+    assertThat(outputs[2]).isEqualTo(outputs[0]);
+    assertUsage(
+        Cli.run("near-dup", "--content", "text", "--threads", "-1", in.toString()), "--threads");
+  }
+
+  @Test
   void wholeLinesAndCharacterShingles() {
     String input = "kitten sitting on the mat\nkitten sitting on the hat\na different line\n";
     Cli.Result r =

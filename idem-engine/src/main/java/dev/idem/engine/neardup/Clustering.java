@@ -79,13 +79,25 @@ final class Clustering {
 
   /** Adds a document by its shingle set; returns its position. */
   int addDocument(long[] shingles) {
+    hasher.signature(shingles, signature);
+    return addSigned(shingles, signature, 0);
+  }
+
+  /**
+   * Adds a document by its shingle set and its signature, at {@code source[from..]}, as this
+   * clustering's {@link MinHasher} makes it (signed elsewhere, on another thread); returns its
+   * position.
+   */
+  int addSigned(long[] shingles, long[] source, int from) {
     int doc = next();
     copyOf[doc] = -1;
     if (shingles.length == 0) {
       row[doc] = -1; // nothing to compare: it is a cluster of its own
       return doc;
     }
-    hasher.signature(shingles, signature);
+    if (source != signature) {
+      System.arraycopy(source, from, signature, 0, numPerm);
+    }
     int r = rows++;
     row[doc] = r;
     long needed = (long) (r + 1) * numPerm;

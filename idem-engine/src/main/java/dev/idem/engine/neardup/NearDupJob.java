@@ -13,7 +13,6 @@ import dev.idem.engine.records.RecordSource;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -214,36 +213,53 @@ public final class NearDupJob {
   /** The first read: every document into the clustering, bad records as the policy says. */
   private Clustering judge(List<InputFile> inputs, KeyExtractor extractor, boolean durable)
       throws IOException {
-    Clustering clustering =
-        new Clustering(
-            new MinHasher(spec.numPerm(), spec.seed()),
-            spec.bands(),
-            spec.threshold(),
-            spec.verify());
-    Shingler shingler = new Shingler(spec.tokenizer(), spec.ngram(), spec.normalization());
+    MinHasher hasher = new MinHasher(spec.numPerm(), spec.seed());
+    Clustering clustering = new Clustering(hasher, spec.bands(), spec.threshold(), spec.verify());
     Map<Fingerprint, Integer> firstCopy = new HashMap<>();
     BadRecordPolicy policy = spec.onBadRecord();
+    int[] toSign = new int[RecordBatch.MAX_RECORDS];
+    int[] copyOf = new int[RecordBatch.MAX_RECORDS];
     try (OutputFile quarantine =
             policy instanceof BadRecordPolicy.Quarantine q ? OutputFile.open(q.file()) : null;
         InputStream in = standardInput();
-        RecordSource source = source(inputs, extractor, true, in, 0, 0, 0)) {
+        RecordSource source = source(inputs, extractor, true, in, 0, 0, 0);
+        BatchSigner signer = new BatchSigner(spec.threads(), hasher, spec)) {
       while (true) {
         RecordBatch batch = source.next();
+        if (toSign.length < batch.count) {
+          toSign = new int[batch.count];
+          copyOf = new int[batch.count];
+        }
+        // exact duplicates first, in order: only the others are shingled and signed
+        int signing = 0;
+        int position = clustering.documents();
+        for (int i = 0; i < batch.count; i++) {
+          if (batch.kind[i] == RecordBatch.OK) {
+            Fingerprint f =
+                new Fingerprint(batch.fingerprints[2 * i], batch.fingerprints[2 * i + 1]);
+            Integer first = firstCopy.putIfAbsent(f, position++);
+            copyOf[i] = first == null ? -1 : first;
+            if (first == null) {
+              toSign[signing++] = i;
+            }
+          }
+        }
+        try {
+          signer.sign(batch, toSign, signing);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new java.io.InterruptedIOException("interrupted while signing documents");
+        }
         for (int i = 0; i < batch.count; i++) {
           switch (batch.kind[i]) {
             case RecordBatch.OK -> {
               records++;
               documents++;
-              Fingerprint f =
-                  new Fingerprint(batch.fingerprints[2 * i], batch.fingerprints[2 * i + 1]);
-              Integer first = firstCopy.putIfAbsent(f, clustering.documents());
-              if (first != null) {
-                clustering.addExactDuplicate(first);
+              if (copyOf[i] >= 0) {
+                clustering.addExactDuplicate(copyOf[i]);
                 exactDuplicates++;
               } else {
-                // malformed UTF-8 reads as U+FFFD: such a document still has shingles
-                String text = new String(batch.keys[i], StandardCharsets.UTF_8);
-                clustering.addDocument(shingler.shingles(text));
+                clustering.addSigned(signer.shingles(i), signer.signatures(), signer.offset(i));
               }
             }
             case RecordBatch.BLANK -> blankLines++;

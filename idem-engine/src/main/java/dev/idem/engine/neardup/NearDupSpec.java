@@ -25,6 +25,7 @@ import java.util.List;
  * @param dropped where removed documents go (FILE, LINE, record), or {@code null}
  * @param clusters where each clustered document's cluster goes, or {@code null}
  * @param tmp where standard input is kept for the second read ({@code null}: the system's)
+ * @param threads threads that shingle and sign documents (the output is the same for any number)
  * @param state the state directory of a resumable job, or {@code null}
  * @param checkpointDocuments with a state: documents written between checkpoints, at most
  * @param checkpointMillis with a state: milliseconds between checkpoints, at most
@@ -47,6 +48,7 @@ public record NearDupSpec(
     BadRecordPolicy onBadRecord,
     int maxRecordBytes,
     Path tmp,
+    int threads,
     Path state,
     long checkpointDocuments,
     long checkpointMillis) {
@@ -71,6 +73,9 @@ public record NearDupSpec(
       throw new IllegalArgumentException(
           "--state needs -o FILE: standard output cannot be cut back to a checkpoint, so a "
               + "resumed job could repeat records");
+    }
+    if (threads < 1) {
+      throw new IllegalArgumentException("--threads must be at least 1, got " + threads);
     }
     if (checkpointDocuments < 1 || checkpointMillis < 1) {
       throw new IllegalArgumentException("--checkpoint-every must be positive");
