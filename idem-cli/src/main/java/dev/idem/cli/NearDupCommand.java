@@ -294,8 +294,8 @@ final class NearDupCommand implements Callable<Integer> {
         throw new IllegalArgumentException("--ngram must be at least 1, got " + ngram);
       }
       int perms = numPerm != null ? numPerm : bands != null ? bands * rows : 128;
-      if (perms < 1 || perms > 8192) {
-        throw new IllegalArgumentException("--num-perm must be from 1 to 8192, got " + perms);
+      if (perms < 1 || perms > 1024) {
+        throw new IllegalArgumentException("--num-perm must be from 1 to 1024, got " + perms);
       }
       LshBands lsh = bands != null ? new LshBands(bands, rows) : LshBands.optimal(threshold, perms);
       long[] every = checkpoints();

@@ -273,8 +273,8 @@ final class PlanCommand implements Callable<Integer> {
           "give the documents (--records N) or an input to count them in (--sample INPUT... "
               + "--content FIELD)");
     }
-    if (nearDup.numPerm < 1 || nearDup.numPerm > 8192) {
-      throw usage("--num-perm must be from 1 to 8192, got " + nearDup.numPerm);
+    if (nearDup.numPerm < 1 || nearDup.numPerm > 1024) {
+      throw usage("--num-perm must be from 1 to 1024, got " + nearDup.numPerm);
     }
     double words =
         nearDup.words != null
