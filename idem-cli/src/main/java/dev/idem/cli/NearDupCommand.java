@@ -46,10 +46,11 @@ import picocli.CommandLine.Spec;
     },
     exitCodeListHeading = "%nExit status:%n",
     exitCodeList = {
-      "0:done",
+      "0:done (or already done: the state says the job is complete)",
       "1:bad input under --on-bad-record fail (before any output is written), an unreadable "
           + "input or unwritable output",
-      "2:usage error"
+      "2:usage error, a --state that belongs to another job or is in use, or inputs that "
+          + "changed between the two reads"
     })
 final class NearDupCommand implements Callable<Integer> {
 
