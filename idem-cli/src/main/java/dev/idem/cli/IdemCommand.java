@@ -33,6 +33,7 @@ import picocli.CommandLine.Spec;
     subcommands = {
       DedupCommand.class,
       SortDedupCommand.class,
+      NearDupCommand.class,
       PlanCommand.class,
       SplitCommand.class,
       ReshardCommand.class,

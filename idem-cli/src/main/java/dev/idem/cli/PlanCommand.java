@@ -3,7 +3,10 @@ package dev.idem.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.idem.core.ByteSize;
 import dev.idem.engine.JobException;
+import dev.idem.engine.neardup.LshBands;
+import dev.idem.engine.neardup.NearDupPlan;
 import dev.idem.engine.plan.MethodEstimate;
 import dev.idem.engine.plan.Planner;
 import dev.idem.engine.plan.Planner.Recommendation;
@@ -178,6 +181,48 @@ final class PlanCommand implements Callable<Integer> {
       heading = "%nSample (estimate the numbers from the input):%n")
   Sample sample;
 
+  static final class NearDup {
+    @Option(
+        names = "--near-dup",
+        required = true,
+        description =
+            "Plan idem near-dup instead: its bands and rows, the S-curve at a few similarities, "
+                + "its memory (it holds every document's signature) and its command.")
+    boolean nearDup;
+
+    @Option(
+        names = "--threshold",
+        paramLabel = "T",
+        defaultValue = "0.8",
+        converter = RateConverter.class,
+        description = "As for idem near-dup (default: ${DEFAULT-VALUE}).")
+    double threshold;
+
+    @Option(
+        names = "--num-perm",
+        paramLabel = "N",
+        defaultValue = "128",
+        description = "As for idem near-dup (default: ${DEFAULT-VALUE}).")
+    int numPerm;
+
+    @Option(names = "--verify", description = "As for idem near-dup: also holds the shingles.")
+    boolean verify;
+
+    @Option(
+        names = "--words-per-document",
+        paramLabel = "N",
+        description =
+            "Mean words per document, for --verify (default: the sample's mean content bytes / 6, "
+                + "else 500).")
+    Double words;
+  }
+
+  @ArgGroup(
+      exclusive = false,
+      multiplicity = "0..1",
+      heading = "%nNear-duplicate documents (idem near-dup):%n")
+  NearDup nearDup;
+
   @Option(names = "--json", description = "Print one JSON object instead of the table.")
   boolean json;
 
@@ -192,6 +237,9 @@ final class PlanCommand implements Callable<Integer> {
   @Override
   public Integer call() throws IOException {
     InputSurvey.Result survey = sample == null ? null : survey();
+    if (nearDup != null) {
+      return planNearDup(survey);
+    }
     Workload w = workload(survey);
     List<MethodEstimate> rows = Planner.methods(w);
     Recommendation rec = Planner.recommend(w, rows, keyOptions(), inputs(), output());
@@ -214,6 +262,92 @@ final class PlanCommand implements Callable<Integer> {
     } else {
       PlanReport.print(io.out(), w, survey, sample == null ? null : sample.inputs, rows, rec);
     }
+    return 0;
+  }
+
+  /** {@code --near-dup}: the bands, the S-curve, the memory and the command. */
+  private int planNearDup(InputSurvey.Result survey) throws IOException {
+    long documents = records != null ? records : survey != null ? survey.recordsInWhole() : -1;
+    if (documents < 0) {
+      throw usage(
+          "give the documents (--records N) or an input to count them in (--sample INPUT... "
+              + "--content FIELD)");
+    }
+    if (nearDup.numPerm < 1 || nearDup.numPerm > 1024) {
+      throw usage("--num-perm must be from 1 to 1024, got " + nearDup.numPerm);
+    }
+    double words =
+        nearDup.words != null
+            ? nearDup.words
+            : survey != null && survey.meanKeyBytes() > 0 ? survey.meanKeyBytes() / 6 : 500;
+    LshBands bands = LshBands.optimal(nearDup.threshold, nearDup.numPerm);
+    NearDupPlan plan =
+        NearDupPlan.of(documents, nearDup.threshold, nearDup.numPerm, bands, nearDup.verify, words);
+    String field =
+        sample != null && sample.key.content != null
+            ? "--content " + sample.key.content
+            : sample != null && sample.key.wholeLine ? "--whole-line" : "--content FIELD";
+    String command =
+        "idem near-dup "
+            + field
+            + " --threshold "
+            + nearDup.threshold
+            + (nearDup.numPerm != 128 ? " --num-perm " + nearDup.numPerm : "")
+            + (nearDup.verify ? " --verify" : "")
+            + " --state STATE -o OUT "
+            + (sample != null ? String.join(" ", sample.inputs) : "INPUT...");
+    boolean fits = memory == null || plan.totalBytes() <= memory;
+    if (json) {
+      Map<String, Object> m = new java.util.LinkedHashMap<>();
+      m.put("documents", documents);
+      m.put("threshold", nearDup.threshold);
+      m.put("num_perm", nearDup.numPerm);
+      m.put("bands", bands.bands());
+      m.put("rows", bands.rows());
+      m.put("s_curve_half_point", bands.halfPoint());
+      m.put("bytes_per_document", plan.bytesPerDocument());
+      m.put("memory_bytes", plan.totalBytes());
+      m.put("fits", fits);
+      m.put("command", command);
+      io.out()
+          .println(
+              new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValueAsString(m));
+      return 0;
+    }
+    java.io.PrintStream out = io.out();
+    out.printf(
+        java.util.Locale.ROOT,
+        "idem near-dup for %,d documents at threshold %s:%n",
+        documents,
+        nearDup.threshold);
+    StringBuilder curve = new StringBuilder();
+    for (double s : new double[] {0.5, 0.7, 0.8, 0.85, 0.9, 0.95}) {
+      curve.append(String.format(java.util.Locale.ROOT, ", %.3f at %.2f", bands.probability(s), s));
+    }
+    out.printf(
+        java.util.Locale.ROOT,
+        "  LSH %d bands × %d rows of %d permutations: P(candidate)%s (50 %% at s = %.3f)%n",
+        bands.bands(),
+        bands.rows(),
+        nearDup.numPerm,
+        curve,
+        bands.halfPoint());
+    out.printf(
+        java.util.Locale.ROOT,
+        "  memory: about %,d bytes a document%s, %s in all%s%n",
+        plan.bytesPerDocument(),
+        nearDup.verify
+            ? String.format(java.util.Locale.ROOT, " (%.0f words of shingles included)", words)
+            : "",
+        ByteSize.format(plan.totalBytes()),
+        memory == null
+            ? ""
+            : fits
+                ? "; fits in --memory " + ByteSize.format(memory)
+                : "; does NOT fit in --memory "
+                    + ByteSize.format(memory)
+                    + ": near-dup holds it all in memory (no on-disk band tables yet)");
+    out.println("  command: " + command);
     return 0;
   }
 

@@ -1,0 +1,165 @@
+package dev.idem.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code idem near-dup --state} in a child process, killed with SIGKILL at random moments (while
+ * judging, and while writing between and during checkpoints) and rerun with the same command until
+ * it finishes: the output, {@code --dropped} and {@code --clusters} equal an uninterrupted run's
+ * byte for byte, and that run's equal a run without a state.
+ */
+class NearDupCrashTest {
+
+  private static final int DOCUMENTS = 12_000;
+  private static final int KILLS = 12;
+
+  @TempDir static Path dir;
+  private static Path input;
+
+  @BeforeAll
+  static void generate() throws IOException {
+    SplittableRandom random = new SplittableRandom(20261204L);
+    List<String[]> bases = new ArrayList<>();
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < DOCUMENTS; i++) {
+      String[] words;
+      if (!bases.isEmpty() && random.nextInt(3) == 0) {
+        words = bases.get(bases.size() - 1 - random.nextInt(Math.min(200, bases.size()))).clone();
+        for (int e = random.nextInt(6); e >= 0; e--) {
+          words[random.nextInt(words.length)] = "e" + random.nextInt(100_000);
+        }
+      } else {
+        words = new String[80];
+        for (int w = 0; w < words.length; w++) {
+          words[w] = "w" + random.nextInt(10_000);
+        }
+        bases.add(words);
+      }
+      b.append("{\"id\":").append(i).append(",\"text\":\"").append(String.join(" ", words));
+      b.append("\"}\n");
+    }
+    input = dir.resolve("docs.jsonl");
+    Files.writeString(input, b);
+  }
+
+  private static List<String> command(Path state, Path out) {
+    return List.of(
+        "near-dup",
+        "--content",
+        "text",
+        "--verify",
+        "--state",
+        state.toString(),
+        "--checkpoint-every",
+        "300",
+        "--dropped",
+        out + ".dropped",
+        "--clusters",
+        out + ".clusters",
+        "-o",
+        out.toString(),
+        "--quiet",
+        input.toString());
+  }
+
+  @Test
+  void killedTwelveTimesItWritesWhatAnUninterruptedRunWrites() throws Exception {
+    Path once = dir.resolve("once.jsonl");
+    long full = KillLoop.runToEnd(command(dir.resolve("once-state"), once));
+    byte[] out = Files.readAllBytes(once);
+    byte[] dropped = Files.readAllBytes(Path.of(once + ".dropped"));
+    byte[] clusters = Files.readAllBytes(Path.of(once + ".clusters"));
+    Cli.Result stateless =
+        Cli.run("near-dup", "--content", "text", "--verify", "-q", input.toString());
+    assertThat(stateless.outBytes()).isEqualTo(out);
+    assertThat(out.length).isPositive();
+    assertThat(dropped.length).isPositive();
+
+    int[] writingKills = {0};
+    KillLoop.run(
+        dir,
+        "near-dup",
+        NearDupCrashTest::command,
+        full,
+        1.0,
+        KILLS,
+        new KillLoop.Watcher() {
+          @Override
+          public void killed(Path state) throws IOException {
+            Path checkpoint = state.resolve("NEAR-DUP.json");
+            if (Files.exists(checkpoint) && Files.readString(checkpoint).contains("\"WRITING\"")) {
+              writingKills[0]++;
+            }
+          }
+
+          @Override
+          public boolean enough() {
+            return writingKills[0] > 0;
+          }
+
+          @Override
+          public void finished(int round, int kills, Path o) throws IOException {
+            String as = "round " + round + " after " + kills + " kills";
+            assertThat(Files.readAllBytes(o)).as(as).isEqualTo(out);
+            assertThat(Files.readAllBytes(Path.of(o + ".dropped"))).as(as).isEqualTo(dropped);
+            assertThat(Files.readAllBytes(Path.of(o + ".clusters"))).as(as).isEqualTo(clusters);
+          }
+        });
+    assertThat(writingKills[0]).as("kills while writing").isPositive();
+  }
+
+  @Test
+  void aFinishedStateIsNotRunAgainAndAnotherCommandIsRefused() throws Exception {
+    Path state = dir.resolve("done-state");
+    Path out = dir.resolve("done.jsonl");
+    KillLoop.runToEnd(command(state, out));
+    byte[] written = Files.readAllBytes(out);
+    Cli.Result again = Cli.run(command(state, out).toArray(String[]::new));
+    assertThat(again.status()).as(again.err()).isZero();
+    assertThat(again.err()).contains("holds a finished job");
+    assertThat(Files.readAllBytes(out)).isEqualTo(written);
+    List<String> other = new ArrayList<>(command(state, out));
+    other.addAll(1, List.of("--threshold", "0.7"));
+    Cli.Result refused = Cli.run(other.toArray(String[]::new));
+    assertThat(refused.status()).isEqualTo(2);
+    assertThat(refused.err())
+        .contains("the state of another near-dup")
+        .contains("threshold was 0.8, now 0.7");
+  }
+
+  @Test
+  void standardInputAndStandardOutputCannotBeResumed() throws IOException {
+    Cli.Result noOutput =
+        Cli.run(
+            "near-dup",
+            "--content",
+            "text",
+            "--state",
+            dir.resolve("s1").toString(),
+            input.toString());
+    assertThat(noOutput.status()).isEqualTo(2);
+    assertThat(noOutput.err()).contains("--state needs -o FILE");
+    Cli.Result stdin =
+        Cli.runWithInput(
+            "{\"text\":\"a\"}\n",
+            "near-dup",
+            "--content",
+            "text",
+            "--state",
+            dir.resolve("s2").toString(),
+            "-o",
+            dir.resolve("o2.jsonl").toString());
+    assertThat(stdin.status()).isEqualTo(2);
+    assertThat(stdin.err()).contains("standard input cannot be resumed");
+  }
+}

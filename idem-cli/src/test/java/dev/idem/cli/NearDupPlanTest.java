@@ -1,0 +1,64 @@
+package dev.idem.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code idem plan --near-dup}: bands, S-curve, memory and the command, as near-dup runs them. */
+class NearDupPlanTest {
+
+  @TempDir Path dir;
+
+  @Test
+  void thePlanNamesTheBandsNearDupChoosesAndItsMemory() {
+    Cli.Result r = Cli.run("plan", "--near-dup", "--records", "1M", "--memory", "512m", "--verify");
+    assertThat(r.status()).as(r.err()).isZero();
+    assertThat(r.out())
+        .contains("idem near-dup for 1,000,000 documents at threshold 0.8")
+        .contains("LSH 9 bands × 13 rows of 128 permutations")
+        .contains("0.399 at 0.80")
+        .contains("does NOT fit in --memory 512")
+        .contains("idem near-dup --content FIELD --threshold 0.8 --verify --state STATE");
+    Cli.Result small = Cli.run("plan", "--near-dup", "--records", "10000", "--memory", "512m");
+    assertThat(small.out()).contains("fits in --memory");
+  }
+
+  @Test
+  void aSampleGivesTheDocumentsAndTheField() throws IOException {
+    Path in = dir.resolve("docs.jsonl");
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < 100; i++) {
+      b.append("{\"body\":\"document number ").append(i).append(" has a few words\"}\n");
+    }
+    Files.writeString(in, b);
+    Cli.Result r =
+        Cli.run(
+            "plan",
+            "--near-dup",
+            "--threshold",
+            "0.7",
+            "--sample",
+            in.toString(),
+            "--content",
+            "body");
+    assertThat(r.status()).as(r.err()).isZero();
+    assertThat(r.out())
+        .contains("for 100 documents at threshold 0.7")
+        .contains("idem near-dup --content body --threshold 0.7 --state STATE -o OUT " + in);
+    // the bands the plan names are the ones the job chooses
+    Cli.Result job = Cli.run("near-dup", "--content", "body", "--threshold", "0.7", in.toString());
+    assertThat(job.err()).contains("LSH 14 bands × 9 rows");
+    assertThat(r.out()).contains("LSH 14 bands × 9 rows");
+  }
+
+  @Test
+  void withoutDocumentsItSaysWhatToGive() {
+    Cli.Result r = Cli.run("plan", "--near-dup");
+    assertThat(r.status()).isEqualTo(2);
+    assertThat(r.err()).contains("--records N");
+  }
+}

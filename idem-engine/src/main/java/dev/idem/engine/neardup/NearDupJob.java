@@ -1,0 +1,352 @@
+package dev.idem.engine.neardup;
+
+import dev.idem.core.Fingerprint;
+import dev.idem.core.Fingerprinter;
+import dev.idem.engine.JobException;
+import dev.idem.engine.records.BadRecordException;
+import dev.idem.engine.records.BadRecordPolicy;
+import dev.idem.engine.records.InputFile;
+import dev.idem.engine.records.KeyExtractor;
+import dev.idem.engine.records.OutputFile;
+import dev.idem.engine.records.RecordBatch;
+import dev.idem.engine.records.RecordSource;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * {@code idem near-dup}: removes documents that are near-duplicates of an earlier one, in two reads
+ * of the inputs.
+ *
+ * <p>The first read judges. A document whose content has the fingerprint of an earlier document's
+ * (the same bytes, as {@code dedup --content} compares them) is an exact duplicate and joins that
+ * document's cluster before any shingling. Every other document is shingled, signed and added to
+ * the {@code Clustering}, which compares it with every earlier document it shares an LSH bucket
+ * with. What it decided is a {@code Judgement}: each document's survivor. The second read ({@code
+ * SurvivorWriter}) writes each document whose survivor is itself to the output, the others to
+ * {@code --dropped}, in input order, byte for byte as read. Standard input is kept in a temporary
+ * file for the second read.
+ *
+ * <p>With a state directory ({@code NearDupState}) the judgement is saved once made and the second
+ * read checkpoints, so a killed job resumes with the outputs of an uninterrupted run.
+ *
+ * <p>Bad records are failed on (before anything is written), skipped or quarantined during the
+ * first read; the second read passes over them.
+ */
+public final class NearDupJob {
+
+  private final NearDupSpec spec;
+  private final InputStream stdin;
+  private final OutputStream stdout;
+  private final Consumer<String> warn;
+  private final List<String> warnings = new ArrayList<>();
+
+  private long records;
+  private long documents;
+  private long exactDuplicates;
+  private long badRecords;
+  private long blankLines;
+  private long quarantineBytes;
+  private Path spool;
+
+  private NearDupJob(
+      NearDupSpec spec, InputStream stdin, OutputStream stdout, Consumer<String> warn) {
+    this.spec = spec;
+    this.stdin = stdin;
+    this.stdout = stdout;
+    this.warn = warn;
+  }
+
+  /**
+   * Runs the job, or resumes it from its state.
+   *
+   * @param warn told of each warning as it happens (also in the result)
+   * @throws BadRecordException for a bad record under {@code fail}, before any output is written
+   * @throws JobException for a job that cannot run as specified (a message for the user)
+   */
+  public static NearDupResult run(
+      NearDupSpec spec, InputStream stdin, OutputStream stdout, Consumer<String> warn)
+      throws IOException {
+    return new NearDupJob(spec, stdin, stdout, warn).run();
+  }
+
+  private NearDupResult run() throws IOException {
+    long started = System.nanoTime();
+    List<InputFile> inputs = InputFile.expand(spec.inputs());
+    KeyExtractor extractor;
+    try {
+      extractor = KeyExtractor.of(spec.content(), spec.format());
+    } catch (IllegalArgumentException e) {
+      throw new JobException(e.getMessage());
+    }
+    for (Path p : new Path[] {spec.output(), spec.dropped(), spec.clusters()}) {
+      if (p != null) {
+        OutputFile.requireDirectory(p); // before the work, not after it
+      }
+    }
+    if (spec.state() != null && inputs.stream().anyMatch(InputFile::isStdin)) {
+      throw new JobException(
+          "standard input cannot be resumed: a near-dup with --state reads files");
+    }
+    try (NearDupState state =
+        spec.state() == null
+            ? null
+            : NearDupState.open(spec.state(), NearDupState.identity(spec, inputs))) {
+      NearDupState.Progress from = state == null ? null : state.resumed();
+      if (from != null && from.phase() == NearDupState.Phase.DONE) {
+        warn(spec.state() + " holds a finished job: nothing was done; its output is as written");
+        return result(from, Judgement.load(spec.state()), from.kept(), started);
+      }
+      if (inputs.stream().anyMatch(InputFile::isStdin)) {
+        Path dir = spec.tmp() != null ? spec.tmp() : Path.of(System.getProperty("java.io.tmpdir"));
+        spool = Files.createTempFile(dir, "idem-near-dup-", ".stdin");
+        Files.copy(stdin, spool, StandardCopyOption.REPLACE_EXISTING);
+      }
+      Judgement judgement;
+      Clustering clustering = null;
+      if (from == null) {
+        clustering = judge(inputs, extractor, state != null);
+        judgement = Judgement.of(clustering);
+        if (state != null) {
+          judgement.save(state.directory());
+          from = progressAfterJudging(state, clustering);
+          state.write(from);
+        }
+      } else {
+        judgement = Judgement.load(spec.state());
+      }
+      SurvivorWriter writer =
+          new SurvivorWriter(spec, inputs, extractor, judgement, state, from, stdout);
+      long kept;
+      try (InputStream in = standardInput()) {
+        kept = writer.write(in);
+      }
+      return clustering != null
+          ? result(clustering, judgement, kept, started)
+          : result(from, judgement, kept, started);
+    } finally {
+      if (spool != null) {
+        Files.deleteIfExists(spool);
+      }
+    }
+  }
+
+  /** The checkpoint that commits the judgement: writing starts at the first document. */
+  private NearDupState.Progress progressAfterJudging(NearDupState state, Clustering c) {
+    return new NearDupState.Progress(
+        state.job(),
+        NearDupState.Phase.WRITING,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        null,
+        0,
+        null,
+        0,
+        null,
+        records,
+        documents,
+        exactDuplicates,
+        badRecords,
+        blankLines,
+        c.candidatePairs(),
+        c.comparedPairs(),
+        c.acceptedPairs(),
+        quarantineBytes);
+  }
+
+  private NearDupResult result(Clustering c, Judgement j, long kept, long started) {
+    return new NearDupResult(
+        records,
+        documents,
+        kept,
+        exactDuplicates,
+        documents - j.survivors() - exactDuplicates,
+        j.clusters(),
+        badRecords,
+        blankLines,
+        c.candidatePairs(),
+        c.comparedPairs(),
+        c.acceptedPairs(),
+        spec.bands(),
+        spec.numPerm(),
+        (System.nanoTime() - started) / 1_000_000,
+        List.copyOf(warnings));
+  }
+
+  /** The result of a job whose judging an earlier run did: its counts come from the state. */
+  private NearDupResult result(NearDupState.Progress p, Judgement j, long kept, long started) {
+    return new NearDupResult(
+        p.records(),
+        p.documents(),
+        kept,
+        p.exactDuplicates(),
+        p.documents() - j.survivors() - p.exactDuplicates(),
+        j.clusters(),
+        p.badRecords(),
+        p.blankLines(),
+        p.candidatePairs(),
+        p.comparedPairs(),
+        p.acceptedPairs(),
+        spec.bands(),
+        spec.numPerm(),
+        (System.nanoTime() - started) / 1_000_000,
+        List.copyOf(warnings));
+  }
+
+  private void warn(String message) {
+    warnings.add(message);
+    warn.accept(message);
+  }
+
+  /** The first read: every document into the clustering, bad records as the policy says. */
+  private Clustering judge(List<InputFile> inputs, KeyExtractor extractor, boolean durable)
+      throws IOException {
+    MinHasher hasher = new MinHasher(spec.numPerm(), spec.seed());
+    Clustering clustering = new Clustering(hasher, spec.bands(), spec.threshold(), spec.verify());
+    Map<Fingerprint, Integer> firstCopy = new HashMap<>();
+    BadRecordPolicy policy = spec.onBadRecord();
+    int[] toSign = new int[RecordBatch.MAX_RECORDS];
+    int[] copyOf = new int[RecordBatch.MAX_RECORDS];
+    try (OutputFile quarantine =
+            policy instanceof BadRecordPolicy.Quarantine q ? OutputFile.open(q.file()) : null;
+        InputStream in = standardInput();
+        RecordSource source = source(inputs, extractor, true, in, 0, 0, 0);
+        BatchSigner signer = new BatchSigner(spec.threads(), hasher, spec)) {
+      while (true) {
+        RecordBatch batch = source.next();
+        if (toSign.length < batch.count) {
+          toSign = new int[batch.count];
+          copyOf = new int[batch.count];
+        }
+        // exact duplicates first, in order: only the others are shingled and signed
+        int signing = 0;
+        int position = clustering.documents();
+        for (int i = 0; i < batch.count; i++) {
+          if (batch.kind[i] == RecordBatch.OK) {
+            Fingerprint f =
+                new Fingerprint(batch.fingerprints[2 * i], batch.fingerprints[2 * i + 1]);
+            Integer first = firstCopy.putIfAbsent(f, position++);
+            copyOf[i] = first == null ? -1 : first;
+            if (first == null) {
+              toSign[signing++] = i;
+            }
+          }
+        }
+        try {
+          signer.sign(batch, toSign, signing);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new java.io.InterruptedIOException("interrupted while signing documents");
+        }
+        for (int i = 0; i < batch.count; i++) {
+          switch (batch.kind[i]) {
+            case RecordBatch.OK -> {
+              records++;
+              documents++;
+              if (copyOf[i] >= 0) {
+                clustering.addExactDuplicate(copyOf[i]);
+                exactDuplicates++;
+              } else {
+                clustering.addSigned(signer.shingles(i), signer.signatures(), signer.offset(i));
+              }
+            }
+            case RecordBatch.BLANK -> blankLines++;
+            case RecordBatch.HEADER -> {}
+            default -> {
+              records++;
+              badRecords++;
+              bad(batch, i, inputs.get(batch.fileIndex[i]).path(), quarantine);
+            }
+          }
+        }
+        boolean end = batch.endOfInput;
+        source.recycle(batch);
+        if (end) {
+          break;
+        }
+      }
+      if (quarantine != null) {
+        if (durable) {
+          quarantine.sync(); // complete on disk before the judgement is committed
+        } else {
+          quarantine.flush();
+        }
+        quarantineBytes = quarantine.length();
+      }
+    }
+    return clustering;
+  }
+
+  private void bad(RecordBatch batch, int i, String name, OutputFile quarantine)
+      throws IOException {
+    if (spec.onBadRecord() instanceof BadRecordPolicy.Fail) {
+      throw new BadRecordException(name, batch.line[i], batch.problem[i], false);
+    }
+    if (quarantine != null) {
+      if (batch.tooLongToKeep(i)) {
+        warn(
+            name
+                + ":"
+                + batch.line[i]
+                + ": "
+                + batch.problem[i]
+                + "; too long to quarantine, counted as bad");
+      } else {
+        quarantine.writeRecord(batch, i);
+      }
+    }
+  }
+
+  /** What a read takes for {@code -}: the copy of standard input, read from its start. */
+  private InputStream standardInput() throws IOException {
+    return spool != null ? Files.newInputStream(spool) : InputStream.nullInputStream();
+  }
+
+  /** A source of records from a position; with the content's text when {@code text}. */
+  static RecordSource source(
+      NearDupSpec spec,
+      List<InputFile> inputs,
+      KeyExtractor extractor,
+      boolean text,
+      InputStream in,
+      int file,
+      long offset,
+      long line) {
+    return new RecordSource(
+        inputs,
+        new RecordSource.Settings(
+            spec.format(),
+            false,
+            extractor.copy(),
+            Fingerprinter.xxh3(),
+            text,
+            spec.maxRecordBytes()),
+        in,
+        file,
+        offset,
+        line);
+  }
+
+  private RecordSource source(
+      List<InputFile> inputs,
+      KeyExtractor extractor,
+      boolean text,
+      InputStream in,
+      int file,
+      long offset,
+      long line) {
+    return source(spec, inputs, extractor, text, in, file, offset, line);
+  }
+}

@@ -1,0 +1,88 @@
+package dev.idem.engine.neardup;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.SplittableRandom;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.DoubleRange;
+import net.jqwik.api.constraints.IntRange;
+
+/**
+ * The clustering against a brute force: every pair of documents, its band keys compared directly,
+ * its exact Jaccard, a union-find over the accepted pairs in any order.
+ */
+class ClusteringPropertiesTest {
+
+  @Property(tries = 60)
+  void clustersAreTheComponentsOfTheAcceptedCandidatePairsAndTheFirstSurvives(
+      @ForAll long seed,
+      @ForAll @IntRange(min = 2, max = 60) int documents,
+      @ForAll @DoubleRange(min = 0.3, max = 0.95) double threshold,
+      @ForAll boolean verify) {
+    SplittableRandom random = new SplittableRandom(seed);
+    LshBands bands = new LshBands(8, 4);
+    MinHasher hasher = new MinHasher(32, seed);
+    List<long[]> docs = new ArrayList<>();
+    for (int i = 0; i < documents; i++) {
+      // a document is a fresh set, or an edit of an earlier one: clusters and chains appear
+      if (i == 0 || random.nextInt(3) == 0) {
+        docs.add(PlantedPairs.draw(random, 0, 40).a());
+      } else {
+        long[] base = docs.get(random.nextInt(i));
+        docs.add(edit(base, random));
+      }
+    }
+    Clustering c = new Clustering(hasher, bands, threshold, verify);
+    docs.forEach(c::addDocument);
+
+    UnionFind expected = new UnionFind();
+    long[][] sigs = new long[documents][32];
+    BandIndex keys = new BandIndex(bands);
+    for (int i = 0; i < documents; i++) {
+      expected.add();
+      hasher.signature(docs.get(i), sigs[i]);
+    }
+    long candidates = 0;
+    for (int j = documents - 1; j >= 0; j--) { // the other order, to show order does not matter
+      for (int i = j - 1; i >= 0; i--) {
+        boolean candidate = false;
+        for (int b = 0; b < bands.bands(); b++) {
+          candidate |= keys.key(sigs[i], b) == keys.key(sigs[j], b);
+        }
+        if (!candidate) {
+          continue;
+        }
+        candidates++;
+        double s = verify ? Jaccard.exact(docs.get(i), docs.get(j)) : estimate(sigs[i], sigs[j]);
+        if (s >= threshold) {
+          expected.union(i, j);
+        }
+      }
+    }
+    assertThat(c.candidatePairs()).isEqualTo(candidates);
+    for (int i = 0; i < documents; i++) {
+      assertThat(c.survivor(i)).isEqualTo(expected.find(i)).isLessThanOrEqualTo(i);
+    }
+  }
+
+  private static double estimate(long[] a, long[] b) {
+    int equal = 0;
+    for (int i = 0; i < a.length; i++) {
+      equal += (int) (a[i] >>> 32) == (int) (b[i] >>> 32) ? 1 : 0;
+    }
+    return (double) equal / a.length;
+  }
+
+  private static long[] edit(long[] base, SplittableRandom random) {
+    long[] copy = base.clone();
+    int changes = random.nextInt(1 + copy.length / 3);
+    for (int k = 0; k < changes; k++) {
+      copy[random.nextInt(copy.length)] = random.nextLong();
+    }
+    java.util.Arrays.sort(copy);
+    return Shingler.distinct(copy);
+  }
+}
