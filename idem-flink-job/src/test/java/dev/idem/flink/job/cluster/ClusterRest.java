@@ -2,12 +2,19 @@ package dev.idem.flink.job.cluster;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
 import org.apache.flink.api.common.JobID;
 
 /** The few REST calls the test watches the cluster with. */
@@ -22,14 +29,62 @@ public final class ClusterRest {
   }
 
   JsonNode get(String path) throws IOException, InterruptedException {
-    HttpResponse<String> response =
-        http.send(
-            HttpRequest.newBuilder(URI.create("http://localhost:" + port + path))
-                .timeout(Duration.ofSeconds(10))
-                .build(),
-            HttpResponse.BodyHandlers.ofString());
-    if (response.statusCode() != 200) {
-      throw new IOException("GET " + path + ": HTTP " + response.statusCode() + response.body());
+    return send(HttpRequest.newBuilder(uri(path)).timeout(Duration.ofSeconds(10)));
+  }
+
+  /**
+   * Uploads {@code jar} and runs its main class with {@code args} on the JobManager (the REST calls
+   * behind the web UI's "Submit New Job"), so the job's classes load only in the job's own class
+   * loader, as with {@code flink run}.
+   *
+   * @param savepoint the savepoint to start from, or {@code null}
+   * @return the job's id
+   */
+  JobID runJar(Path jar, List<String> args, int parallelism, String savepoint)
+      throws IOException, InterruptedException {
+    String boundary = "idem-" + UUID.randomUUID();
+    byte[] head =
+        ("--"
+                + boundary
+                + "\r\nContent-Disposition: form-data; name=\"jarfile\"; filename=\""
+                + jar.getFileName()
+                + "\"\r\nContent-Type: application/x-java-archive\r\n\r\n")
+            .getBytes(StandardCharsets.UTF_8);
+    byte[] tail = ("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8);
+    JsonNode uploaded =
+        send(
+            HttpRequest.newBuilder(uri("/jars/upload"))
+                .header("Content-Type", "multipart/form-data; boundary=" + boundary)
+                .POST(
+                    HttpRequest.BodyPublishers.ofByteArrays(
+                        List.of(head, Files.readAllBytes(jar), tail))));
+    String jarId = Path.of(uploaded.path("filename").asText()).getFileName().toString();
+    ObjectNode body = json.createObjectNode();
+    ArrayNode argList = body.putArray("programArgsList");
+    args.forEach(argList::add);
+    body.put("parallelism", parallelism);
+    if (savepoint != null) {
+      body.put("savepointPath", savepoint);
+    }
+    JsonNode run =
+        send(
+            HttpRequest.newBuilder(uri("/jars/" + jarId + "/run"))
+                .header("Content-Type", "application/json")
+                .timeout(Duration.ofMinutes(2))
+                .POST(HttpRequest.BodyPublishers.ofString(json.writeValueAsString(body))));
+    return JobID.fromHexString(run.path("jobid").asText());
+  }
+
+  private URI uri(String path) {
+    return URI.create("http://localhost:" + port + path);
+  }
+
+  private JsonNode send(HttpRequest.Builder request) throws IOException, InterruptedException {
+    HttpRequest r = request.build();
+    HttpResponse<String> response = http.send(r, HttpResponse.BodyHandlers.ofString());
+    if (response.statusCode() / 100 != 2) {
+      throw new IOException(
+          r.method() + " " + r.uri() + ": HTTP " + response.statusCode() + " " + response.body());
     }
     return json.readTree(response.body());
   }

@@ -8,19 +8,16 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.client.deployment.StandaloneClusterId;
-import org.apache.flink.client.program.PackagedProgram;
-import org.apache.flink.client.program.PackagedProgramUtils;
 import org.apache.flink.client.program.rest.RestClusterClient;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.JobManagerOptions;
 import org.apache.flink.configuration.RestOptions;
-import org.apache.flink.runtime.jobgraph.JobGraph;
-import org.apache.flink.runtime.jobgraph.SavepointRestoreSettings;
 
 /**
  * A Flink session cluster of separate JVMs, as a user runs one: a JobManager ({@code
  * StandaloneSessionClusterEntrypoint}) and TaskManagers ({@code TaskManagerRunner}), started from
- * the Flink jars Maven resolved, with RocksDB state and filesystem checkpoints in {@code dir}.
+ * the Flink jars Maven resolved, with RocksDB state and filesystem checkpoints in {@code dir}. Jobs
+ * are submitted, watched and stopped through its REST API.
  */
 public final class FlinkCluster implements AutoCloseable {
   private static final String JOB_MANAGER =
@@ -97,6 +94,8 @@ public final class FlinkCluster implements AutoCloseable {
             "taskmanager.memory.network.max: 32m",
             "taskmanager.memory.managed.size: 64m",
             "taskmanager.memory.jvm-metaspace.size: 192m",
+            "taskmanager.memory.jvm-overhead.min: 96m",
+            "taskmanager.memory.jvm-overhead.max: 96m",
             "parallelism.default: 2",
             "state.backend.type: rocksdb",
             "execution.checkpointing.dir: " + dir.resolve("checkpoints").toUri(),
@@ -158,39 +157,41 @@ public final class FlinkCluster implements AutoCloseable {
     return taskManagers.size();
   }
 
+  /**
+   * Fails at once when a process that should run has exited.
+   *
+   * @throws ProcessDied naming its log
+   */
+  public void checkAlive() {
+    if (!jobManager.isAlive()) {
+      throw new ProcessDied(jobManager);
+    }
+    for (ChildJvm tm : taskManagers) {
+      if (!tm.isAlive()) {
+        throw new ProcessDied(tm);
+      }
+    }
+  }
+
   /** Waits until the JobManager knows exactly {@code count} live TaskManagers. */
   public void awaitTaskManagers(int count, Duration timeout) throws Exception {
     Waits.until(
-        () -> rest.taskManagerCount() == count,
+        () -> {
+          checkAlive();
+          return rest.taskManagerCount() == count;
+        },
         timeout,
         () -> count + " TaskManagers registered; " + logs());
   }
 
   /**
-   * Builds the job graph from the jar's main class with {@code args}, as {@code flink run} does,
-   * and submits it through the REST API.
+   * Submits the job jar with {@code args} through the REST API.
    *
    * @param savepoint the savepoint to start from, or {@code null}
    */
   public JobID submit(Path jar, List<String> args, int parallelism, String savepoint)
       throws Exception {
-    Configuration conf = new Configuration();
-    PackagedProgram program =
-        PackagedProgram.newBuilder()
-            .setJarFile(jar.toFile())
-            .setArguments(args.toArray(new String[0]))
-            .setConfiguration(conf)
-            .setSavepointRestoreSettings(
-                savepoint == null
-                    ? SavepointRestoreSettings.none()
-                    : SavepointRestoreSettings.forPath(savepoint, false))
-            .build();
-    try {
-      JobGraph graph = PackagedProgramUtils.createJobGraph(program, conf, parallelism, false);
-      return client.submitJob(graph).get(2, TimeUnit.MINUTES);
-    } finally {
-      program.close();
-    }
+    return rest.runJar(jar, args, parallelism, savepoint);
   }
 
   /** Stops {@code job} with a savepoint and returns its path. */

@@ -22,6 +22,8 @@ public final class Waits {
         if (condition.holds()) {
           return;
         }
+      } catch (ProcessDied e) {
+        throw e;
       } catch (Exception e) {
         last = e;
       }
