@@ -136,6 +136,11 @@ class DedupOnClusterIT {
 
     List<byte[]> output = consumeCommitted("unique", clicks.firstOfEachKey.size(), job);
     compare(output, clicks);
+    // the kills took effect: each one failed the job, which came back from a checkpoint
+    assertThat(flink.rest().restores(job))
+        .as("restores from a checkpoint; " + logs())
+        .isGreaterThanOrEqualTo(KILLS);
+    assertThat(flink.rest().stateBackend(job)).containsIgnoringCase("rocksdb");
     flink.cancel(job);
     failed = false;
   }

@@ -117,9 +117,13 @@ public final class ClusterRest {
     return get("/jobs/" + job + "/checkpoints").path("counts").path("completed").asLong();
   }
 
-  /** The job's restarts so far. */
-  public long restarts(JobID job) throws IOException, InterruptedException {
-    JsonNode node = get("/jobs/" + job + "/checkpoints");
-    return node.path("counts").path("restored").asLong();
+  /** How many times the job was restored from a checkpoint (after each failure). */
+  public long restores(JobID job) throws IOException, InterruptedException {
+    return get("/jobs/" + job + "/checkpoints").path("counts").path("restored").asLong();
+  }
+
+  /** The job's state backend, as the JobManager reports it. */
+  public String stateBackend(JobID job) throws IOException, InterruptedException {
+    return get("/jobs/" + job + "/checkpoints/config").path("state_backend").asText();
   }
 }
