@@ -16,12 +16,10 @@ import org.apache.flink.connector.kafka.sink.KafkaRecordSerializationSchema;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
-import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
 import org.apache.flink.core.fs.Path;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /** The job's sources and sinks, from the command line's endpoints; records travel as bytes. */
 final class Connectors {
@@ -35,26 +33,29 @@ final class Connectors {
   private Connectors() {}
 
   /**
-   * The records of {@code from}. Kafka: one record a message, from the group's committed offsets
-   * (the earliest when it has none), which the source commits on each checkpoint. Files: one record
-   * a line, read once.
+   * The records of {@code from}, parsed, with {@code watermarks}. Kafka: one record a message, from
+   * the group's committed offsets (the earliest when it has none), which the source commits on each
+   * checkpoint; watermarks are kept per partition. Files: one record a line, read once.
    */
-  static DataStream<byte[]> source(StreamExecutionEnvironment env, Endpoint from, String groupId) {
+  static DataStream<JsonRecord> source(
+      StreamExecutionEnvironment env,
+      Endpoint from,
+      String groupId,
+      JsonFields fields,
+      WatermarkStrategy<JsonRecord> watermarks) {
     if (from.isKafka()) {
-      KafkaSource<byte[]> kafka =
-          KafkaSource.<byte[]>builder()
+      KafkaSource<JsonRecord> kafka =
+          KafkaSource.<JsonRecord>builder()
               .setBootstrapServers(from.brokers())
               .setTopics(from.topic())
               .setGroupId(groupId)
               .setStartingOffsets(OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST))
-              .setDeserializer(
-                  KafkaRecordDeserializationSchema.valueOnly(ByteArrayDeserializer.class))
+              .setDeserializer(new KafkaJsonRecords(fields))
               .setProperty("commit.offsets.on.checkpoint", "true")
               // a dedup job must not read records of aborted transactions
               .setProperty("isolation.level", "read_committed")
               .build();
-      return env.fromSource(kafka, WatermarkStrategy.noWatermarks(), "kafka " + from.topic())
-          .uid("source");
+      return env.fromSource(kafka, watermarks, "kafka " + from.topic()).uid("source");
     }
     FileSource<String> files =
         FileSource.forRecordStreamFormat(new TextLineInputFormat(), new Path(from.directory()))
@@ -64,7 +65,13 @@ final class Connectors {
         .map(line -> line.getBytes(StandardCharsets.UTF_8))
         .returns(PrimitiveArrayTypeInfo.BYTE_PRIMITIVE_ARRAY_TYPE_INFO)
         .uid("lines-to-bytes")
-        .name("lines to bytes");
+        .name("lines to bytes")
+        .process(new ParseRecords(fields))
+        .returns(JsonRecord.class)
+        .uid("parse")
+        .name("parse JSON")
+        .assignTimestampsAndWatermarks(watermarks)
+        .uid("watermarks");
   }
 
   /**

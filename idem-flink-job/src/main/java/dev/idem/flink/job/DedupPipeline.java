@@ -10,8 +10,9 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.OutputTag;
 
 /**
- * The job's graph: source, {@link ParseRecords}, {@link IdemDedup}, sink (and, in window mode, the
- * late records' sink). Every stateful step has a fixed uid, so savepoints survive new versions.
+ * The job's graph: source (records parsed, {@link BadRecords} dropped), {@link IdemDedup}, sink
+ * (and, in window mode, the late records' sink). Every stateful step has a fixed uid, so savepoints
+ * survive new versions.
  */
 final class DedupPipeline {
   private static final OutputTag<JsonRecord> LATE =
@@ -21,20 +22,17 @@ final class DedupPipeline {
 
   static void build(StreamExecutionEnvironment env, JobOptions options) {
     boolean windowed = options.mode == JobOptions.Mode.WINDOW;
+    JsonFields fields = new JsonFields(options.key, windowed ? options.timeField : null);
+    WatermarkStrategy<JsonRecord> watermarks =
+        windowed
+            ? WatermarkStrategy.<JsonRecord>forBoundedOutOfOrderness(options.maxDelayOrZero())
+                .withTimestampAssigner((record, previous) -> record.eventTime)
+            : WatermarkStrategy.noWatermarks();
     DataStream<JsonRecord> records =
-        Connectors.source(env, options.sourceEndpoint, options.groupId)
-            .process(
-                new ParseRecords(new JsonFields(options.key, windowed ? options.timeField : null)))
-            .returns(JsonRecord.class)
-            .uid("parse")
-            .name("parse JSON");
+        Connectors.source(env, options.sourceEndpoint, options.groupId, fields, watermarks);
 
     IdemDedup<JsonRecord> dedup;
     if (windowed) {
-      records =
-          records.assignTimestampsAndWatermarks(
-              WatermarkStrategy.<JsonRecord>forBoundedOutOfOrderness(options.maxDelayOrZero())
-                  .withTimestampAssigner((record, previous) -> record.eventTime));
       dedup = IdemDedup.of(records).key(record -> record.key);
       dedup =
           options.sliding

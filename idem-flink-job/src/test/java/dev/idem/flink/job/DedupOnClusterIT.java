@@ -8,11 +8,13 @@ import dev.idem.flink.job.cluster.KafkaBroker;
 import dev.idem.flink.job.cluster.Waits;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -35,38 +37,47 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * The job jar on real processes: a Kafka broker (KRaft) and a Flink session cluster (a JobManager,
  * two TaskManagers) each in its own JVM, the shaded jar submitted through the REST API, and
  * TaskManagers killed with {@code SIGKILL} while the job runs. Pass: a {@code read_committed}
- * consumer of the output topic sees every distinct key of the input exactly once, as its first
- * record, byte for byte (the reference is computed by {@link GeneratedClicks}, not by idem).
+ * consumer of the output topic sees exactly the reference, byte for byte: in exact mode every
+ * distinct key of the input once, as its first record ({@link GeneratedClicks}); in window mode the
+ * kept and the late clicks of docs/WINDOWS.md's definitions ({@link WindowedClicks}, from
+ * idem-engine's {@code WindowedDeduplicator}). Neither reference is computed by the job's code.
  *
- * <p>CI runs the short variant (20,000 records, 3 kills, about a minute or two of cluster time).
- * The long one: {@code ./mvnw -B -pl idem-flink-job -am verify -Didem.soak=long} (500,000 records,
- * 10 kills). {@code -Didem.seed=N} replays a run's random choices (the seed is printed). Each
- * process's log is in {@code idem-flink-job/target/it/RUN/}, named in every failure message, and
- * kept when the test fails (removed when it passes).
+ * <p>CI runs the short variant: exact mode on 20,000 records with 3 kills, window mode on 6,000
+ * clicks with 1 kill (a minute or two of cluster time in all). The long one: {@code ./mvnw -B -pl
+ * idem-flink-job -am verify -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false -Didem.soak=long}
+ * (500,000 records and 10 kills; 100,000 clicks and 3 kills). {@code -Didem.seed=N} replays a run's
+ * random choices (the seed is printed). Each process's log is in {@code
+ * idem-flink-job/target/it/run-TIME/}, named in every failure message, and kept unless every test
+ * passed.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DedupOnClusterIT {
   private static final boolean LONG = "long".equals(System.getProperty("idem.soak"));
-  private static final int RECORDS = LONG ? 500_000 : 20_000;
-  private static final int KEY_SPACE = LONG ? 300_000 : 12_000;
-  private static final int KILLS = LONG ? 10 : 3;
+  private static final int TESTS = 2;
   private static final int TASK_MANAGERS = 2;
   private static final int PARALLELISM = 2;
+  private static final long SEED = Long.getLong("idem.seed", System.nanoTime());
 
   private Path runDir;
   private KafkaBroker kafka;
   private FlinkCluster flink;
-  private boolean failed = true;
+  private int passed;
+  private volatile Exception producerError;
 
   @BeforeAll
   void startProcesses() throws Exception {
+    System.out.println("DedupOnClusterIT seed " + SEED + " (rerun with -Didem.seed=" + SEED + ")");
     runDir = Classpaths.workDir().resolve("run-" + Instant.now().toString().replace(':', '-'));
     Files.createDirectories(runDir);
     kafka = KafkaBroker.start(runDir.resolve("kafka"));
@@ -83,83 +94,139 @@ class DedupOnClusterIT {
       if (kafka != null) {
         kafka.close();
       }
-      if (!failed) {
+      if (passed == TESTS) {
         deleteRecursively(runDir);
       }
     }
   }
 
   @Test
+  @Order(1)
   void exactModeKeepsEachKeyOnceAcrossTaskManagerKills() throws Exception {
-    long seed = Long.getLong("idem.seed", System.nanoTime());
-    System.out.println("DedupOnClusterIT seed " + seed + " (rerun with -Didem.seed=" + seed + ")");
-    Random random = new Random(seed);
-    GeneratedClicks clicks = new GeneratedClicks(seed, RECORDS, KEY_SPACE);
+    int records = LONG ? 500_000 : 20_000;
+    int keySpace = LONG ? 300_000 : 12_000;
+    int kills = LONG ? 10 : 3;
+    GeneratedClicks clicks = new GeneratedClicks(SEED, records, keySpace);
     kafka.createTopics(4, "clicks");
     kafka.createTopics(2, "unique");
-
     JobID job =
-        flink.submit(
-            Classpaths.jobJar(),
-            List.of(
-                "--source", "kafka://" + kafka.bootstrapServers() + "/clicks",
-                "--sink", "kafka://" + kafka.bootstrapServers() + "/unique",
-                "--key", "id",
-                "--mode", "exact",
-                "--expected-keys", Integer.toString(KEY_SPACE),
-                "--checkpoint-interval", "2s",
-                "--group-id", "idem-it"),
-            PARALLELISM,
-            null);
+        submit(
+            "--source", "kafka://" + kafka.bootstrapServers() + "/clicks",
+            "--sink", "kafka://" + kafka.bootstrapServers() + "/unique",
+            "--key", "id",
+            "--mode", "exact",
+            "--expected-keys", Integer.toString(keySpace),
+            "--checkpoint-interval", "2s",
+            "--group-id", "idem-it");
+
+    produceWhileKilling(job, new Random(SEED), kills, "clicks", clicks.records);
+
+    List<byte[]> output = consumeCommitted("unique", clicks.firstOfEachKey.size(), job);
+    compare("kept", output, clicks.firstOfEachKey.values(), records + " records in, seed " + SEED);
+    // the kills took effect: each one failed the job, which came back from a checkpoint
+    assertThat(flink.rest().restores(job))
+        .as("restores from a checkpoint; " + logs())
+        .isGreaterThanOrEqualTo(kills);
+    assertThat(flink.rest().stateBackend(job)).containsIgnoringCase("rocksdb");
+    flink.cancel(job);
+    passed++;
+  }
+
+  @Test
+  @Order(2)
+  void windowModeMatchesTheReferenceWithOutOfOrderAndLateClicks() throws Exception {
+    int partitions = 4;
+    WindowedClicks clicks =
+        new WindowedClicks(SEED, LONG ? 100_000 : 6_000, LONG ? 20_000 : 1_500, partitions);
+    kafka.createTopics(partitions, "w-clicks");
+    kafka.createTopics(2, "w-unique", "w-late");
+    JobID job =
+        submit(
+            "--source", "kafka://" + kafka.bootstrapServers() + "/w-clicks",
+            "--sink", "kafka://" + kafka.bootstrapServers() + "/w-unique",
+            "--key", "id",
+            "--mode", "window",
+            "--window", "1m",
+            "--time-field", "at",
+            "--max-delay", WindowedClicks.MAX_DELAY.toSeconds() + "s",
+            "--late-topic", "w-late",
+            "--checkpoint-interval", "2s",
+            "--group-id", "idem-it-window",
+            "--transactional-id-prefix", "idem-it-window");
+
+    // phase 1, with kills: no click is late, however far the restarted job's watermark lags
+    produceWhileKilling(job, new Random(SEED + 1), LONG ? 3 : 1, "w-clicks", clicks.inOrder);
+    // phase 2: every partition's watermark moves past phase 1's windows
+    try (KafkaProducer<String, byte[]> producer = producer()) {
+      for (int p = 0; p < partitions; p++) {
+        producer.send(new ProducerRecord<>("w-clicks", p, "advance-" + p, clicks.advance.get(p)));
+      }
+    }
+    long pastPhaseOne = WindowedClicks.T0 + Duration.ofMinutes(10).toMillis();
+    Waits.until(
+        () -> flink.rest().minInputWatermark(job, "IdemDedup") >= pastPhaseOne,
+        Duration.ofMinutes(3),
+        () -> "the dedup operator's watermark to pass phase 1's windows; " + logs());
+    // phase 3: clicks of phase 1's windows, now late
+    produce("w-clicks", clicks.late, Duration.ZERO);
+    assertThat(producerError).as("producing the late clicks").isNull();
+
+    List<byte[]> kept = consumeCommitted("w-unique", clicks.expectedKept.size(), job);
+    List<byte[]> late = consumeCommitted("w-late", clicks.expectedLate.size(), job);
+    String input = clicks.inOrder.size() + " clicks, " + clicks.late.size() + " late, seed " + SEED;
+    compare("kept", kept, clicks.expectedKept, input);
+    compare("late", late, clicks.expectedLate, input);
+    flink.cancel(job);
+    passed++;
+  }
+
+  private JobID submit(String... args) throws Exception {
+    JobID job = flink.submit(Classpaths.jobJar(), List.of(args), PARALLELISM, null);
     Waits.until(
         () -> flink.rest().allTasksRunning(job),
         Duration.ofMinutes(3),
         () -> "job running; " + logs());
+    return job;
+  }
 
+  /** Starts a producer thread, kills TaskManagers while it runs, and waits for both to end. */
+  private void produceWhileKilling(
+      JobID job, Random random, int kills, String topic, List<GeneratedClicks.Click> clicks)
+      throws Exception {
     Thread producer =
-        new Thread(() -> produce(clicks, Duration.ofSeconds(10L * KILLS)), "producer");
+        new Thread(() -> produce(topic, clicks, Duration.ofSeconds(10L * kills)), "producer");
     producer.start();
     try {
-      for (int kill = 1; kill <= KILLS; kill++) {
-        awaitCheckpointAfterRecovery(job);
+      awaitCheckpoint(job);
+      for (int kill = 1; kill <= kills; kill++) {
         Thread.sleep(500 + random.nextInt(3000));
+        long restores = flink.rest().restores(job);
         int victim = random.nextInt(flink.taskManagersAlive());
         var tm = flink.killTaskManager(victim);
         System.out.println("kill " + kill + ": SIGKILL " + tm + " at " + Instant.now());
         flink.startTaskManager();
+        // the kill took effect: the job failed and came back from a checkpoint, and checkpoints
+        Waits.until(
+            () -> flink.rest().restores(job) > restores,
+            Duration.ofMinutes(3),
+            () -> "the job to restore from a checkpoint after kill " + tm + "; " + logs());
+        awaitCheckpoint(job);
       }
-      awaitCheckpointAfterRecovery(job);
     } finally {
       producer.join(TimeUnit.MINUTES.toMillis(5));
     }
     assertThat(producerError).as("producing the input").isNull();
-
-    List<byte[]> output = consumeCommitted("unique", clicks.firstOfEachKey.size(), job);
-    compare(output, clicks);
-    // the kills took effect: each one failed the job, which came back from a checkpoint
-    assertThat(flink.rest().restores(job))
-        .as("restores from a checkpoint; " + logs())
-        .isGreaterThanOrEqualTo(KILLS);
-    assertThat(flink.rest().stateBackend(job)).containsIgnoringCase("rocksdb");
-    flink.cancel(job);
-    failed = false;
   }
 
-  private volatile Exception producerError;
-
-  private void produce(GeneratedClicks clicks, Duration over) {
-    Properties props = new Properties();
-    props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-    props.put(ProducerConfig.ACKS_CONFIG, "all");
-    props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+  /** Sends {@code clicks} to {@code topic}, spread over {@code over}, each under its key. */
+  private void produce(String topic, List<GeneratedClicks.Click> clicks, Duration over) {
     int chunks = 50;
-    int chunk = (clicks.records.size() + chunks - 1) / chunks;
+    int chunk = Math.max(1, (clicks.size() + chunks - 1) / chunks);
     long pause = over.toMillis() / chunks;
-    try (KafkaProducer<String, byte[]> producer =
-        new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer())) {
-      for (int i = 0; i < clicks.records.size(); i++) {
-        GeneratedClicks.Click click = clicks.records.get(i);
-        producer.send(new ProducerRecord<>("clicks", click.kafkaKey(), click.bytes()));
+    try (KafkaProducer<String, byte[]> producer = producer()) {
+      for (int i = 0; i < clicks.size(); i++) {
+        GeneratedClicks.Click click = clicks.get(i);
+        producer.send(new ProducerRecord<>(topic, click.kafkaKey(), click.bytes()));
         if ((i + 1) % chunk == 0) {
           producer.flush();
           Thread.sleep(pause);
@@ -171,8 +238,16 @@ class DedupOnClusterIT {
     }
   }
 
+  private KafkaProducer<String, byte[]> producer() {
+    Properties props = new Properties();
+    props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    props.put(ProducerConfig.ACKS_CONFIG, "all");
+    props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+    return new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer());
+  }
+
   /** Waits until the job runs on every task and has completed a checkpoint since it did. */
-  private void awaitCheckpointAfterRecovery(JobID job) throws Exception {
+  private void awaitCheckpoint(JobID job) throws Exception {
     Waits.until(
         () -> flink.rest().allTasksRunning(job),
         Duration.ofMinutes(3),
@@ -181,7 +256,7 @@ class DedupOnClusterIT {
     Waits.until(
         () -> flink.rest().completedCheckpoints(job) > before,
         Duration.ofMinutes(3),
-        () -> "a checkpoint after recovery; " + logs());
+        () -> "a checkpoint; " + logs());
   }
 
   /**
@@ -219,8 +294,10 @@ class DedupOnClusterIT {
     return records;
   }
 
-  private void compare(List<byte[]> output, GeneratedClicks clicks) {
-    Set<ByteBuffer> reference = new HashSet<>(clicks.firstOfEachKey.values());
+  /** Fails unless {@code output} holds each record of {@code expected} once, and nothing else. */
+  private void compare(
+      String what, List<byte[]> output, Collection<ByteBuffer> expected, String input) {
+    Set<ByteBuffer> reference = new HashSet<>(expected);
     Map<ByteBuffer, Integer> seen = new HashMap<>();
     for (byte[] record : output) {
       seen.merge(ByteBuffer.wrap(record), 1, Integer::sum);
@@ -242,15 +319,15 @@ class DedupOnClusterIT {
         missing.add(text(record));
       }
     }
-    String where = " (" + clicks.records.size() + " records in; " + logs() + ")";
+    String where = " (" + what + ", " + input + "; " + logs() + ")";
     assertThat(repeated).as("records committed more than once" + where).isEmpty();
-    assertThat(unexpected).as("records that are not their key's first" + where).isEmpty();
-    assertThat(missing).as("keys missing from the output" + where).isEmpty();
+    assertThat(unexpected).as("records not in the reference" + where).isEmpty();
+    assertThat(missing).as("reference records missing from the output" + where).isEmpty();
     assertThat(output).as("output size" + where).hasSize(reference.size());
   }
 
   private static String text(ByteBuffer b) {
-    return new String(b.array(), java.nio.charset.StandardCharsets.UTF_8);
+    return new String(b.array(), StandardCharsets.UTF_8);
   }
 
   private String logs() {

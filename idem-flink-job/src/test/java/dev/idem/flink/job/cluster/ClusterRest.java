@@ -122,6 +122,32 @@ public final class ClusterRest {
     return get("/jobs/" + job + "/checkpoints").path("counts").path("restored").asLong();
   }
 
+  /**
+   * The lowest input watermark over the subtasks of the job's vertex whose name contains {@code
+   * operator}, or {@link Long#MIN_VALUE} while one has none.
+   */
+  public long minInputWatermark(JobID job, String operator)
+      throws IOException, InterruptedException {
+    String vertex = null;
+    for (JsonNode v : get("/jobs/" + job).path("vertices")) {
+      if (v.path("name").asText().contains(operator)) {
+        vertex = v.path("id").asText();
+      }
+    }
+    if (vertex == null) {
+      throw new IOException("job " + job + " has no vertex named like " + operator);
+    }
+    long min = Long.MAX_VALUE;
+    int seen = 0;
+    for (JsonNode w : get("/jobs/" + job + "/vertices/" + vertex + "/watermarks")) {
+      if (w.path("id").asText().endsWith("currentInputWatermark")) {
+        min = Math.min(min, Long.parseLong(w.path("value").asText()));
+        seen++;
+      }
+    }
+    return seen == 0 ? Long.MIN_VALUE : min;
+  }
+
   /** The job's state backend, as the JobManager reports it. */
   public String stateBackend(JobID job) throws IOException, InterruptedException {
     return get("/jobs/" + job + "/checkpoints/config").path("state_backend").asText();

@@ -25,8 +25,12 @@ public final class FlinkCluster implements AutoCloseable {
   private static final String TASK_MANAGER =
       "org.apache.flink.runtime.taskexecutor.TaskManagerRunner";
 
-  /** Slots per TaskManager: with two, one survivor can run a job of parallelism 2 alone. */
-  public static final int SLOTS_PER_TASK_MANAGER = 2;
+  /**
+   * Slots per TaskManager: one, so that a job of parallelism 2 runs on both TaskManagers and every
+   * kill hits a running task (with more, a restarted job could sit on one, and a kill of the other
+   * would test nothing).
+   */
+  public static final int SLOTS_PER_TASK_MANAGER = 1;
 
   private final Path dir;
   private final Path confDir;
