@@ -70,8 +70,8 @@ public final class KafkaBroker implements AutoCloseable {
             "kafka.tools.StorageTool",
             List.of(
                 "format",
-                "--cluster-id",
-                uuidBase64(),
+                // one argument: an id may start with '-', which would read as an option
+                "--cluster-id=" + uuidBase64(),
                 "--config",
                 config.toString(),
                 "--ignore-formatted"),
