@@ -118,7 +118,16 @@ class DedupOnClusterIT {
             "--expected-keys", Integer.toString(keySpace),
             "--checkpoint-interval", "2s",
             "--group-id", "idem-it");
+    try {
+      checkExactMode(job, clicks, records, kills);
+    } finally {
+      flink.cancel(job);
+    }
+    passed++;
+  }
 
+  private void checkExactMode(JobID job, GeneratedClicks clicks, int records, int kills)
+      throws Exception {
     produceWhileKilling(job, new Random(SEED), kills, "clicks", clicks.records);
 
     List<byte[]> output = consumeCommitted("unique", clicks.firstOfEachKey.size(), job);
@@ -128,8 +137,6 @@ class DedupOnClusterIT {
         .as("restores from a checkpoint; " + logs())
         .isGreaterThanOrEqualTo(kills);
     assertThat(flink.rest().stateBackend(job)).containsIgnoringCase("rocksdb");
-    flink.cancel(job);
-    passed++;
   }
 
   @Test
@@ -153,7 +160,15 @@ class DedupOnClusterIT {
             "--checkpoint-interval", "2s",
             "--group-id", "idem-it-window",
             "--transactional-id-prefix", "idem-it-window");
+    try {
+      checkWindowMode(job, clicks, partitions);
+    } finally {
+      flink.cancel(job);
+    }
+    passed++;
+  }
 
+  private void checkWindowMode(JobID job, WindowedClicks clicks, int partitions) throws Exception {
     // phase 1, with kills: no click is late, however far the restarted job's watermark lags
     produceWhileKilling(job, new Random(SEED + 1), LONG ? 3 : 1, "w-clicks", clicks.inOrder);
     // phase 2: every partition's watermark moves past phase 1's windows
@@ -176,8 +191,6 @@ class DedupOnClusterIT {
     String input = clicks.inOrder.size() + " clicks, " + clicks.late.size() + " late, seed " + SEED;
     compare("kept", kept, clicks.expectedKept, input);
     compare("late", late, clicks.expectedLate, input);
-    flink.cancel(job);
-    passed++;
   }
 
   private JobID submit(String... args) throws Exception {
@@ -202,7 +215,7 @@ class DedupOnClusterIT {
         Thread.sleep(500 + random.nextInt(3000));
         long restores = flink.rest().restores(job);
         int victim = random.nextInt(flink.taskManagersAlive());
-        var tm = flink.killTaskManager(victim);
+        String tm = flink.killTaskManager(victim);
         System.out.println("kill " + kill + ": SIGKILL " + tm + " at " + Instant.now());
         flink.startTaskManager();
         // the kill took effect: the job failed and came back from a checkpoint, and checkpoints

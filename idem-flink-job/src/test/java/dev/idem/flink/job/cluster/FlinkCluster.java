@@ -149,12 +149,16 @@ public final class FlinkCluster implements AutoCloseable {
     return tm;
   }
 
-  /** {@code SIGKILL}s the TaskManager at {@code index} of those alive. */
-  public ChildJvm killTaskManager(int index) throws InterruptedException {
+  /**
+   * {@code SIGKILL}s the TaskManager at {@code index} of those alive.
+   *
+   * @return which one, for the test's output
+   */
+  public String killTaskManager(int index) throws InterruptedException {
     ChildJvm tm = taskManagers.remove(index);
     tm.kill();
     killed.add(tm);
-    return tm;
+    return tm.toString();
   }
 
   public int taskManagersAlive() {
@@ -209,8 +213,12 @@ public final class FlinkCluster implements AutoCloseable {
         .get(3, TimeUnit.MINUTES);
   }
 
+  /** Cancels {@code job} unless it has ended already, and waits until it has. */
   public void cancel(JobID job) throws Exception {
-    client.cancel(job).get(1, TimeUnit.MINUTES);
+    String state = rest.jobState(job);
+    if (!List.of("CANCELED", "FAILED", "FINISHED").contains(state)) {
+      client.cancel(job).get(1, TimeUnit.MINUTES);
+    }
   }
 
   public ClusterRest rest() {
