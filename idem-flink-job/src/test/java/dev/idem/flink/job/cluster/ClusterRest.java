@@ -13,7 +13,9 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 import org.apache.flink.api.common.JobID;
 
@@ -146,6 +148,20 @@ public final class ClusterRest {
       }
     }
     return seen == 0 ? Long.MIN_VALUE : min;
+  }
+
+  /** The resource ids of the TaskManagers that run tasks of {@code job} now. */
+  public Set<String> taskManagersRunning(JobID job) throws IOException, InterruptedException {
+    Set<String> ids = new HashSet<>();
+    for (JsonNode v : get("/jobs/" + job).path("vertices")) {
+      String path = "/jobs/" + job + "/vertices/" + v.path("id").asText() + "/taskmanagers";
+      for (JsonNode tm : get(path).path("taskmanagers")) {
+        if ("RUNNING".equals(tm.path("status").asText())) {
+          ids.add(tm.path("taskmanager-id").asText());
+        }
+      }
+    }
+    return ids;
   }
 
   /** The job's state backend, as the JobManager reports it. */

@@ -4,7 +4,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.client.deployment.StandaloneClusterId;
@@ -135,34 +137,44 @@ public final class FlinkCluster implements AutoCloseable {
     return all;
   }
 
-  /** Starts one more TaskManager (it registers with the JobManager by itself). */
-  public ChildJvm startTaskManager() throws Exception {
-    ChildJvm tm =
+  /**
+   * Starts one more TaskManager (it registers with the JobManager by itself), its resource id its
+   * name, so that the REST API's answers say which process runs what.
+   */
+  public void startTaskManager() throws Exception {
+    String name = "taskmanager-" + (++started);
+    taskManagers.add(
         ChildJvm.start(
-            "taskmanager-" + (++started),
+            name,
             classpath,
             concat(jvmOptions, "-Xmx224m", "-XX:MaxDirectMemorySize=160m"),
             TASK_MANAGER,
-            List.of("--configDir", confDir.toString()),
-            dir);
-    taskManagers.add(tm);
-    return tm;
+            List.of("--configDir", confDir.toString(), "-D", "taskmanager.resource-id=" + name),
+            dir));
   }
 
   /**
-   * {@code SIGKILL}s the TaskManager at {@code index} of those alive.
+   * {@code SIGKILL}s one of the TaskManagers that run tasks of {@code job}, chosen with {@code
+   * random}.
    *
    * @return which one, for the test's output
    */
-  public String killTaskManager(int index) throws InterruptedException {
-    ChildJvm tm = taskManagers.remove(index);
-    tm.kill();
-    killed.add(tm);
-    return tm.toString();
-  }
-
-  public int taskManagersAlive() {
-    return taskManagers.size();
+  public String killBusyTaskManager(JobID job, Random random) throws Exception {
+    List<String> busy = new ArrayList<>(rest.taskManagersRunning(job));
+    Collections.sort(busy);
+    if (busy.isEmpty()) {
+      throw new IllegalStateException("no TaskManager runs job " + job + "; " + logs());
+    }
+    String victim = busy.get(random.nextInt(busy.size()));
+    for (ChildJvm tm : taskManagers) {
+      if (tm.name().equals(victim)) {
+        taskManagers.remove(tm);
+        tm.kill();
+        killed.add(tm);
+        return tm.toString();
+      }
+    }
+    throw new IllegalStateException("job " + job + " runs on an unknown TaskManager " + victim);
   }
 
   /**
