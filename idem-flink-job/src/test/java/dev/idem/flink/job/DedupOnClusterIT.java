@@ -50,16 +50,18 @@ import org.junit.jupiter.api.TestMethodOrder;
  * consumer of the output topic sees exactly the reference, byte for byte: in exact mode every
  * distinct key of the input once, as its first record ({@link GeneratedClicks}); in window mode the
  * kept and the late clicks of docs/WINDOWS.md's definitions ({@link WindowedClicks}, from
- * idem-engine's {@code WindowedDeduplicator}). Neither reference is computed by the job's code.
+ * idem-engine's {@code WindowedDeduplicator}); with a file sink, the committed part files hold
+ * exactly the exact-mode reference. No reference is computed by the job's code.
  *
  * <p>Each kill hits a TaskManager that runs the job, after a replacement has started, and the test
  * waits until the job has been restored from a checkpoint and has completed another before the next
  * kill.
  *
  * <p>CI runs the short variant: exact mode on 20,000 records with 3 kills, window mode on 6,000
- * clicks without kills (to stay within CI's time budget). The long one: {@code ./mvnw -B -pl
- * idem-flink-job -am verify -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false -Didem.soak=long}
- * (500,000 records and 10 kills; 100,000 clicks and 3 kills). {@code -Didem.seed=N} replays a run's
+ * clicks without kills (to stay within CI's time budget), the file sink on 10,000 records with 1
+ * kill. The long one: {@code ./mvnw -B -pl idem-flink-job -am verify -Dtest=none
+ * -Dsurefire.failIfNoSpecifiedTests=false -Didem.soak=long} (500,000 records and 10 kills; 100,000
+ * clicks and 3 kills; 200,000 records to files and 3 kills). {@code -Didem.seed=N} replays a run's
  * random choices (the seed is printed). Each process's log is in {@code
  * idem-flink-job/target/it/run-TIME/}, named in every failure message, and kept unless every test
  * passed.
@@ -68,7 +70,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DedupOnClusterIT {
   private static final boolean LONG = "long".equals(System.getProperty("idem.soak"));
-  private static final int TESTS = 2;
+  private static final int TESTS = 3;
   private static final int TASK_MANAGERS = 2;
   private static final int PARALLELISM = 2;
   private static final long SEED = Long.getLong("idem.seed", System.nanoTime());
@@ -196,6 +198,76 @@ class DedupOnClusterIT {
     String input = clicks.inOrder.size() + " clicks, " + clicks.late.size() + " late, seed " + SEED;
     compare("kept", kept, clicks.expectedKept, input);
     compare("late", late, clicks.expectedLate, input);
+  }
+
+  @Test
+  @Order(3)
+  void fileSinkCommitsEachKeyOnceAcrossAKill() throws Exception {
+    int records = LONG ? 200_000 : 10_000;
+    int keySpace = LONG ? 120_000 : 6_000;
+    GeneratedClicks clicks = new GeneratedClicks(SEED + 2, records, keySpace);
+    Path out = runDir.resolve("file-sink");
+    kafka.createTopics(4, "f-clicks");
+    JobID job =
+        submit(
+            "--source",
+            "kafka://" + kafka.bootstrapServers() + "/f-clicks",
+            "--sink",
+            out.toUri().toString(),
+            "--key",
+            "id",
+            "--expected-keys",
+            Integer.toString(keySpace),
+            "--checkpoint-interval",
+            "1s",
+            "--group-id",
+            "idem-it-files");
+    try {
+      produceWhileKilling(job, new Random(SEED + 2), LONG ? 3 : 1, "f-clicks", clicks.records);
+      int expected = clicks.firstOfEachKey.size();
+      Waits.until(
+          () -> committedLines(out).size() >= expected,
+          Duration.ofMinutes(LONG ? 15 : 4),
+          () -> expected + " committed lines in " + out + "; " + logs());
+      long checkpoints = flink.rest().completedCheckpoints(job);
+      Waits.until(
+          () -> flink.rest().completedCheckpoints(job) >= checkpoints + 2,
+          Duration.ofMinutes(2),
+          () -> "two more checkpoints; " + logs());
+      compare(
+          "committed files",
+          committedLines(out),
+          clicks.firstOfEachKey.values(),
+          records + " records in, seed " + (SEED + 2));
+    } finally {
+      flink.cancel(job);
+    }
+    passed++;
+  }
+
+  /**
+   * The lines of the file sink's committed part files: those whose names do not start with a dot
+   * (in-progress and pending files do).
+   */
+  private static List<byte[]> committedLines(Path dir) throws IOException {
+    List<byte[]> lines = new ArrayList<>();
+    if (!Files.exists(dir)) {
+      return lines;
+    }
+    List<Path> files;
+    try (Stream<Path> paths = Files.walk(dir)) {
+      files =
+          paths
+              .filter(Files::isRegularFile)
+              .filter(p -> !p.getFileName().toString().startsWith("."))
+              .toList();
+    }
+    for (Path file : files) {
+      for (String line : Files.readAllLines(file, StandardCharsets.UTF_8)) {
+        lines.add(line.getBytes(StandardCharsets.UTF_8));
+      }
+    }
+    return lines;
   }
 
   private JobID submit(String... args) throws Exception {
