@@ -51,7 +51,8 @@ import org.junit.jupiter.api.TestMethodOrder;
  * distinct key of the input once, as its first record ({@link GeneratedClicks}); in window mode the
  * kept and the late clicks of docs/WINDOWS.md's definitions ({@link WindowedClicks}, from
  * idem-engine's {@code WindowedDeduplicator}); with a file sink, the committed part files hold
- * exactly the exact-mode reference. No reference is computed by the job's code.
+ * exactly the exact-mode reference; and a job stopped with a savepoint at parallelism 2 and resumed
+ * at 3 outputs the exact-mode reference of all it read. No reference is computed by the job's code.
  *
  * <p>Each kill hits a TaskManager that runs the job, after a replacement has started, and the test
  * waits until the job has been restored from a checkpoint and has completed another before the next
@@ -70,7 +71,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class DedupOnClusterIT {
   private static final boolean LONG = "long".equals(System.getProperty("idem.soak"));
-  private static final int TESTS = 3;
+  private static final int TESTS = 4;
   private static final int TASK_MANAGERS = 2;
   private static final int PARALLELISM = 2;
   private static final long SEED = Long.getLong("idem.seed", System.nanoTime());
@@ -241,6 +242,63 @@ class DedupOnClusterIT {
           records + " records in, seed " + (SEED + 2));
     } finally {
       flink.cancel(job);
+    }
+    passed++;
+  }
+
+  @Test
+  @Order(4)
+  void rescalesFromTwoToThreeThroughASavepoint() throws Exception {
+    int records = LONG ? 200_000 : 8_000;
+    int keySpace = LONG ? 120_000 : 5_000;
+    GeneratedClicks clicks = new GeneratedClicks(SEED + 3, records, keySpace);
+    List<GeneratedClicks.Click> firstHalf = clicks.records.subList(0, records / 2);
+    List<GeneratedClicks.Click> secondHalf = clicks.records.subList(records / 2, records);
+    kafka.createTopics(4, "r-clicks");
+    kafka.createTopics(2, "r-unique");
+    List<String> args =
+        List.of(
+            "--source",
+            "kafka://" + kafka.bootstrapServers() + "/r-clicks",
+            "--sink",
+            "kafka://" + kafka.bootstrapServers() + "/r-unique",
+            "--key",
+            "id",
+            "--expected-keys",
+            Integer.toString(keySpace),
+            "--checkpoint-interval",
+            "1s",
+            "--group-id",
+            "idem-it-rescale");
+    JobID atTwo = submit(args.toArray(new String[0]));
+    String savepoint;
+    try {
+      produce("r-clicks", firstHalf, Duration.ZERO);
+      assertThat(producerError).as("producing the first half").isNull();
+      awaitCheckpoint(atTwo);
+      savepoint = flink.stopWithSavepoint(atTwo);
+    } finally {
+      flink.cancel(atTwo);
+    }
+    System.out.println("rescale: savepoint " + savepoint + " at parallelism " + PARALLELISM);
+    flink.startTaskManager();
+    flink.awaitTaskManagers(TASK_MANAGERS + 1, Duration.ofMinutes(3));
+    JobID atThree = flink.submit(Classpaths.jobJar(), args, PARALLELISM + 1, savepoint);
+    try {
+      Waits.until(
+          () -> flink.rest().allTasksRunning(atThree),
+          Duration.ofMinutes(3),
+          () -> "the job at parallelism 3 running; " + logs());
+      produce("r-clicks", secondHalf, Duration.ZERO);
+      assertThat(producerError).as("producing the second half").isNull();
+      List<byte[]> output = consumeCommitted("r-unique", clicks.firstOfEachKey.size(), atThree);
+      compare(
+          "kept across the rescale",
+          output,
+          clicks.firstOfEachKey.values(),
+          records + " records in, seed " + (SEED + 3));
+    } finally {
+      flink.cancel(atThree);
     }
     passed++;
   }
