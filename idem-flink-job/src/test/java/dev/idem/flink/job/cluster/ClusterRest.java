@@ -39,10 +39,11 @@ public final class ClusterRest {
    * behind the web UI's "Submit New Job"), so the job's classes load only in the job's own class
    * loader, as with {@code flink run}.
    *
+   * @param entryClass the class whose {@code main} to run, or {@code null} for the jar's own
    * @param savepoint the savepoint to start from, or {@code null}
    * @return the job's id
    */
-  JobID runJar(Path jar, List<String> args, int parallelism, String savepoint)
+  JobID runJar(Path jar, String entryClass, List<String> args, int parallelism, String savepoint)
       throws IOException, InterruptedException {
     String boundary = "idem-" + UUID.randomUUID();
     byte[] head =
@@ -65,6 +66,9 @@ public final class ClusterRest {
     ArrayNode argList = body.putArray("programArgsList");
     args.forEach(argList::add);
     body.put("parallelism", parallelism);
+    if (entryClass != null) {
+      body.put("entryClass", entryClass);
+    }
     if (savepoint != null) {
       body.put("savepointPath", savepoint);
     }
@@ -162,6 +166,47 @@ public final class ClusterRest {
       }
     }
     return ids;
+  }
+
+  /**
+   * The sum over the job's vertices whose name contains {@code vertexName} of the vertex metric
+   * {@code metric} ({@code read-records}, {@code write-records}...): what crossed the network.
+   */
+  public long vertexMetric(JobID job, String vertexName, String metric)
+      throws IOException, InterruptedException {
+    long sum = 0;
+    for (JsonNode v : get("/jobs/" + job).path("vertices")) {
+      if (v.path("name").asText().contains(vertexName)) {
+        sum += v.path("metrics").path(metric).asLong();
+      }
+    }
+    return sum;
+  }
+
+  /**
+   * The sum over all subtasks of the job's operator metrics whose id ends with {@code suffix} (such
+   * as {@code idem.tier2Reads}), or -1 when no vertex has one.
+   */
+  public long operatorMetricSum(JobID job, String suffix) throws IOException, InterruptedException {
+    long sum = -1;
+    for (JsonNode v : get("/jobs/" + job).path("vertices")) {
+      String path = "/jobs/" + job + "/vertices/" + v.path("id").asText() + "/subtasks/metrics";
+      for (JsonNode m : get(path)) {
+        String id = m.path("id").asText();
+        if (id.endsWith("." + suffix)) {
+          String query = java.net.URLEncoder.encode(id, StandardCharsets.UTF_8);
+          for (JsonNode value : get(path + "?agg=sum&get=" + query)) {
+            sum = Math.max(sum, 0) + (long) value.path("sum").asDouble();
+          }
+        }
+      }
+    }
+    return sum;
+  }
+
+  /** The job's checkpoint statistics ({@code /jobs/ID/checkpoints}), as the REST API gives them. */
+  public JsonNode checkpoints(JobID job) throws IOException, InterruptedException {
+    return get("/jobs/" + job + "/checkpoints");
   }
 
   /** The job's state backend, as the JobManager reports it. */

@@ -5,7 +5,9 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.JobID;
@@ -38,6 +40,7 @@ public final class FlinkCluster implements AutoCloseable {
   private final Path confDir;
   private final String classpath;
   private final List<String> jvmOptions;
+  private final List<String> taskManagerMemory;
   private final int restPort;
   private final ChildJvm jobManager;
   private final List<ChildJvm> taskManagers = new ArrayList<>();
@@ -46,12 +49,14 @@ public final class FlinkCluster implements AutoCloseable {
   private final ClusterRest rest;
   private int started;
 
-  private FlinkCluster(Path dir, Path confDir, int restPort, List<String> jvmOptions)
+  private FlinkCluster(
+      Path dir, Path confDir, int restPort, List<String> jvmOptions, List<String> taskManagerMemory)
       throws Exception {
     this.dir = dir;
     this.confDir = confDir;
     this.restPort = restPort;
     this.jvmOptions = jvmOptions;
+    this.taskManagerMemory = taskManagerMemory;
     this.classpath = Classpaths.flinkCluster();
     this.jobManager =
         ChildJvm.start(
@@ -71,54 +76,87 @@ public final class FlinkCluster implements AutoCloseable {
 
   /** Starts the JobManager and {@code taskManagers} TaskManagers, and waits for them. */
   public static FlinkCluster start(Path dir, int taskManagers) throws Exception {
+    return start(dir, taskManagers, Map.of(), List.of());
+  }
+
+  /**
+   * Starts the cluster with {@code settings} in its configuration over the test's small defaults (a
+   * benchmark gives its TaskManagers more memory this way; the JVMs' heap and direct memory follow
+   * the {@code taskmanager.memory.*} sizes, in {@code m}), and {@code taskManagerJvm} added to the
+   * TaskManagers' JVM options.
+   */
+  public static FlinkCluster start(
+      Path dir, int taskManagers, Map<String, String> settings, List<String> taskManagerJvm)
+      throws Exception {
     Files.createDirectories(dir);
     Path confDir = Files.createDirectories(dir.resolve("conf"));
     int restPort = FreePorts.pick();
     int rpcPort = FreePorts.pick();
     Path tmp = Files.createDirectories(dir.resolve("tmp"));
-    Files.writeString(
-        confDir.resolve("config.yaml"),
-        String.join(
-            "\n",
-            "jobmanager.rpc.address: localhost",
-            "jobmanager.rpc.port: " + rpcPort,
-            "jobmanager.bind-host: localhost",
-            "taskmanager.bind-host: localhost",
-            "taskmanager.host: localhost",
-            "rest.address: localhost",
-            "rest.bind-address: localhost",
-            "rest.port: " + restPort,
-            "jobmanager.memory.process.size: 600m",
-            // a TaskManager started without Flink's scripts must be given its memory explicitly
-            "taskmanager.numberOfTaskSlots: " + SLOTS_PER_TASK_MANAGER,
-            "taskmanager.cpu.cores: 2",
-            "taskmanager.memory.framework.heap.size: 64m",
-            "taskmanager.memory.task.heap.size: 128m",
-            "taskmanager.memory.task.off-heap.size: 0m",
-            "taskmanager.memory.framework.off-heap.size: 64m",
-            "taskmanager.memory.network.min: 32m",
-            "taskmanager.memory.network.max: 32m",
-            "taskmanager.memory.managed.size: 64m",
-            "taskmanager.memory.jvm-metaspace.size: 192m",
-            "taskmanager.memory.jvm-overhead.min: 96m",
-            "taskmanager.memory.jvm-overhead.max: 96m",
-            "parallelism.default: 2",
-            "state.backend.type: rocksdb",
-            "execution.checkpointing.dir: " + dir.resolve("checkpoints").toUri(),
-            "execution.checkpointing.savepoint-dir: " + dir.resolve("savepoints").toUri(),
-            "restart-strategy.type: fixed-delay",
-            "restart-strategy.fixed-delay.attempts: 1000",
-            "restart-strategy.fixed-delay.delay: 1 s",
-            // a killed TaskManager is noticed within seconds, not the default 50
-            "heartbeat.interval: 1000",
-            "heartbeat.timeout: 8000",
-            "io.tmp.dirs: " + tmp,
-            "web.tmpdir: " + tmp,
-            "blob.storage.directory: " + tmp,
-            ""));
+    Map<String, String> conf = new LinkedHashMap<>();
+    conf.put("jobmanager.rpc.address", "localhost");
+    conf.put("jobmanager.rpc.port", Integer.toString(rpcPort));
+    conf.put("jobmanager.bind-host", "localhost");
+    conf.put("taskmanager.bind-host", "localhost");
+    conf.put("taskmanager.host", "localhost");
+    conf.put("rest.address", "localhost");
+    conf.put("rest.bind-address", "localhost");
+    conf.put("rest.port", Integer.toString(restPort));
+    conf.put("jobmanager.memory.process.size", "600m");
+    // a TaskManager started without Flink's scripts must be given its memory explicitly
+    conf.put("taskmanager.numberOfTaskSlots", Integer.toString(SLOTS_PER_TASK_MANAGER));
+    conf.put("taskmanager.cpu.cores", "2");
+    conf.put("taskmanager.memory.framework.heap.size", "64m");
+    conf.put("taskmanager.memory.task.heap.size", "128m");
+    conf.put("taskmanager.memory.task.off-heap.size", "0m");
+    conf.put("taskmanager.memory.framework.off-heap.size", "64m");
+    conf.put("taskmanager.memory.network.min", "32m");
+    conf.put("taskmanager.memory.network.max", "32m");
+    conf.put("taskmanager.memory.managed.size", "64m");
+    conf.put("taskmanager.memory.jvm-metaspace.size", "192m");
+    conf.put("taskmanager.memory.jvm-overhead.min", "96m");
+    conf.put("taskmanager.memory.jvm-overhead.max", "96m");
+    conf.put("parallelism.default", "2");
+    conf.put("state.backend.type", "rocksdb");
+    conf.put("execution.checkpointing.dir", dir.resolve("checkpoints").toUri().toString());
+    conf.put("execution.checkpointing.savepoint-dir", dir.resolve("savepoints").toUri().toString());
+    conf.put("restart-strategy.type", "fixed-delay");
+    conf.put("restart-strategy.fixed-delay.attempts", "1000");
+    conf.put("restart-strategy.fixed-delay.delay", "1 s");
+    // a killed TaskManager is noticed within seconds, not the default 50
+    conf.put("heartbeat.interval", "1000");
+    conf.put("heartbeat.timeout", "8000");
+    conf.put("io.tmp.dirs", tmp.toString());
+    conf.put("web.tmpdir", tmp.toString());
+    conf.put("blob.storage.directory", tmp.toString());
+    conf.putAll(settings);
+    StringBuilder yaml = new StringBuilder();
+    conf.forEach((key, value) -> yaml.append(key).append(": ").append(value).append('\n'));
+    Files.writeString(confDir.resolve("config.yaml"), yaml);
+    // heap: framework + task, and room for the JVM's own; direct: framework and task off-heap and
+    // the network buffers, with the same room
+    int heap =
+        megabytes(conf, "taskmanager.memory.framework.heap.size")
+            + megabytes(conf, "taskmanager.memory.task.heap.size")
+            + 32;
+    int direct =
+        megabytes(conf, "taskmanager.memory.framework.off-heap.size")
+            + megabytes(conf, "taskmanager.memory.task.off-heap.size")
+            + megabytes(conf, "taskmanager.memory.network.max")
+            + 64;
     Path logConfig = Logging.writeConfig(confDir);
     List<String> jvm = List.of("-XX:+UseSerialGC", Logging.option(logConfig));
-    FlinkCluster cluster = new FlinkCluster(dir, confDir, restPort, jvm);
+    FlinkCluster cluster =
+        new FlinkCluster(
+            dir,
+            confDir,
+            restPort,
+            jvm,
+            concat(
+                taskManagerJvm,
+                "-Xms" + heap + "m",
+                "-Xmx" + heap + "m",
+                "-XX:MaxDirectMemorySize=" + direct + "m"));
     try {
       for (int i = 0; i < taskManagers; i++) {
         cluster.startTaskManager();
@@ -129,6 +167,14 @@ public final class FlinkCluster implements AutoCloseable {
       throw e;
     }
     return cluster;
+  }
+
+  private static int megabytes(Map<String, String> conf, String key) {
+    String value = conf.get(key);
+    if (!value.endsWith("m")) {
+      throw new IllegalArgumentException(key + " must be given in m (megabytes), got " + value);
+    }
+    return Integer.parseInt(value.substring(0, value.length() - 1));
   }
 
   private static List<String> concat(List<String> list, String... more) {
@@ -147,7 +193,7 @@ public final class FlinkCluster implements AutoCloseable {
         ChildJvm.start(
             name,
             classpath,
-            concat(jvmOptions, "-Xmx224m", "-XX:MaxDirectMemorySize=160m"),
+            concat(jvmOptions, taskManagerMemory.toArray(new String[0])),
             TASK_MANAGER,
             List.of("--configDir", confDir.toString(), "-D", "taskmanager.resource-id=" + name),
             dir));
@@ -211,7 +257,13 @@ public final class FlinkCluster implements AutoCloseable {
    */
   public JobID submit(Path jar, List<String> args, int parallelism, String savepoint)
       throws Exception {
-    return rest.runJar(jar, args, parallelism, savepoint);
+    return rest.runJar(jar, null, args, parallelism, savepoint);
+  }
+
+  /** Submits the main class {@code entryClass} of {@code jar} with {@code args}. */
+  public JobID submit(Path jar, String entryClass, List<String> args, int parallelism)
+      throws Exception {
+    return rest.runJar(jar, entryClass, args, parallelism, null);
   }
 
   /** Stops {@code job} with a savepoint and returns its path. */

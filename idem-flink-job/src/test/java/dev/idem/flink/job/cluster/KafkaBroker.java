@@ -146,6 +146,13 @@ public final class KafkaBroker implements AutoCloseable {
     }
   }
 
+  /** Deletes topics (a benchmark's outputs, once checked, to keep the disk free). */
+  public void deleteTopics(String... names) throws Exception {
+    try (Admin admin = admin()) {
+      admin.deleteTopics(List.of(names)).all().get(60, TimeUnit.SECONDS);
+    }
+  }
+
   public Path log() {
     return process.log();
   }
