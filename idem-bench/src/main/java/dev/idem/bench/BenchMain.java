@@ -25,6 +25,8 @@ public final class BenchMain {
           + "\n       "
           + ParquetRun.USAGE
           + "\n       "
+          + NearDupRun.USAGE
+          + "\n       "
           + RedisRun.USAGE
           + "\n       "
           + RestartRun.USAGE
@@ -40,6 +42,10 @@ public final class BenchMain {
     }
     if (args.length > 0 && args[0].equals("hotpath")) {
       HotPathRun.main(args);
+      return;
+    }
+    if (args.length > 0 && args[0].equals("near-dup")) {
+      NearDupRun.main(args);
       return;
     }
     if (args.length > 0 && args[0].equals("redis")) {

@@ -47,8 +47,11 @@ import org.junit.jupiter.api.Test;
  * reads it from the start under a consumer group of its own. Its time runs from the moment every
  * task of the job runs to the moment the dedup vertex has read every record (the REST API's vertex
  * metrics, fetched every second); the commit of the last transaction, on the next checkpoint, is
- * timed separately. Every run is checked: a {@code read_committed} consumer of its output must see
- * exactly the first record of every key (count, and a sum of 64-bit hashes of the records).
+ * timed separately, and so is the CPU time both TaskManager processes used from start to read, per
+ * million records: what the job costs whether or not the machine's cores are the limit (on a
+ * machine of 2 cores, a broker and 2 TaskManagers, they are). Every run is checked: a {@code
+ * read_committed} consumer of its output must see exactly the first record of every key (count, and
+ * a sum of 64-bit hashes of the records).
  *
  * <p>Prints one tab-separated line per run, and the checkpoint statistics of each job.
  */
@@ -86,6 +89,7 @@ class ClusterDedupBenchmark {
       Expected expected = produce(kafka, "input");
       System.out.println(
           "strategy\tround\trecords\tkept\tseconds\trecords_per_s\tseconds_to_commit"
+              + "\ttm_cpu_s_per_million"
               + "\tstate_reads\treads_per_record\tcheckpoints\tcheckpoint_p50_ms"
               + "\tcheckpoint_max_ms\tcheckpointed_p50_bytes\tstate_full_bytes");
       for (int round = 1; round <= ROUNDS; round++) {
@@ -167,6 +171,7 @@ class ClusterDedupBenchmark {
           Duration.ofMinutes(3),
           () -> strategy + " job running; " + flink.logs());
       long start = System.nanoTime();
+      double cpuAtStart = flink.taskManagerCpuSeconds();
       Waits.until(
           () -> {
             flink.checkAlive();
@@ -175,19 +180,20 @@ class ClusterDedupBenchmark {
           Duration.ofHours(2),
           () -> strategy + " to read " + RECORDS + " records; " + flink.logs());
       long read = System.nanoTime();
+      double cpu = flink.taskManagerCpuSeconds() - cpuAtStart;
       long checkpointsBefore = flink.rest().completedCheckpoints(job);
       Waits.until(
           () -> flink.rest().completedCheckpoints(job) > checkpointsBefore,
           Duration.ofMinutes(10),
           () -> strategy + " to checkpoint after reading everything; " + flink.logs());
       long committed = System.nanoTime();
-      String readsMetric =
+      long reads =
           switch (strategy) {
-            case "idem" -> "idem.tier2Reads";
-            case "value-state" -> "baseline.stateReads";
-            default -> null;
+            case "idem" -> settledReads(flink, job, "idem.records", "idem.tier2Reads");
+            case "value-state" ->
+                settledReads(flink, job, "baseline.stateReads", "baseline.stateReads");
+            default -> -1;
           };
-      long reads = readsMetric == null ? -1 : settledMetric(flink, job, readsMetric);
       JsonNode checkpoints = flink.rest().checkpoints(job);
       System.out.println(strategy + " round " + round + " checkpoints: " + checkpoints);
       checkOutput(kafka, output, expected, strategy);
@@ -205,6 +211,7 @@ class ClusterDedupBenchmark {
           String.format(Locale.ROOT, "%.1f", seconds),
           String.format(Locale.ROOT, "%.0f", RECORDS / seconds),
           String.format(Locale.ROOT, "%.1f", (committed - start) / 1e9),
+          String.format(Locale.ROOT, "%.2f", cpu * 1e6 / RECORDS),
           reads < 0 ? "not counted" : Long.toString(reads),
           reads < 0 ? "-" : String.format(Locale.ROOT, "%.4f", (double) reads / RECORDS),
           checkpoints.path("counts").path("completed").asText(),
@@ -218,21 +225,23 @@ class ClusterDedupBenchmark {
   }
 
   /**
-   * The sum of an operator metric once it has stopped changing: the REST API serves what it last
-   * fetched from each TaskManager, which may be from before the last records.
+   * The state reads the job counted, once its count of records is complete: the REST API serves
+   * what it last fetched from each TaskManager, which may be from before the last records (a first
+   * try, which waited for the reads alone to stop changing, took one subtask's stale count). Both
+   * come from one request, so from the same fetch.
    */
-  private static long settledMetric(FlinkCluster flink, JobID job, String metric) throws Exception {
-    long last = -2;
-    for (int i = 0; i < 30; i++) {
-      long now = flink.rest().operatorMetricSum(job, metric);
-      System.out.println("  " + metric + " = " + now);
-      if (now == last) {
-        return now;
-      }
-      last = now;
-      Thread.sleep(2000);
-    }
-    throw new IllegalStateException(metric + " did not settle within a minute: " + last);
+  private static long settledReads(FlinkCluster flink, JobID job, String records, String reads)
+      throws Exception {
+    long[] found = new long[1];
+    Waits.until(
+        () -> {
+          Map<String, Long> sums = flink.rest().operatorMetricSums(job, records, reads);
+          found[0] = sums.getOrDefault(reads, -1L);
+          return sums.getOrDefault(records, 0L) == RECORDS;
+        },
+        Duration.ofMinutes(2),
+        () -> records + " to reach " + RECORDS + " in the REST API's metrics");
+    return found[0];
   }
 
   /**

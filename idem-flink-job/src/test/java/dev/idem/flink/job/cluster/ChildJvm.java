@@ -94,6 +94,11 @@ final class ChildJvm implements AutoCloseable {
   }
 
   /** Waits for a process that is meant to end by itself (a tool). */
+  /** CPU time the process has used so far (all threads, user and system). */
+  java.time.Duration cpuTime() {
+    return process.toHandle().info().totalCpuDuration().orElse(java.time.Duration.ZERO);
+  }
+
   int waitFor(long seconds) throws InterruptedException {
     if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
       kill();

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -13,8 +14,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import org.apache.flink.api.common.JobID;
@@ -184,24 +187,40 @@ public final class ClusterRest {
   }
 
   /**
-   * The sum over all subtasks of the job's operator metrics whose id ends with {@code suffix} (such
-   * as {@code idem.tier2Reads}), or -1 when no vertex has one.
+   * For each of {@code suffixes} (such as {@code idem.tier2Reads}), the sum over all subtasks of
+   * the operator metric whose id ends with it, all from one request, so from one fetch of each
+   * TaskManager's metrics; a suffix no vertex has is missing from the map.
    */
-  public long operatorMetricSum(JobID job, String suffix) throws IOException, InterruptedException {
-    long sum = -1;
+  public Map<String, Long> operatorMetricSums(JobID job, String... suffixes)
+      throws IOException, InterruptedException {
+    Map<String, Long> sums = new HashMap<>();
     for (JsonNode v : get("/jobs/" + job).path("vertices")) {
       String path = "/jobs/" + job + "/vertices/" + v.path("id").asText() + "/subtasks/metrics";
+      Map<String, String> idToSuffix = new HashMap<>();
       for (JsonNode m : get(path)) {
         String id = m.path("id").asText();
-        if (id.endsWith("." + suffix)) {
-          String query = java.net.URLEncoder.encode(id, StandardCharsets.UTF_8);
-          for (JsonNode value : get(path + "?agg=sum&get=" + query)) {
-            sum = Math.max(sum, 0) + (long) value.path("sum").asDouble();
+        for (String suffix : suffixes) {
+          if (id.endsWith("." + suffix)) {
+            idToSuffix.put(id, suffix);
           }
         }
       }
+      if (idToSuffix.isEmpty()) {
+        continue;
+      }
+      StringBuilder query = new StringBuilder(path).append("?agg=sum&get=");
+      for (String id : idToSuffix.keySet()) {
+        query.append(URLEncoder.encode(id, StandardCharsets.UTF_8)).append(',');
+      }
+      query.setLength(query.length() - 1);
+      for (JsonNode value : get(query.toString())) {
+        sums.merge(
+            idToSuffix.get(value.path("id").asText()),
+            (long) value.path("sum").asDouble(),
+            Long::sum);
+      }
     }
-    return sum;
+    return sums;
   }
 
   /** The job's checkpoint statistics ({@code /jobs/ID/checkpoints}), as the REST API gives them. */

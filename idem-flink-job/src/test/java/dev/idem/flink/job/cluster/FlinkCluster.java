@@ -289,6 +289,11 @@ public final class FlinkCluster implements AutoCloseable {
     return rest;
   }
 
+  /** CPU seconds the live TaskManagers have used so far, together. */
+  public double taskManagerCpuSeconds() {
+    return taskManagers.stream().mapToLong(tm -> tm.cpuTime().toMillis()).sum() / 1000.0;
+  }
+
   /** Where to look when something fails: every process's log. */
   public String logs() {
     StringBuilder b = new StringBuilder("logs: ").append(jobManager.log());
