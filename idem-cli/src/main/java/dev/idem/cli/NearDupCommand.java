@@ -40,8 +40,8 @@ import picocli.CommandLine.Spec;
           + "candidate pair, accepted when their similarity is at least --threshold (the exact "
           + "Jaccard similarity of their shingle sets with --verify, else the MinHash estimate). "
           + "Clusters are the connected groups of accepted pairs, and the first document of each "
-          + "survives. The inputs are read twice (standard input is kept in --tmp for that); "
-          + "the signatures of all documents are held in memory.",
+          + "survives. The inputs are read twice (standard input is kept in --tmp for that), "
+          + "once with --streaming; the signatures of all documents are held in memory.",
       ""
     },
     exitCodeListHeading = "%nExit status:%n",
@@ -142,6 +142,16 @@ final class NearDupCommand implements Callable<Integer> {
               + "sets is at least --threshold, so no pair below it is ever clustered (holds every "
               + "document's shingles in memory). Without it the MinHash estimate decides.")
   boolean verify;
+
+  @Option(
+      names = "--streaming",
+      description =
+          "One read: write each document as soon as it is judged against the earlier ones, "
+              + "removed when it is similar to one of them (for endless input, and standard input "
+              + "without a temporary copy). A document joining two earlier groups does not remove "
+              + "the later group's first, as the batch plan does; --clusters lists removed "
+              + "documents only.")
+  boolean streaming;
 
   @Option(
       names = "--seed",
@@ -314,6 +324,7 @@ final class NearDupCommand implements Callable<Integer> {
           perms,
           lsh,
           verify,
+          streaming,
           seed,
           output.file(),
           dropped,

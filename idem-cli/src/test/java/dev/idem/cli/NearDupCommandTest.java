@@ -153,6 +153,77 @@ class NearDupCommandTest {
     assertThat(r.err()).contains("LSH 32 bands × 4 rows").contains("S-curve 50 % at s = ");
   }
 
+  /**
+   * The streaming plan removes a document exactly when it has a true near-duplicate (Jaccard ≥ 0.8)
+   * before it, kept or not; so it keeps every document the batch plan keeps, and reads standard
+   * input once, without a copy.
+   */
+  @ParameterizedTest
+  @ValueSource(longs = {5, 6})
+  void streamingRemovesADocumentExactlyWhenANearDuplicateCameBeforeIt(long seed)
+      throws IOException {
+    List<Doc> docs = plantedCorpus(seed);
+    Path in = writeCorpus("stream.jsonl", docs);
+    Path clusters = dir.resolve("stream-clusters.tsv");
+    // 32 bands of 4 rows: a pair at 0.8 is a candidate with probability 1 − 5·10⁻⁸
+    String[] lsh = {"--content", "text", "--verify", "--bands", "32", "--rows", "4", "-q"};
+    Cli.Result stream =
+        Cli.run(
+            concat(
+                new String[] {"near-dup", "--streaming", "--clusters", clusters.toString()},
+                lsh,
+                new String[] {in.toString()}));
+    assertThat(stream.status()).as(stream.err()).isZero();
+    boolean[] kept = keptIds(stream.out(), docs.size());
+    List<Set<String>> sets = docs.stream().map(NearDupCommandTest::shingles).toList();
+    int removed = 0;
+    for (int i = 0; i < docs.size(); i++) {
+      boolean earlier = false;
+      for (int j = 0; j < i && !earlier; j++) {
+        earlier = jaccard(sets.get(i), sets.get(j)) >= 0.8;
+      }
+      assertThat(kept[i])
+          .as("document %d, a near-duplicate before it: %s", i, earlier)
+          .isEqualTo(!earlier);
+      removed += earlier ? 1 : 0;
+    }
+    assertThat(removed).isGreaterThan(100);
+
+    List<String> rows = Files.readAllLines(clusters);
+    assertThat(rows)
+        .hasSize(1 + removed); // removed documents only: a survivor's line would be late
+    for (String row : rows.subList(1, rows.size())) {
+      String[] f = row.split("\t");
+      int doc = Integer.parseInt(f[0]);
+      int cluster = Integer.parseInt(f[1]);
+      assertThat(kept[doc]).isFalse();
+      assertThat(cluster).isLessThan(doc);
+      assertThat(kept[cluster]).as("the survivor %d of %d", cluster, doc).isTrue();
+    }
+
+    Cli.Result batch =
+        Cli.run(concat(new String[] {"near-dup"}, lsh, new String[] {in.toString()}));
+    boolean[] keptByBatch = keptIds(batch.out(), docs.size());
+    for (int i = 0; i < docs.size(); i++) {
+      assertThat(kept[i] || !keptByBatch[i]).as("document %d kept by the batch plan", i).isTrue();
+    }
+
+    Path tmp = Files.createDirectories(dir.resolve("stream-tmp"));
+    Cli.Result stdin =
+        Cli.runWithInput(
+            Files.readAllBytes(in),
+            concat(new String[] {"near-dup", "--streaming", "--tmp", tmp.toString()}, lsh));
+    assertThat(stdin.status()).as(stdin.err()).isZero();
+    assertThat(stdin.out()).isEqualTo(stream.out());
+    try (var files = Files.list(tmp)) {
+      assertThat(files).as("standard input is read once, not copied").isEmpty();
+    }
+  }
+
+  private static String[] concat(String[]... parts) {
+    return Arrays.stream(parts).flatMap(Arrays::stream).toArray(String[]::new);
+  }
+
   private static int find(int[] parent, int x) {
     while (parent[x] != x) {
       x = parent[x];

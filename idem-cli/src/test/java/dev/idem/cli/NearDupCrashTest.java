@@ -11,12 +11,14 @@ import java.util.SplittableRandom;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code idem near-dup --state} in a child process, killed with SIGKILL at random moments (while
  * judging, and while writing between and during checkpoints) and rerun with the same command until
  * it finishes: the output, {@code --dropped} and {@code --clusters} equal an uninterrupted run's
- * byte for byte, and that run's equal a run without a state.
+ * byte for byte, and that run's equal a run without a state; for the batch and the streaming plan.
  */
 class NearDupCrashTest {
 
@@ -53,43 +55,64 @@ class NearDupCrashTest {
   }
 
   private static List<String> command(Path state, Path out) {
-    return List.of(
-        "near-dup",
-        "--content",
-        "text",
-        "--verify",
-        "--state",
-        state.toString(),
-        "--checkpoint-every",
-        "300",
-        "--dropped",
-        out + ".dropped",
-        "--clusters",
-        out + ".clusters",
-        "-o",
-        out.toString(),
-        "--quiet",
-        input.toString());
+    return command(state, out, false);
   }
 
-  @Test
-  void killedTwelveTimesItWritesWhatAnUninterruptedRunWrites() throws Exception {
-    Path once = dir.resolve("once.jsonl");
-    long full = KillLoop.runToEnd(command(dir.resolve("once-state"), once));
+  private static List<String> command(Path state, Path out, boolean streaming) {
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                "near-dup",
+                "--content",
+                "text",
+                "--verify",
+                "--state",
+                state.toString(),
+                "--checkpoint-every",
+                "300",
+                "--dropped",
+                out + ".dropped",
+                "--clusters",
+                out + ".clusters",
+                "-o",
+                out.toString(),
+                "--quiet",
+                input.toString()));
+    if (streaming) {
+      command.add(1, "--streaming");
+    }
+    return command;
+  }
+
+  /**
+   * The batch plan (killed while judging, and while writing) and the streaming plan (which writes
+   * while it judges: killed between and during checkpoints, and resumed by judging the written
+   * documents again).
+   */
+  @ParameterizedTest(name = "streaming {0}")
+  @ValueSource(booleans = {false, true})
+  void killedTwelveTimesItWritesWhatAnUninterruptedRunWrites(boolean streaming) throws Exception {
+    String plan = streaming ? "streaming-" : "batch-";
+    Path once = dir.resolve(plan + "once.jsonl");
+    long full = KillLoop.runToEnd(command(dir.resolve(plan + "once-state"), once, streaming));
     byte[] out = Files.readAllBytes(once);
     byte[] dropped = Files.readAllBytes(Path.of(once + ".dropped"));
     byte[] clusters = Files.readAllBytes(Path.of(once + ".clusters"));
-    Cli.Result stateless =
-        Cli.run("near-dup", "--content", "text", "--verify", "-q", input.toString());
-    assertThat(stateless.outBytes()).isEqualTo(out);
+    List<String> stateless =
+        new ArrayList<>(
+            List.of("near-dup", "--content", "text", "--verify", "-q", input.toString()));
+    if (streaming) {
+      stateless.add(1, "--streaming");
+    }
+    assertThat(Cli.run(stateless.toArray(String[]::new)).outBytes()).isEqualTo(out);
     assertThat(out.length).isPositive();
     assertThat(dropped.length).isPositive();
 
     int[] writingKills = {0};
     KillLoop.run(
-        dir,
+        Files.createDirectories(dir.resolve(plan + "kills")),
         "near-dup",
-        NearDupCrashTest::command,
+        (state, o) -> command(state, o, streaming),
         full,
         1.0,
         KILLS,

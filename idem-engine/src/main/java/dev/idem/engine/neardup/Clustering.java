@@ -68,6 +68,10 @@ final class Clustering {
     this.signature = new long[numPerm];
   }
 
+  MinHasher hasher() {
+    return hasher;
+  }
+
   /** Adds a document that is a byte-for-byte copy (same content) of document {@code original}. */
   int addExactDuplicate(int original) {
     int doc = next();

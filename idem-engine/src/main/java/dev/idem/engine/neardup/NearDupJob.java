@@ -17,10 +17,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
+import java.util.BitSet;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * {@code idem near-dup}: removes documents that are near-duplicates of an earlier one, in two reads
@@ -37,6 +39,11 @@ import java.util.function.Consumer;
  *
  * <p>With a state directory ({@code NearDupState}) the judgement is saved once made and the second
  * read checkpoints, so a killed job resumes with the outputs of an uninterrupted run.
+ *
+ * <p>The streaming plan ({@code --streaming}) reads once: each document is written as soon as it is
+ * judged, removed when it has an accepted pair with an earlier document. Its survivors are a
+ * superset of the batch plan's (a document that joins two earlier groups cannot remove the second
+ * group's first, already written).
  *
  * <p>Bad records are failed on (before anything is written), skipped or quarantined during the
  * first read; the second read passes over them.
@@ -103,7 +110,12 @@ public final class NearDupJob {
       NearDupState.Progress from = state == null ? null : state.resumed();
       if (from != null && from.phase() == NearDupState.Phase.DONE) {
         warn(spec.state() + " holds a finished job: nothing was done; its output is as written");
-        return result(from, Judgement.load(spec.state()), from.kept(), started);
+        long clusters =
+            spec.streaming() ? from.clusters() : Judgement.load(spec.state()).clusters();
+        return result(from, from.kept(), clusters, started);
+      }
+      if (spec.streaming()) {
+        return streaming(inputs, extractor, state, from, started);
       }
       if (inputs.stream().anyMatch(InputFile::isStdin)) {
         Path dir = spec.tmp() != null ? spec.tmp() : Path.of(System.getProperty("java.io.tmpdir"));
@@ -123,15 +135,17 @@ public final class NearDupJob {
       } else {
         judgement = Judgement.load(spec.state());
       }
-      SurvivorWriter writer =
-          new SurvivorWriter(spec, inputs, extractor, judgement, state, from, stdout);
+      NearDupState.Progress counts = from;
       long kept;
-      try (InputStream in = standardInput()) {
-        kept = writer.write(in);
+      try (InputStream in = standardInput();
+          SurvivorWriter writer =
+              new SurvivorWriter(spec, inputs, state, from, () -> counts, stdout)) {
+        kept = writer.write(judgement, in, extractor);
       }
       return clustering != null
-          ? result(clustering, judgement, kept, started)
-          : result(from, judgement, kept, started);
+          ? result(
+              clustering, kept, documents - judgement.survivors(), judgement.clusters(), started)
+          : result(from, kept, judgement.clusters(), started);
     } finally {
       if (spool != null) {
         Files.deleteIfExists(spool);
@@ -139,8 +153,98 @@ public final class NearDupJob {
     }
   }
 
+  /**
+   * The streaming plan: one read, each document written as soon as it is judged. With a state, a
+   * resume judges the documents before its checkpoint's position again without writing them.
+   */
+  private NearDupResult streaming(
+      List<InputFile> inputs,
+      KeyExtractor extractor,
+      NearDupState state,
+      NearDupState.Progress from,
+      long started)
+      throws IOException {
+    BitSet survivorsWithMembers = new BitSet();
+    Clustering clustering = newClustering();
+    Supplier<NearDupState.Progress> counts =
+        () -> counts(state, clustering, (long) survivorsWithMembers.cardinality());
+    try (SurvivorWriter writer = new SurvivorWriter(spec, inputs, state, from, counts, stdout)) {
+      DocumentSink sink =
+          new DocumentSink() {
+            @Override
+            public void judged(RecordBatch batch, int i, Clustering c, int doc) throws IOException {
+              int survivor = c.survivor(doc); // now: a later document may join it to another
+              if (survivor != doc) {
+                survivorsWithMembers.set(survivor);
+              }
+              if (written(from, batch, i)) {
+                return;
+              }
+              if (writer.documents() != doc) {
+                throw SurvivorWriter.changed(inputs.get(batch.fileIndex[i]).path());
+              }
+              boolean removed = survivor != doc;
+              writer.document(
+                  batch, i, survivor, removed ? c.similarityToSurvivor(doc) : 1, removed);
+            }
+
+            @Override
+            public void passed(RecordBatch batch, int i) throws IOException {
+              if (!written(from, batch, i)) {
+                writer.passed(batch, i);
+              }
+            }
+
+            @Override
+            public void batchDone() throws IOException {
+              writer.flush();
+            }
+          };
+      judge(inputs, extractor, state != null, sink, clustering);
+      if (from != null && writer.documents() < from.doc()) {
+        throw SurvivorWriter.changed(inputs.get(inputs.size() - 1).path());
+      }
+      writer.finish();
+      return result(
+          clustering,
+          writer.kept(),
+          documents - writer.kept(),
+          survivorsWithMembers.cardinality(),
+          started);
+    }
+  }
+
+  /** Whether record {@code i} of {@code batch} is at or before the checkpoint {@code from}. */
+  private static boolean written(NearDupState.Progress from, RecordBatch batch, int i) {
+    return from != null
+        && (batch.fileIndex[i] < from.fileIndex()
+            || (batch.fileIndex[i] == from.fileIndex() && batch.endOffset[i] <= from.offset()));
+  }
+
+  /**
+   * What the job does with each record as the first read judges it: the streaming plan's writing.
+   */
+  private interface DocumentSink {
+    /** Document {@code doc}, record {@code i} of {@code batch}, was just added to {@code c}. */
+    void judged(RecordBatch batch, int i, Clustering c, int doc) throws IOException;
+
+    /** After any record, a document or not. */
+    void passed(RecordBatch batch, int i) throws IOException;
+
+    /** After each batch. */
+    void batchDone() throws IOException;
+  }
+
   /** The checkpoint that commits the judgement: writing starts at the first document. */
   private NearDupState.Progress progressAfterJudging(NearDupState state, Clustering c) {
+    return counts(state, c, null);
+  }
+
+  /**
+   * The first read's counts so far, in a checkpoint at the first document (the writer's checkpoints
+   * take the counts and put their own position and outputs around them).
+   */
+  private NearDupState.Progress counts(NearDupState state, Clustering c, Long clusters) {
     return new NearDupState.Progress(
         state.job(),
         NearDupState.Phase.WRITING,
@@ -163,17 +267,19 @@ public final class NearDupJob {
         c.candidatePairs(),
         c.comparedPairs(),
         c.acceptedPairs(),
-        quarantineBytes);
+        quarantineBytes,
+        clusters);
   }
 
-  private NearDupResult result(Clustering c, Judgement j, long kept, long started) {
+  /** The result of a job that judged in this run; {@code removed} counts exact copies too. */
+  private NearDupResult result(Clustering c, long kept, long removed, long clusters, long started) {
     return new NearDupResult(
         records,
         documents,
         kept,
         exactDuplicates,
-        documents - j.survivors() - exactDuplicates,
-        j.clusters(),
+        removed - exactDuplicates,
+        clusters,
         badRecords,
         blankLines,
         c.candidatePairs(),
@@ -186,14 +292,14 @@ public final class NearDupJob {
   }
 
   /** The result of a job whose judging an earlier run did: its counts come from the state. */
-  private NearDupResult result(NearDupState.Progress p, Judgement j, long kept, long started) {
+  private NearDupResult result(NearDupState.Progress p, long kept, long clusters, long started) {
     return new NearDupResult(
         p.records(),
         p.documents(),
         kept,
         p.exactDuplicates(),
-        p.documents() - j.survivors() - p.exactDuplicates(),
-        j.clusters(),
+        p.documents() - kept - p.exactDuplicates(),
+        clusters,
         p.badRecords(),
         p.blankLines(),
         p.candidatePairs(),
@@ -213,8 +319,28 @@ public final class NearDupJob {
   /** The first read: every document into the clustering, bad records as the policy says. */
   private Clustering judge(List<InputFile> inputs, KeyExtractor extractor, boolean durable)
       throws IOException {
-    MinHasher hasher = new MinHasher(spec.numPerm(), spec.seed());
-    Clustering clustering = new Clustering(hasher, spec.bands(), spec.threshold(), spec.verify());
+    Clustering clustering = newClustering();
+    judge(inputs, extractor, durable, null, clustering);
+    return clustering;
+  }
+
+  private Clustering newClustering() {
+    return new Clustering(
+        new MinHasher(spec.numPerm(), spec.seed()), spec.bands(), spec.threshold(), spec.verify());
+  }
+
+  /**
+   * The first read into {@code clustering}, each record handed to {@code sink} (or none) once
+   * judged.
+   */
+  private void judge(
+      List<InputFile> inputs,
+      KeyExtractor extractor,
+      boolean durable,
+      DocumentSink sink,
+      Clustering clustering)
+      throws IOException {
+    MinHasher hasher = clustering.hasher();
     Map<Fingerprint, Integer> firstCopy = new HashMap<>();
     BadRecordPolicy policy = spec.onBadRecord();
     int[] toSign = new int[RecordBatch.MAX_RECORDS];
@@ -255,11 +381,16 @@ public final class NearDupJob {
             case RecordBatch.OK -> {
               records++;
               documents++;
+              int doc;
               if (copyOf[i] >= 0) {
-                clustering.addExactDuplicate(copyOf[i]);
+                doc = clustering.addExactDuplicate(copyOf[i]);
                 exactDuplicates++;
               } else {
-                clustering.addSigned(signer.shingles(i), signer.signatures(), signer.offset(i));
+                doc =
+                    clustering.addSigned(signer.shingles(i), signer.signatures(), signer.offset(i));
+              }
+              if (sink != null) {
+                sink.judged(batch, i, clustering, doc);
               }
             }
             case RecordBatch.BLANK -> blankLines++;
@@ -270,6 +401,12 @@ public final class NearDupJob {
               bad(batch, i, inputs.get(batch.fileIndex[i]).path(), quarantine);
             }
           }
+          if (sink != null) {
+            sink.passed(batch, i);
+          }
+        }
+        if (sink != null) {
+          sink.batchDone();
         }
         boolean end = batch.endOfInput;
         source.recycle(batch);
@@ -286,7 +423,6 @@ public final class NearDupJob {
         quarantineBytes = quarantine.length();
       }
     }
-    return clustering;
   }
 
   private void bad(RecordBatch batch, int i, String name, OutputFile quarantine)
@@ -309,8 +445,14 @@ public final class NearDupJob {
     }
   }
 
-  /** What a read takes for {@code -}: the copy of standard input, read from its start. */
+  /**
+   * What a read takes for {@code -}: standard input itself when streaming (one read), else its
+   * copy, read from its start.
+   */
   private InputStream standardInput() throws IOException {
+    if (spec.streaming()) {
+      return stdin;
+    }
     return spool != null ? Files.newInputStream(spool) : InputStream.nullInputStream();
   }
 

@@ -20,11 +20,14 @@ import java.util.List;
  * @param bands the LSH bands (B × R ≤ numPerm)
  * @param verify whether a candidate pair is judged by the exact Jaccard of its shingle sets rather
  *     than the MinHash estimate
+ * @param streaming one read: each document written as soon as it is judged against the earlier ones
+ *     (removed when it has an accepted pair with one), rather than the batch plan's clusters
  * @param seed chooses the MinHash permutations
  * @param output where the kept documents go; {@code null} for standard output
  * @param dropped where removed documents go (FILE, LINE, record), or {@code null}
  * @param clusters where each clustered document's cluster goes, or {@code null}
- * @param tmp where standard input is kept for the second read ({@code null}: the system's)
+ * @param tmp where standard input is kept for the second read ({@code null}: the system's; unused
+ *     when streaming)
  * @param threads threads that shingle and sign documents (the output is the same for any number)
  * @param state the state directory of a resumable job, or {@code null}
  * @param checkpointDocuments with a state: documents written between checkpoints, at most
@@ -41,6 +44,7 @@ public record NearDupSpec(
     int numPerm,
     LshBands bands,
     boolean verify,
+    boolean streaming,
     long seed,
     Path output,
     Path dropped,

@@ -27,6 +27,10 @@ import java.util.stream.Collectors;
  * checksums, the input position and the counts written in one atomic replacement. A resume cuts
  * each output back to its checkpointed length (refusing a file changed since) and reads on from the
  * position, so the outputs are, byte for byte, those of an uninterrupted run.
+ *
+ * <p>A streaming job ({@code --streaming}) has no judgement to save: it checkpoints its writing
+ * from the first document, and a resume judges again, without writing, every document up to the
+ * checkpoint's position (the same decisions, as judging is deterministic), then writes on.
  */
 final class NearDupState implements AutoCloseable {
 
@@ -40,7 +44,9 @@ final class NearDupState implements AutoCloseable {
 
   /**
    * A checkpoint. Counts of the first read ({@code records} … {@code acceptedPairs}) are final once
-   * judged; {@code doc} and {@code kept} are the second read's, through the position.
+   * judged; {@code doc} and {@code kept} are the second read's, through the position. A streaming
+   * job judges and writes in one read: its counts are those through the position, and {@code
+   * clusters} (else {@code null}: the judgement has them) its clusters so far.
    */
   record Progress(
       Map<String, String> job,
@@ -64,11 +70,34 @@ final class NearDupState implements AutoCloseable {
       long candidatePairs,
       long comparedPairs,
       long acceptedPairs,
-      long quarantineBytes) {
+      long quarantineBytes,
+      Long clusters) {
 
     static Progress judging(Map<String, String> job) {
       return new Progress(
-          job, Phase.JUDGING, 0, 0, 0, 0, 0, 0, null, 0, null, 0, null, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+          job,
+          Phase.JUDGING,
+          0,
+          0,
+          0,
+          0,
+          0,
+          0,
+          null,
+          0,
+          null,
+          0,
+          null,
+          0,
+          0,
+          0,
+          0,
+          0,
+          0,
+          0,
+          0,
+          0,
+          null);
     }
   }
 
@@ -173,6 +202,9 @@ final class NearDupState implements AutoCloseable {
     m.put("clusters", OutputFile.absolute(spec.clusters()));
     m.put("on bad record", spec.onBadRecord().toString());
     m.put("max record bytes", Integer.toString(spec.maxRecordBytes()));
+    if (spec.streaming()) {
+      m.put("streaming", "true"); // only when given: states of batch jobs stay as they were
+    }
     return m;
   }
 

@@ -10,59 +10,60 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.function.Supplier;
 
 /**
- * The second read of a near-dup job: each document whose survivor is itself to the output, the
- * others to {@code --dropped} ({@code FILE<TAB>LINE<TAB>record}), and each document of a cluster of
- * two or more to {@code --clusters}, in input order. With a state it resumes from a checkpoint and
- * takes one every {@code checkpointDocuments} documents or {@code checkpointMillis}, and a last one
- * that says the job is done.
+ * Writes the judged documents: each document whose survivor is itself to the output, the others to
+ * {@code --dropped} ({@code FILE<TAB>LINE<TAB>record}), and the listed ones to {@code --clusters},
+ * in input order. With a state it resumes from a checkpoint and takes one every {@code
+ * checkpointDocuments} documents or {@code checkpointMillis}, and a last one that says the job is
+ * done.
+ *
+ * <p>The batch job drives it from a second read and its {@link Judgement} ({@link #write}); the
+ * streaming job hands it each document as soon as it is judged ({@link #document}, {@link #passed},
+ * {@link #finish}).
  */
-final class SurvivorWriter {
+final class SurvivorWriter implements AutoCloseable {
 
   private final NearDupSpec spec;
   private final List<InputFile> inputs;
-  private final KeyExtractor extractor;
-  private final Judgement judgement;
   private final NearDupState state;
-  private final NearDupState.Progress from;
-  private final OutputStream stdout;
+  private final Supplier<NearDupState.Progress> judgingCounts;
 
-  private OutputFile out;
-  private OutputFile dropped;
-  private OutputFile clusters;
+  private final OutputFile out;
+  private final OutputFile dropped;
+  private final OutputFile clusters;
   private int fileIndex;
   private long offset;
   private long line;
   private int doc;
   private long kept;
+  private long sinceCheckpoint;
+  private long lastCheckpoint = System.nanoTime();
 
   /**
+   * Opens the outputs: from the checkpoint {@code from}, or empty.
+   *
    * @param state the job's state, or {@code null}
-   * @param from with a state, the checkpoint to write from (the one that committed the judgement,
-   *     or a later one)
+   * @param from with a state, the checkpoint to write from, or {@code null}: the start
+   * @param judgingCounts the first read's counts, for the checkpoints
    */
   SurvivorWriter(
       NearDupSpec spec,
       List<InputFile> inputs,
-      KeyExtractor extractor,
-      Judgement judgement,
       NearDupState state,
       NearDupState.Progress from,
-      OutputStream stdout) {
+      Supplier<NearDupState.Progress> judgingCounts,
+      OutputStream stdout)
+      throws IOException {
     this.spec = spec;
     this.inputs = inputs;
-    this.extractor = extractor;
-    this.judgement = judgement;
     this.state = state;
-    this.from = from;
-    this.stdout = stdout;
-  }
-
-  /** Writes from the checkpoint (or the start) to the end; returns the documents kept in all. */
-  long write(InputStream stdin) throws IOException {
+    this.judgingCounts = judgingCounts;
     if (from != null) {
       fileIndex = from.fileIndex();
       offset = from.offset();
@@ -70,80 +71,93 @@ final class SurvivorWriter {
       doc = from.doc();
       kept = from.kept();
     }
-    try (OutputFile o =
-            spec.output() == null
-                ? OutputFile.stream("<stdout>", stdout)
-                : from == null
-                    ? OutputFile.open(spec.output())
-                    : OutputFile.open(spec.output(), from.outputBytes(), from.outputTail());
-        OutputFile d =
-            spec.dropped() == null
-                ? null
-                : from == null
-                    ? OutputFile.open(spec.dropped())
-                    : OutputFile.open(spec.dropped(), from.droppedBytes(), from.droppedTail());
-        OutputFile c =
-            spec.clusters() == null
-                ? null
-                : from == null
-                    ? OutputFile.open(spec.clusters())
-                    : OutputFile.open(spec.clusters(), from.clustersBytes(), from.clustersTail());
-        RecordSource source =
-            NearDupJob.source(spec, inputs, extractor, false, stdin, fileIndex, offset, line)) {
-      out = o;
-      dropped = d;
-      clusters = c;
+    List<OutputFile> opened = new ArrayList<>(3);
+    try {
+      out =
+          spec.output() == null
+              ? OutputFile.stream("<stdout>", stdout)
+              : from == null
+                  ? OutputFile.open(spec.output())
+                  : OutputFile.open(spec.output(), from.outputBytes(), from.outputTail());
+      opened.add(out);
+      dropped =
+          from == null
+              ? openEmpty(spec.dropped())
+              : openAt(spec.dropped(), from.droppedBytes(), from.droppedTail());
+      opened.add(dropped);
+      clusters =
+          from == null
+              ? openEmpty(spec.clusters())
+              : openAt(spec.clusters(), from.clustersBytes(), from.clustersTail());
+      opened.add(clusters);
       if (clusters != null && clusters.length() == 0) {
         text(clusters, "document\tcluster\tsimilarity\tfile\tline\n");
       }
-      read(source);
-      if (doc != judgement.documents()) {
-        throw changed(inputs.isEmpty() ? "-" : inputs.get(inputs.size() - 1).path());
+    } catch (IOException | RuntimeException e) {
+      for (OutputFile f : opened) {
+        if (f != null) {
+          f.close();
+        }
       }
-      if (state != null) {
-        checkpoint(NearDupState.Phase.DONE);
+      throw e;
+    }
+  }
+
+  /** An optional output ({@code null}: not asked for) opened empty. */
+  private static OutputFile openEmpty(Path file) throws IOException {
+    return file == null ? null : OutputFile.open(file);
+  }
+
+  /** An optional output ({@code null}: not asked for) cut back to a checkpoint's length. */
+  private static OutputFile openAt(Path file, long bytes, Long tail) throws IOException {
+    return file == null ? null : OutputFile.open(file, bytes, tail);
+  }
+
+  /**
+   * The batch job's second read: every document from the checkpoint (or the start) to the end, as
+   * {@code judgement} decided; returns the documents kept in all.
+   */
+  long write(Judgement judgement, InputStream stdin, KeyExtractor extractor) throws IOException {
+    int n = judgement.documents();
+    try (RecordSource source =
+        NearDupJob.source(spec, inputs, extractor, false, stdin, fileIndex, offset, line)) {
+      while (true) {
+        RecordBatch batch = source.next();
+        for (int i = 0; i < batch.count; i++) {
+          if (batch.kind[i] == RecordBatch.OK) {
+            if (doc == n) {
+              throw changed(inputs.get(batch.fileIndex[i]).path());
+            }
+            document(
+                batch,
+                i,
+                judgement.survivor(doc),
+                judgement.similarity(doc),
+                judgement.clustered(doc));
+          }
+          passed(batch, i);
+        }
+        boolean end = batch.endOfInput;
+        source.recycle(batch);
+        if (end) {
+          break;
+        }
       }
     }
+    if (doc != n) {
+      throw changed(inputs.isEmpty() ? "-" : inputs.get(inputs.size() - 1).path());
+    }
+    finish();
     return kept;
   }
 
-  private void read(RecordSource source) throws IOException {
-    int n = judgement.documents();
-    long sinceCheckpoint = 0;
-    long lastCheckpoint = System.nanoTime();
-    while (true) {
-      RecordBatch batch = source.next();
-      for (int i = 0; i < batch.count; i++) {
-        if (batch.kind[i] == RecordBatch.OK) {
-          if (doc == n) {
-            throw changed(inputs.get(batch.fileIndex[i]).path());
-          }
-          handle(batch, i);
-          doc++;
-          sinceCheckpoint++;
-        }
-        fileIndex = batch.fileIndex[i];
-        offset = batch.endOffset[i];
-        line = batch.endLine[i];
-        if (state != null
-            && (sinceCheckpoint >= spec.checkpointDocuments()
-                || ((i & 255) == 0
-                    && System.nanoTime() - lastCheckpoint > spec.checkpointMillis() * 1_000_000))) {
-          checkpoint(NearDupState.Phase.WRITING);
-          sinceCheckpoint = 0;
-          lastCheckpoint = System.nanoTime();
-        }
-      }
-      boolean end = batch.endOfInput;
-      source.recycle(batch);
-      if (end) {
-        return;
-      }
-    }
-  }
-
-  private void handle(RecordBatch batch, int i) throws IOException {
-    int survivor = judgement.survivor(doc);
+  /**
+   * Writes the next document, record {@code i} of {@code batch}: to the output when {@code
+   * survivor} is itself, else to {@code --dropped}; to {@code --clusters} when {@code listed}. Then
+   * call {@link #passed}.
+   */
+  void document(RecordBatch batch, int i, int survivor, double similarity, boolean listed)
+      throws IOException {
     String name = inputs.get(batch.fileIndex[i]).path();
     if (survivor == doc) {
       out.writeRecord(batch, i);
@@ -155,20 +169,65 @@ final class SurvivorWriter {
       dropped.write(batch.arena, batch.start[i], batch.contentLength[i]);
       dropped.write((byte) '\n');
     }
-    if (clusters != null && judgement.clustered(doc)) {
+    if (clusters != null && listed) {
       text(
           clusters,
           doc
               + "\t"
               + survivor
               + "\t"
-              + String.format(Locale.ROOT, "%.4f", judgement.similarity(doc))
+              + String.format(Locale.ROOT, "%.4f", similarity)
               + "\t"
               + name
               + "\t"
               + batch.line[i]
               + "\n");
     }
+    doc++;
+    sinceCheckpoint++;
+  }
+
+  /** Moves the position past record {@code i} of {@code batch}, and checkpoints when due. */
+  void passed(RecordBatch batch, int i) throws IOException {
+    fileIndex = batch.fileIndex[i];
+    offset = batch.endOffset[i];
+    line = batch.endLine[i];
+    if (state != null
+        && (sinceCheckpoint >= spec.checkpointDocuments()
+            || ((i & 255) == 0
+                && System.nanoTime() - lastCheckpoint > spec.checkpointMillis() * 1_000_000))) {
+      checkpoint(NearDupState.Phase.WRITING);
+      sinceCheckpoint = 0;
+      lastCheckpoint = System.nanoTime();
+    }
+  }
+
+  /** After the last record: with a state, the checkpoint that says the job is done. */
+  void finish() throws IOException {
+    if (state != null) {
+      checkpoint(NearDupState.Phase.DONE);
+    }
+  }
+
+  /** Hands what is written so far on (a streaming job's reader sees each batch's survivors). */
+  void flush() throws IOException {
+    out.flush();
+    if (dropped != null) {
+      dropped.flush();
+    }
+    if (clusters != null) {
+      clusters.flush();
+    }
+  }
+
+  /** Documents written so far, kept or not, from the start of the job. */
+  int documents() {
+    return doc;
+  }
+
+  /** Documents kept so far, from the start of the job. */
+  long kept() {
+    return kept;
   }
 
   /** Syncs the outputs, then commits their lengths with the position in one atomic write. */
@@ -180,6 +239,7 @@ final class SurvivorWriter {
     if (clusters != null) {
       clusters.sync();
     }
+    NearDupState.Progress counts = judgingCounts.get();
     state.write(
         new NearDupState.Progress(
             state.job(),
@@ -195,18 +255,28 @@ final class SurvivorWriter {
             dropped == null ? null : dropped.tailChecksum(),
             clusters == null ? 0 : clusters.length(),
             clusters == null ? null : clusters.tailChecksum(),
-            from.records(),
-            from.documents(),
-            from.exactDuplicates(),
-            from.badRecords(),
-            from.blankLines(),
-            from.candidatePairs(),
-            from.comparedPairs(),
-            from.acceptedPairs(),
-            from.quarantineBytes()));
+            counts.records(),
+            counts.documents(),
+            counts.exactDuplicates(),
+            counts.badRecords(),
+            counts.blankLines(),
+            counts.candidatePairs(),
+            counts.comparedPairs(),
+            counts.acceptedPairs(),
+            counts.quarantineBytes(),
+            counts.clusters()));
   }
 
-  private static JobException changed(String name) {
+  @Override
+  public void close() throws IOException {
+    try (OutputFile o = out;
+        OutputFile d = dropped;
+        OutputFile c = clusters) {
+      // closes all three, the first failure thrown
+    }
+  }
+
+  static JobException changed(String name) {
     return new JobException(
         name
             + ": the inputs changed between near-dup's two reads (a different number of "
