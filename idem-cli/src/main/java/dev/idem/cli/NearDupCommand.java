@@ -3,6 +3,7 @@ package dev.idem.cli;
 import dev.idem.engine.JobException;
 import dev.idem.engine.neardup.LshBands;
 import dev.idem.engine.neardup.NearDupJob;
+import dev.idem.engine.neardup.NearDupPlan;
 import dev.idem.engine.neardup.NearDupResult;
 import dev.idem.engine.neardup.NearDupSpec;
 import dev.idem.engine.neardup.TextNormalization;
@@ -41,7 +42,8 @@ import picocli.CommandLine.Spec;
           + "Jaccard similarity of their shingle sets with --verify, else the MinHash estimate). "
           + "Clusters are the connected groups of accepted pairs, and the first document of each "
           + "survives. The inputs are read twice (standard input is kept in --tmp for that), "
-          + "once with --streaming; the signatures of all documents are held in memory.",
+          + "once with --streaming. Signatures and band tables are held in memory up to "
+          + "--memory; the later documents' go to RocksDB in --tmp, with the same output.",
       ""
     },
     exitCodeListHeading = "%nExit status:%n",
@@ -203,9 +205,20 @@ final class NearDupCommand implements Callable<Integer> {
       names = "--tmp",
       paramLabel = "DIR",
       description =
-          "Where standard input is kept for the second read (default: the system temporary "
-              + "directory).")
+          "Where standard input is kept for the second read, and judging's tables past "
+              + "--memory (default: the system temporary directory).")
   Path tmp;
+
+  @Option(
+      names = "--memory",
+      paramLabel = "SIZE",
+      converter = SizeConverter.class,
+      description =
+          "The heap the job may use; bin/idem also starts the JVM with a heap of this size. "
+              + "Judging holds signatures, band tables, shingle sets (--verify) and fingerprints "
+              + "in three quarters of it less 64 MiB; the later documents' go to RocksDB in "
+              + "--tmp (the output is the same). Default: the JVM's heap limit.")
+  long memory;
 
   @Option(
       names = "--threads",
@@ -332,6 +345,7 @@ final class NearDupCommand implements Callable<Integer> {
           badRecords.policy,
           badRecords.maxRecordBytes(),
           tmp,
+          NearDupPlan.judgingBudget(memory > 0 ? memory : Runtime.getRuntime().maxMemory()),
           threads == 0 ? Runtime.getRuntime().availableProcessors() : threads,
           state,
           every[0],

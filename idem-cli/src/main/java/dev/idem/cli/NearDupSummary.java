@@ -67,6 +67,15 @@ final class NearDupSummary {
             spec.verify() ? "exact Jaccard" : "MinHash estimate",
             r.acceptedPairs(),
             r.millis() / 1000.0);
+    if (r.spilledDocuments() > 0) {
+      io.err()
+          .printf(
+              Locale.ROOT,
+              "  %,d documents' signatures and band entries kept on disk in --tmp, past the "
+                  + "%s judging holds in memory (--memory)%n",
+              r.spilledDocuments(),
+              dev.idem.core.ByteSize.format(spec.memory()));
+    }
   }
 
   private static Map<String, Object> asMap(NearDupResult r, NearDupSpec spec) {
@@ -88,6 +97,7 @@ final class NearDupSummary {
     m.put("candidate_pairs", r.candidatePairs());
     m.put("compared_pairs", r.comparedPairs());
     m.put("accepted_pairs", r.acceptedPairs());
+    m.put("spilled_documents", r.spilledDocuments());
     m.put("elapsed_ms", r.millis());
     m.put("warnings", r.warnings());
     return m;

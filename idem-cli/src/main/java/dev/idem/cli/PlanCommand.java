@@ -294,9 +294,10 @@ final class PlanCommand implements Callable<Integer> {
             + nearDup.threshold
             + (nearDup.numPerm != 128 ? " --num-perm " + nearDup.numPerm : "")
             + (nearDup.verify ? " --verify" : "")
+            + (memory != null ? " --memory " + Planner.sizeOption(memory) : "")
             + " --state STATE -o OUT "
             + (sample != null ? String.join(" ", sample.inputs) : "INPUT...");
-    boolean fits = memory == null || plan.totalBytes() <= memory;
+    boolean fits = memory == null || plan.documentsInMemory(memory) == documents;
     if (json) {
       Map<String, Object> m = new java.util.LinkedHashMap<>();
       m.put("documents", documents);
@@ -308,6 +309,10 @@ final class PlanCommand implements Callable<Integer> {
       m.put("bytes_per_document", plan.bytesPerDocument());
       m.put("memory_bytes", plan.totalBytes());
       m.put("fits", fits);
+      if (memory != null) {
+        m.put("documents_in_memory", plan.documentsInMemory(memory));
+        m.put("spilled_bytes", plan.spilledBytes(memory));
+      }
       m.put("command", command);
       io.out()
           .println(
@@ -344,9 +349,15 @@ final class PlanCommand implements Callable<Integer> {
             ? ""
             : fits
                 ? "; fits in --memory " + ByteSize.format(memory)
-                : "; does NOT fit in --memory "
-                    + ByteSize.format(memory)
-                    + ": near-dup holds it all in memory (no on-disk band tables yet)");
+                : String.format(
+                    java.util.Locale.ROOT,
+                    "; does NOT fit in --memory %s: judging holds the first %,d documents' "
+                        + "tables in memory and the other %,d documents' in RocksDB in --tmp "
+                        + "(about %s on disk; each of their lookups is a read)",
+                    ByteSize.format(memory),
+                    plan.documentsInMemory(memory),
+                    documents - plan.documentsInMemory(memory),
+                    ByteSize.format(plan.spilledBytes(memory))));
     out.println("  command: " + command);
     return 0;
   }

@@ -372,6 +372,57 @@ class NearDupCommandTest {
         Cli.run("near-dup", "--content", "text", "--threads", "-1", in.toString()), "--threads");
   }
 
+  /**
+   * --memory 87515k leaves judging about 100 KB (three quarters less 64 MiB): the first hundred or
+   * so documents' tables in memory, the rest in RocksDB in --tmp, and the same output.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"batch", "batch --verify", "streaming", "streaming --verify"})
+  void pastItsMemoryTheJobKeepsTablesOnDiskAndWritesTheSame(String mode) throws IOException {
+    Path in = writeCorpus("spill.jsonl", plantedCorpus(5));
+    Path tmp = Files.createDirectories(dir.resolve("tmp"));
+    String[] outputs = new String[2];
+    for (int run = 0; run < 2; run++) {
+      Path clusters = dir.resolve("clusters-" + run + ".tsv");
+      Path dropped = dir.resolve("dropped-" + run + ".tsv");
+      List<String> args =
+          new ArrayList<>(
+              List.of(
+                  "near-dup",
+                  "--content",
+                  "text",
+                  "--tmp",
+                  tmp.toString(),
+                  "--clusters",
+                  clusters.toString(),
+                  "--dropped",
+                  dropped.toString()));
+      if (mode.contains("streaming")) {
+        args.add("--streaming");
+      }
+      if (mode.contains("verify")) {
+        args.add("--verify");
+      }
+      if (run == 1) {
+        args.addAll(List.of("--memory", "87515k"));
+      }
+      args.add(in.toString());
+      Cli.Result r = Cli.run(args.toArray(String[]::new));
+      assertThat(r.status()).as(r.err()).isZero();
+      if (run == 1) {
+        assertThat(r.err())
+            .containsPattern("\\d+ documents' signatures and band entries kept on disk");
+      } else {
+        assertThat(r.err()).doesNotContain("on disk");
+      }
+      outputs[run] = r.out() + Files.readString(clusters) + Files.readString(dropped);
+    }
+    assertThat(outputs[1]).isEqualTo(outputs[0]);
+    try (var left = Files.list(tmp)) {
+      assertThat(left).as("the tables are removed").isEmpty();
+    }
+  }
+
   @Test
   void wholeLinesAndCharacterShingles() {
     String input = "kitten sitting on the mat\nkitten sitting on the hat\na different line\n";

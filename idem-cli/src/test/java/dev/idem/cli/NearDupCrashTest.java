@@ -18,7 +18,9 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@code idem near-dup --state} in a child process, killed with SIGKILL at random moments (while
  * judging, and while writing between and during checkpoints) and rerun with the same command until
  * it finishes: the output, {@code --dropped} and {@code --clusters} equal an uninterrupted run's
- * byte for byte, and that run's equal a run without a state; for the batch and the streaming plan.
+ * byte for byte, and that run's equal a run without a state; for the batch and the streaming plan,
+ * and for a batch job whose tables outgrow {@code --memory} (kept partly in RocksDB in {@code
+ * --tmp}, which a killed run leaves behind for the next run to remove).
  */
 class NearDupCrashTest {
 
@@ -55,10 +57,14 @@ class NearDupCrashTest {
   }
 
   private static List<String> command(Path state, Path out) {
-    return command(state, out, false);
+    return command(state, out, false, null);
   }
 
-  private static List<String> command(Path state, Path out, boolean streaming) {
+  /**
+   * @param spillTo with {@code --memory 90m} (3.5 MiB of tables: about 2,000 documents' with
+   *     --verify) the rest to this {@code --tmp}, or {@code null}
+   */
+  private static List<String> command(Path state, Path out, boolean streaming, Path spillTo) {
     List<String> command =
         new ArrayList<>(
             List.of(
@@ -81,6 +87,9 @@ class NearDupCrashTest {
     if (streaming) {
       command.add(1, "--streaming");
     }
+    if (spillTo != null) {
+      command.addAll(1, List.of("--memory", "90m", "--tmp", spillTo.toString()));
+    }
     return command;
   }
 
@@ -89,12 +98,16 @@ class NearDupCrashTest {
    * while it judges: killed between and during checkpoints, and resumed by judging the written
    * documents again).
    */
-  @ParameterizedTest(name = "streaming {0}")
-  @ValueSource(booleans = {false, true})
-  void killedTwelveTimesItWritesWhatAnUninterruptedRunWrites(boolean streaming) throws Exception {
-    String plan = streaming ? "streaming-" : "batch-";
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"batch", "streaming", "batch spilling"})
+  void killedTwelveTimesItWritesWhatAnUninterruptedRunWrites(String mode) throws Exception {
+    boolean streaming = mode.equals("streaming");
+    Path spillTo =
+        mode.contains("spilling") ? Files.createDirectories(dir.resolve("spill-tmp")) : null;
+    String plan = mode.replace(' ', '-') + "-";
     Path once = dir.resolve(plan + "once.jsonl");
-    long full = KillLoop.runToEnd(command(dir.resolve(plan + "once-state"), once, streaming));
+    long full =
+        KillLoop.runToEnd(command(dir.resolve(plan + "once-state"), once, streaming, spillTo));
     byte[] out = Files.readAllBytes(once);
     byte[] dropped = Files.readAllBytes(Path.of(once + ".dropped"));
     byte[] clusters = Files.readAllBytes(Path.of(once + ".clusters"));
@@ -108,13 +121,18 @@ class NearDupCrashTest {
     assertThat(out.length).isPositive();
     assertThat(dropped.length).isPositive();
 
+    // the spilling job is killed where its tables are open (judging); the others while writing too
+    boolean whileJudging = spillTo != null;
     int[] writingKills = {0};
+    int[] judgingKills = {0};
     KillLoop.run(
         Files.createDirectories(dir.resolve(plan + "kills")),
-        "near-dup",
-        (state, o) -> command(state, o, streaming),
+        "near-dup-" + mode.replace(' ', '-'), // each variant its own moments
+        (state, o) -> command(state, o, streaming, spillTo),
         full,
-        1.0,
+        // past the uninterrupted run's time too: a resumed run starts slower (it removes what
+        // the last one left), so kills within it alone may all land before the writing
+        1.5,
         KILLS,
         new KillLoop.Watcher() {
           @Override
@@ -122,12 +140,14 @@ class NearDupCrashTest {
             Path checkpoint = state.resolve("NEAR-DUP.json");
             if (Files.exists(checkpoint) && Files.readString(checkpoint).contains("\"WRITING\"")) {
               writingKills[0]++;
+            } else {
+              judgingKills[0]++;
             }
           }
 
           @Override
           public boolean enough() {
-            return writingKills[0] > 0;
+            return (whileJudging ? judgingKills : writingKills)[0] > 0;
           }
 
           @Override
@@ -138,7 +158,24 @@ class NearDupCrashTest {
             assertThat(Files.readAllBytes(Path.of(o + ".clusters"))).as(as).isEqualTo(clusters);
           }
         });
-    assertThat(writingKills[0]).as("kills while writing").isPositive();
+    if (whileJudging) {
+      assertThat(judgingKills[0]).as("kills while judging").isPositive();
+    } else {
+      assertThat(writingKills[0]).as("kills while writing").isPositive();
+    }
+    if (spillTo != null) {
+      // a new job that spills removes the tables the killed runs left
+      Path fresh = dir.resolve(plan + "fresh.jsonl");
+      Cli.Result r =
+          Cli.run(
+              command(dir.resolve(plan + "fresh-state"), fresh, false, spillTo)
+                  .toArray(String[]::new));
+      assertThat(r.status()).as(r.err()).isZero();
+      assertThat(Files.readAllBytes(fresh)).isEqualTo(out);
+      try (var left = Files.list(spillTo)) {
+        assertThat(left).as("no spill tables are left in --tmp").isEmpty();
+      }
+    }
   }
 
   @Test

@@ -22,7 +22,19 @@ class NearDupPlanTest {
         .contains("LSH 9 bands × 13 rows of 128 permutations")
         .contains("0.399 at 0.80")
         .contains("does NOT fit in --memory 512")
-        .contains("idem near-dup --content FIELD --threshold 0.8 --verify --state STATE");
+        .contains(
+            "idem near-dup --content FIELD --threshold 0.8 --verify --memory 512m --state STATE");
+    java.util.regex.Matcher split =
+        java.util.regex.Pattern.compile(
+                "judging holds the first ([\\d,]+) documents' tables in memory and the other "
+                    + "([\\d,]+) documents' in RocksDB in --tmp")
+            .matcher(r.out());
+    assertThat(split.find()).as(r.out()).isTrue();
+    long inMemory = Long.parseLong(split.group(1).replace(",", ""));
+    long onDisk = Long.parseLong(split.group(2).replace(",", ""));
+    assertThat(inMemory + onDisk).isEqualTo(1_000_000);
+    // 512 MiB holds at most 512 MiB of entries at about 5 KB a document (500 words of shingles)
+    assertThat(inMemory).isPositive().isLessThan((512L << 20) / 4_000);
     Cli.Result small = Cli.run("plan", "--near-dup", "--records", "10000", "--memory", "512m");
     assertThat(small.out()).contains("fits in --memory");
   }

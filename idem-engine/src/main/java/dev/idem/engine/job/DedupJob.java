@@ -30,6 +30,7 @@ import dev.idem.engine.records.KeyExtractor;
 import dev.idem.engine.records.OutputFile;
 import dev.idem.engine.records.RecordBatch;
 import dev.idem.engine.records.RecordSource;
+import dev.idem.engine.records.ScratchDirectory;
 import dev.idem.engine.shard.ShardSpec;
 import dev.idem.engine.state.Checkpoint;
 import dev.idem.engine.state.ExactTierPlacement;
@@ -325,7 +326,7 @@ public final class DedupJob {
           exact = ExactStores.inMemory(capacity, fullKeys);
         } else if (exactStore.kind() == ExactTierPlacement.Kind.ROCKSDB) {
           Path ephemeral = Files.createTempDirectory("idem-dedup-");
-          closer.register(() -> deleteRecursively(ephemeral)); // after the tier is closed
+          closer.register(() -> ScratchDirectory.deleteTree(ephemeral)); // after the tier is closed
           exact = ExactStores.inRocksDb(ephemeral, spec.rocksDbCacheBytes(), fullKeys);
         }
         setup = tieredSetup(manifest, Tiers.fresh(filter, exact), null, fingerprinter, 0);
@@ -371,7 +372,7 @@ public final class DedupJob {
               ? spec.tempDirectory()
               : Path.of(System.getProperty("java.io.tmpdir"));
       planDir = Files.createTempDirectory(tmp, "idem-plan-");
-      closer.register(() -> deleteRecursively(planDir)); // after the judge is closed
+      closer.register(() -> ScratchDirectory.deleteTree(planDir)); // after the judge is closed
     }
     DuplicateBits bits =
         PartitionedPlan.run(
@@ -871,13 +872,5 @@ public final class DedupJob {
         setup.restore(),
         List.copyOf(warnings),
         window);
-  }
-
-  private static void deleteRecursively(Path dir) {
-    try (var walk = Files.walk(dir)) {
-      walk.sorted(java.util.Comparator.reverseOrder()).forEach(f -> f.toFile().delete());
-    } catch (IOException e) {
-      // a temporary directory left behind is not worth failing the job
-    }
   }
 }

@@ -7,6 +7,10 @@ import java.util.Arrays;
  * an open-addressing table from band key to the latest document with it, and the documents of a key
  * are chained through {@code next}, so a document costs a table slot and four bytes of chain per
  * band, and nothing is allocated per document.
+ *
+ * <p>From the document given to {@link #spillFrom} on, documents are filed in the {@link
+ * SpillTables} instead, and the tables in memory stop growing; {@link #earlier} reads both, newest
+ * first either way, so where a document is filed never changes what is found or in which order.
  */
 final class BandIndex {
 
@@ -20,8 +24,19 @@ final class BandIndex {
   /** next[doc * B + band]: the previous document with the same key in that band, or NONE. */
   private int[] next = new int[64];
 
-  BandIndex(LshBands bands) {
+  private final JudgingMemory memory;
+  private int spillFrom = Integer.MAX_VALUE;
+  private int[] found = new int[16];
+
+  /** The last bucket read from the spill tables, for the {@link #add} that follows. */
+  private int lastBand = -1;
+
+  private long lastKey;
+  private byte[] lastBucket;
+
+  BandIndex(LshBands bands, JudgingMemory memory) {
     this.bands = bands;
+    this.memory = memory;
     int b = bands.bands();
     keys = new long[b][];
     heads = new int[b][];
@@ -48,8 +63,48 @@ final class BandIndex {
     return h;
   }
 
-  /** The most recent document before this one with key {@code key} in {@code band}, or -1. */
-  int first(int band, long key) {
+  /** Documents from {@code doc} on are filed in the spill tables. */
+  void spillFrom(int doc) {
+    spillFrom = Math.min(spillFrom, doc);
+  }
+
+  /**
+   * The documents filed under {@code key} in {@code band}, newest first, into {@link #found};
+   * returns how many.
+   */
+  int earlier(int band, long key) {
+    int n = 0;
+    if (spillFrom != Integer.MAX_VALUE) {
+      byte[] bucket = memory.tables().bucket(band, key);
+      lastBand = band;
+      lastKey = key;
+      lastBucket = bucket;
+      if (bucket != null) {
+        for (int i = bucket.length / 4 - 1; i >= 0; i--) {
+          n = found(n, SpillTables.docAt(bucket, i));
+        }
+      }
+    }
+    for (int d = first(band, key); d != NONE; d = next[d * bands.bands() + band]) {
+      n = found(n, d);
+    }
+    return n;
+  }
+
+  /** The documents {@link #earlier} found. */
+  int[] found() {
+    return found;
+  }
+
+  private int found(int n, int doc) {
+    if (n == found.length) {
+      found = Arrays.copyOf(found, 2 * n);
+    }
+    found[n] = doc;
+    return n + 1;
+  }
+
+  private int first(int band, long key) {
     long[] k = keys[band];
     int mask = k.length - 1;
     for (int i = slot(key, mask); ; i = (i + 1) & mask) {
@@ -63,13 +118,15 @@ final class BandIndex {
     }
   }
 
-  /** The document before {@code doc} with the same key in {@code band}, or -1. */
-  int next(int doc, int band) {
-    return next[doc * bands.bands() + band];
-  }
-
   /** Files {@code doc} (the newest document) under {@code key} in {@code band}. */
   void add(int doc, int band, long key) {
+    if (doc >= spillFrom) {
+      SpillTables tables = memory.tables();
+      byte[] bucket = band == lastBand && key == lastKey ? lastBucket : tables.bucket(band, key);
+      tables.addToBucket(band, key, bucket, doc);
+      lastBand = -1;
+      return;
+    }
     int b = bands.bands();
     int at = doc * b + band;
     if (at >= next.length) {

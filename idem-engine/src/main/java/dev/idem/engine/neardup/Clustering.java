@@ -17,9 +17,11 @@ import java.util.List;
  * <p>Memory per document: its signature's upper 32 bits per component (for the estimate; two
  * different minima agree on them with probability 2⁻³², which moves an estimate by nothing
  * measurable), four bytes of chain and a table slot per band, and with {@code verify} its shingle
- * hashes (eight bytes each). An exact duplicate costs only its union-find entry.
+ * hashes (eight bytes each). An exact duplicate costs only its union-find entry. Past the {@link
+ * JudgingMemory} budget, a document's signature, shingles and band entries go to the {@link
+ * SpillTables} instead; the decisions are the same wherever they are kept.
  */
-final class Clustering {
+final class Clustering implements AutoCloseable {
 
   private final MinHasher hasher;
   private final LshBands bands;
@@ -36,9 +38,19 @@ final class Clustering {
   /** For an exact duplicate, the position of its first copy; else -1. */
   private int[] copyOf = new int[1024];
 
-  private int[] signatures = new int[1024];
+  /** The signatures' upper halves, in chunks of whole rows (no copy as they grow). */
+  private int[][] chunks = new int[16][];
+
+  private final int rowsPerChunk;
   private final List<long[]> shingleSets = new ArrayList<>();
   private int rows;
+
+  /** Rows from this one on are in the spill tables. */
+  private int spilledFromRow = Integer.MAX_VALUE;
+
+  private final JudgingMemory memory;
+  private final int[] spilledA;
+  private final int[] spilledB;
 
   /** Per document, the last document it was compared with (+1), so each pair is checked once. */
   private int[] lastChecked = new int[1024];
@@ -48,6 +60,11 @@ final class Clustering {
   private long acceptedPairs;
 
   Clustering(MinHasher hasher, LshBands bands, double threshold, boolean verify) {
+    this(hasher, bands, threshold, verify, JudgingMemory.unlimited());
+  }
+
+  Clustering(
+      MinHasher hasher, LshBands bands, double threshold, boolean verify, JudgingMemory memory) {
     if (bands.components() > hasher.numPerm()) {
       throw new IllegalArgumentException(
           "--bands × --rows ("
@@ -61,15 +78,29 @@ final class Clustering {
     }
     this.hasher = hasher;
     this.bands = bands;
-    this.index = new BandIndex(bands);
+    this.index = new BandIndex(bands, memory);
+    this.memory = memory;
     this.threshold = threshold;
     this.verify = verify;
     this.numPerm = hasher.numPerm();
     this.signature = new long[numPerm];
+    this.rowsPerChunk = Math.max(1, (1 << 20) / numPerm);
+    this.spilledA = new int[numPerm];
+    this.spilledB = new int[numPerm];
   }
 
   MinHasher hasher() {
     return hasher;
+  }
+
+  JudgingMemory memory() {
+    return memory;
+  }
+
+  /** Deletes the spill tables, if any: the judging is over. */
+  @Override
+  public void close() throws java.io.IOException {
+    memory.close();
   }
 
   /** Adds a document that is a byte-for-byte copy (same content) of document {@code original}. */
@@ -104,31 +135,39 @@ final class Clustering {
     }
     int r = rows++;
     row[doc] = r;
-    long needed = (long) (r + 1) * numPerm;
-    if (needed > signatures.length) {
-      if (needed > Integer.MAX_VALUE - 8) {
-        throw new IllegalStateException(
-            "more than "
-                + r
-                + " documents with signatures of "
-                + numPerm
-                + " components: "
-                + "past the 2³¹ components one table holds");
+    long bytes =
+        4L * numPerm
+            + (long) NearDupPlan.BAND_ENTRY * bands.bands()
+            + (verify ? 24 + 8L * shingles.length : 0);
+    if (r < spilledFromRow && !memory.hold(bytes)) {
+      spilledFromRow = r;
+      index.spillFrom(doc);
+    }
+    if (r >= spilledFromRow) {
+      upperHalves(signature, spilledA, 0);
+      memory.tables().putSignature(r, spilledA);
+      if (verify) {
+        memory.tables().putShingles(r, shingles);
       }
-      signatures =
-          Arrays.copyOf(
-              signatures,
-              (int) Math.min(Integer.MAX_VALUE - 8, Math.max(needed, 2L * signatures.length)));
-    }
-    for (int i = 0; i < numPerm; i++) {
-      signatures[r * numPerm + i] = (int) (signature[i] >>> 32);
-    }
-    if (verify) {
-      shingleSets.add(shingles);
+    } else {
+      int c = r / rowsPerChunk;
+      if (c == chunks.length) {
+        chunks = Arrays.copyOf(chunks, 2 * c);
+      }
+      if (chunks[c] == null) {
+        chunks[c] = new int[rowsPerChunk * numPerm];
+      }
+      upperHalves(signature, chunks[c], (r % rowsPerChunk) * numPerm);
+      if (verify) {
+        shingleSets.add(shingles);
+      }
     }
     for (int b = 0; b < bands.bands(); b++) {
       long key = index.key(signature, b);
-      for (int other = index.first(b, key); other >= 0; other = index.next(other, b)) {
+      int found = index.earlier(b, key);
+      int[] earlier = index.found();
+      for (int f = 0; f < found; f++) {
+        int other = earlier[f];
         if (lastChecked[other] == doc + 1) {
           continue;
         }
@@ -150,6 +189,7 @@ final class Clustering {
 
   private int next() {
     int doc = sets.add();
+    memory.charge(NearDupPlan.fixedBytesPerDocument());
     if (doc == row.length) {
       row = Arrays.copyOf(row, 2 * doc);
       copyOf = Arrays.copyOf(copyOf, 2 * doc);
@@ -175,9 +215,45 @@ final class Clustering {
   }
 
   private double similarity(int a, int b) {
-    return verify
-        ? Jaccard.exact(shingleSets.get(row[a]), shingleSets.get(row[b]))
-        : Jaccard.estimate(signatures, row[a] * numPerm, signatures, row[b] * numPerm, numPerm);
+    if (verify) {
+      return Jaccard.exact(shingles(row[a]), shingles(row[b]));
+    }
+    int ra = row[a];
+    int rb = row[b];
+    return Jaccard.estimate(
+        signatureArray(ra, spilledA),
+        signatureOffset(ra),
+        signatureArray(rb, spilledB),
+        signatureOffset(rb),
+        numPerm);
+  }
+
+  private long[] shingles(int r) {
+    return r < spilledFromRow ? shingleSets.get(r) : memory.tables().shingles(r);
+  }
+
+  /** The array that holds row {@code r}'s signature: its chunk, or {@code spilled} read back. */
+  private int[] signatureArray(int r, int[] spilled) {
+    if (r < spilledFromRow) {
+      return chunks[r / rowsPerChunk];
+    }
+    memory.tables().signature(r, spilled);
+    return spilled;
+  }
+
+  private int signatureOffset(int r) {
+    return r < spilledFromRow ? (r % rowsPerChunk) * numPerm : 0;
+  }
+
+  private void upperHalves(long[] signature, int[] into, int at) {
+    for (int i = 0; i < numPerm; i++) {
+      into[at + i] = (int) (signature[i] >>> 32);
+    }
+  }
+
+  /** Documents whose signatures went to the spill tables. */
+  long spilledDocuments() {
+    return spilledFromRow == Integer.MAX_VALUE ? 0 : rows - spilledFromRow;
   }
 
   int documents() {

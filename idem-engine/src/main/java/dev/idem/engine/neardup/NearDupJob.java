@@ -1,6 +1,5 @@
 package dev.idem.engine.neardup;
 
-import dev.idem.core.Fingerprint;
 import dev.idem.core.Fingerprinter;
 import dev.idem.engine.JobException;
 import dev.idem.engine.records.BadRecordException;
@@ -18,9 +17,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.BitSet;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -125,8 +122,11 @@ public final class NearDupJob {
       Judgement judgement;
       Clustering clustering = null;
       if (from == null) {
-        clustering = judge(inputs, extractor, state != null);
-        judgement = Judgement.of(clustering);
+        clustering = newClustering();
+        try (Clustering c = clustering) {
+          judge(inputs, extractor, state != null, null, c);
+          judgement = Judgement.of(c);
+        }
         if (state != null) {
           judgement.save(state.directory());
           from = progressAfterJudging(state, clustering);
@@ -168,7 +168,8 @@ public final class NearDupJob {
     Clustering clustering = newClustering();
     Supplier<NearDupState.Progress> counts =
         () -> counts(state, clustering, (long) survivorsWithMembers.cardinality());
-    try (SurvivorWriter writer = new SurvivorWriter(spec, inputs, state, from, counts, stdout)) {
+    try (clustering;
+        SurvivorWriter writer = new SurvivorWriter(spec, inputs, state, from, counts, stdout)) {
       DocumentSink sink =
           new DocumentSink() {
             @Override
@@ -285,6 +286,7 @@ public final class NearDupJob {
         c.candidatePairs(),
         c.comparedPairs(),
         c.acceptedPairs(),
+        c.spilledDocuments(),
         spec.bands(),
         spec.numPerm(),
         (System.nanoTime() - started) / 1_000_000,
@@ -305,6 +307,7 @@ public final class NearDupJob {
         p.candidatePairs(),
         p.comparedPairs(),
         p.acceptedPairs(),
+        0,
         spec.bands(),
         spec.numPerm(),
         (System.nanoTime() - started) / 1_000_000,
@@ -316,17 +319,15 @@ public final class NearDupJob {
     warn.accept(message);
   }
 
-  /** The first read: every document into the clustering, bad records as the policy says. */
-  private Clustering judge(List<InputFile> inputs, KeyExtractor extractor, boolean durable)
-      throws IOException {
-    Clustering clustering = newClustering();
-    judge(inputs, extractor, durable, null, clustering);
-    return clustering;
-  }
-
+  /** A clustering that holds up to {@code --memory} and keeps the rest in {@code --tmp}. */
   private Clustering newClustering() {
+    Path tmp = spec.tmp() != null ? spec.tmp() : Path.of(System.getProperty("java.io.tmpdir"));
     return new Clustering(
-        new MinHasher(spec.numPerm(), spec.seed()), spec.bands(), spec.threshold(), spec.verify());
+        new MinHasher(spec.numPerm(), spec.seed()),
+        spec.bands(),
+        spec.threshold(),
+        spec.verify(),
+        new JudgingMemory(spec.memory(), tmp, this::warn));
   }
 
   /**
@@ -341,7 +342,7 @@ public final class NearDupJob {
       Clustering clustering)
       throws IOException {
     MinHasher hasher = clustering.hasher();
-    Map<Fingerprint, Integer> firstCopy = new HashMap<>();
+    FirstCopies firstCopies = new FirstCopies(clustering.memory());
     BadRecordPolicy policy = spec.onBadRecord();
     int[] toSign = new int[RecordBatch.MAX_RECORDS];
     int[] copyOf = new int[RecordBatch.MAX_RECORDS];
@@ -361,11 +362,11 @@ public final class NearDupJob {
         int position = clustering.documents();
         for (int i = 0; i < batch.count; i++) {
           if (batch.kind[i] == RecordBatch.OK) {
-            Fingerprint f =
-                new Fingerprint(batch.fingerprints[2 * i], batch.fingerprints[2 * i + 1]);
-            Integer first = firstCopy.putIfAbsent(f, position++);
-            copyOf[i] = first == null ? -1 : first;
-            if (first == null) {
+            int first =
+                firstCopies.firstCopy(
+                    batch.fingerprints[2 * i], batch.fingerprints[2 * i + 1], position++);
+            copyOf[i] = first;
+            if (first < 0) {
               toSign[signing++] = i;
             }
           }

@@ -31,6 +31,18 @@ public record NearDupPlan(
   /** The judgement: survivor, similarity and cluster size. */
   static final int JUDGEMENT = 12;
 
+  /** Heap a near-dup job keeps for its batches, signing and judgement beside the budget. */
+  static final long WORKING_HEAP = 64L << 20;
+
+  /**
+   * The bytes of entries judging holds in memory in a heap of {@code heap} bytes ({@code
+   * --memory}): three quarters of it, less the working heap, since arrays grow by doubling and the
+   * estimates are not measurements. Past it, entries go to disk.
+   */
+  public static long judgingBudget(long heap) {
+    return Math.max(0, heap / 4 * 3 - WORKING_HEAP);
+  }
+
   /** The plan for {@code documents} with these settings. */
   public static NearDupPlan of(
       long documents,
@@ -54,5 +66,23 @@ public record NearDupPlan(
   /** The whole job's estimate. */
   public long totalBytes() {
     return documents * bytesPerDocument;
+  }
+
+  /** Bytes a document keeps in memory even past the budget: its per-document array entries. */
+  static long fixedBytesPerDocument() {
+    return DOCUMENT_ARRAYS + JUDGEMENT;
+  }
+
+  /**
+   * How many documents' entries a heap of {@code heap} bytes holds in memory (all of them, when
+   * they fit): the others go to disk.
+   */
+  public long documentsInMemory(long heap) {
+    return Math.min(documents, judgingBudget(heap) / bytesPerDocument);
+  }
+
+  /** Bytes on disk for the documents past {@code documentsInMemory(heap)}, about. */
+  public long spilledBytes(long heap) {
+    return (documents - documentsInMemory(heap)) * (bytesPerDocument - fixedBytesPerDocument());
   }
 }

@@ -14,6 +14,8 @@ import java.util.List;
  * @param candidatePairs document pairs that shared an LSH bucket
  * @param comparedPairs candidate pairs whose similarity was computed
  * @param acceptedPairs compared pairs at or above the threshold
+ * @param spilledDocuments documents whose signatures and band entries judging kept on disk, past
+ *     {@code --memory} (0 when a resumed job did not judge)
  */
 public record NearDupResult(
     long records,
@@ -27,6 +29,7 @@ public record NearDupResult(
     long candidatePairs,
     long comparedPairs,
     long acceptedPairs,
+    long spilledDocuments,
     LshBands bands,
     int numPerm,
     long millis,

@@ -26,8 +26,11 @@ import java.util.List;
  * @param output where the kept documents go; {@code null} for standard output
  * @param dropped where removed documents go (FILE, LINE, record), or {@code null}
  * @param clusters where each clustered document's cluster goes, or {@code null}
- * @param tmp where standard input is kept for the second read ({@code null}: the system's; unused
- *     when streaming)
+ * @param tmp where standard input is kept for the second read (unused when streaming) and where
+ *     judging's tables go past {@code memory}; {@code null}: the system's temporary directory
+ * @param memory bytes of signatures, band tables, shingle sets and fingerprints judging holds in
+ *     memory before the rest goes to disk in {@code tmp} ({@link NearDupPlan#judgingBudget} of
+ *     {@code --memory}; {@link Long#MAX_VALUE}: no limit)
  * @param threads threads that shingle and sign documents (the output is the same for any number)
  * @param state the state directory of a resumable job, or {@code null}
  * @param checkpointDocuments with a state: documents written between checkpoints, at most
@@ -52,6 +55,7 @@ public record NearDupSpec(
     BadRecordPolicy onBadRecord,
     int maxRecordBytes,
     Path tmp,
+    long memory,
     int threads,
     Path state,
     long checkpointDocuments,
@@ -77,6 +81,9 @@ public record NearDupSpec(
       throw new IllegalArgumentException(
           "--state needs -o FILE: standard output cannot be cut back to a checkpoint, so a "
               + "resumed job could repeat records");
+    }
+    if (memory < 0) {
+      throw new IllegalArgumentException("the judging budget cannot be negative, got " + memory);
     }
     if (threads < 1) {
       throw new IllegalArgumentException("--threads must be at least 1, got " + threads);

@@ -563,7 +563,8 @@ public final class Planner {
     return String.format("%.3g %%", 100 * p);
   }
 
-  private static String sizeOption(long bytes) {
+  /** A size as an option value that SizeConverter reads back: {@code 512m}, or {@code 1536k}. */
+  public static String sizeOption(long bytes) {
     return bytes % (1 << 20) == 0 ? (bytes >> 20) + "m" : (bytes >> 10) + "k";
   }
 

@@ -1,33 +1,21 @@
 package dev.idem.engine.sort;
 
 import dev.idem.core.ByteSize;
+import dev.idem.engine.records.ScratchDirectory;
 import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Comparator;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 
 /**
  * A job's private directory of sorted runs under {@code --tmp}, and its life cycle: removed when
  * the job ends (success or failure), by a shutdown hook on Ctrl-C or SIGTERM, and, after a SIGKILL
- * or a power cut, by the next job that uses the same {@code --tmp}.
- *
- * <p>How the next job knows a directory's owner is dead: the owner holds an OS lock on its {@code
- * LOCK} file for its whole life, and the kernel drops the lock when the process dies, however it
- * dies. The owner writes its pid into {@code LOCK} after locking it, so an empty {@code LOCK} means
- * an owner between creating and locking it, which is left alone.
+ * or a power cut, by the next job that uses the same {@code --tmp} (a {@link ScratchDirectory}).
  *
  * <p>Runs are compressed and written by one background thread of the directory's, so that
  * compression overlaps the sorting and merging that produce the entries.
@@ -39,11 +27,10 @@ import java.util.stream.Stream;
 final class RunDirectory implements AutoCloseable {
 
   static final String PREFIX = "idem-sort-dedup-";
-  private static final String LOCK = "LOCK";
 
   private final Path dir;
   private final boolean inState; // a resumable job's runs: kept, synced, deleted after checkpoints
-  private final FileChannel lockChannel; // null in a state directory
+  private final ScratchDirectory scratch; // null in a state directory
   private final Thread hook; // null in a state directory
   private final java.util.List<RunFile> merged = new java.util.ArrayList<>();
   private final ExecutorService writer =
@@ -60,11 +47,15 @@ final class RunDirectory implements AutoCloseable {
   private long peakBytes;
   private long writtenBytes;
 
-  private RunDirectory(Path dir, FileChannel lockChannel, boolean compress) {
+  private RunDirectory(ScratchDirectory scratch, boolean compress) {
+    this(scratch.path(), scratch, compress);
+  }
+
+  private RunDirectory(Path dir, ScratchDirectory scratch, boolean compress) {
     this.dir = dir;
     this.compress = compress;
-    this.lockChannel = lockChannel;
-    this.inState = lockChannel == null;
+    this.scratch = scratch;
+    this.inState = scratch == null;
     if (!inState) {
       this.hook = new Thread(this::deleteRuns, "idem-sort-dedup-cleanup");
       Runtime.getRuntime().addShutdownHook(hook);
@@ -110,31 +101,8 @@ final class RunDirectory implements AutoCloseable {
   /** As {@link #create(Path, Consumer)}, with runs LZ4-compressed or not. */
   static RunDirectory create(Path tmp, Consumer<String> warnings, boolean compress)
       throws IOException {
-    if (!Files.isDirectory(tmp)) {
-      throw new IOException("--tmp " + tmp + ": no such directory");
-    }
-    removeLeftovers(tmp, warnings);
-    Path dir;
-    try {
-      dir = Files.createTempDirectory(tmp, PREFIX);
-    } catch (IOException e) {
-      throw new IOException(
-          "--tmp " + tmp + ": cannot create a directory there (" + e.getMessage() + ")", e);
-    }
-    FileChannel ch =
-        FileChannel.open(
-            dir.resolve(LOCK), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-    try {
-      ch.lock(); // held until the channel closes, or the process dies
-      ch.write(
-          ByteBuffer.wrap(
-              (ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.US_ASCII)));
-      return new RunDirectory(dir, ch, compress);
-    } catch (IOException | RuntimeException e) {
-      ch.close();
-      deleteTree(dir);
-      throw e;
-    }
+    return new RunDirectory(
+        ScratchDirectory.create(tmp, PREFIX, "sorted runs", "a sort-dedup", warnings), compress);
   }
 
   /**
@@ -154,60 +122,6 @@ final class RunDirectory implements AutoCloseable {
               + "(about the input's size plus 24 bytes a record): free some space or give --tmp a "
               + "larger disk");
     }
-  }
-
-  private static void removeLeftovers(Path tmp, Consumer<String> warnings) {
-    try (DirectoryStream<Path> dirs = Files.newDirectoryStream(tmp, PREFIX + "*")) {
-      for (Path d : dirs) {
-        if (Files.isDirectory(d, LinkOption.NOFOLLOW_LINKS)) {
-          removeIfAbandoned(d, warnings);
-        }
-      }
-    } catch (IOException e) {
-      // listing --tmp failed: creating our own directory will say why, if it matters
-    }
-  }
-
-  private static void removeIfAbandoned(Path d, Consumer<String> warnings) {
-    try (FileChannel ch = FileChannel.open(d.resolve(LOCK), StandardOpenOption.WRITE)) {
-      FileLock lock;
-      try {
-        lock = ch.tryLock();
-      } catch (OverlappingFileLockException e) {
-        return; // a job in this JVM owns it
-      }
-      if (lock == null || ch.size() == 0) {
-        return; // alive, or being created
-      }
-      long bytes = deleteTree(d);
-      warnings.accept(
-          "removed "
-              + ByteSize.format(bytes)
-              + " of sorted runs left in "
-              + d
-              + " by a sort-dedup that did not finish (killed?)");
-    } catch (IOException e) {
-      // no LOCK (not ours, or being created), or another user's: leave it
-    }
-  }
-
-  /** Deletes a directory tree; returns the bytes of the files removed. */
-  private static long deleteTree(Path d) {
-    long bytes = 0;
-    try (Stream<Path> walk = Files.walk(d)) {
-      for (Path p : walk.sorted(Comparator.reverseOrder()).toList()) {
-        try {
-          bytes += Files.isRegularFile(p, LinkOption.NOFOLLOW_LINKS) ? Files.size(p) : 0;
-          Files.deleteIfExists(p);
-        } catch (IOException e) {
-          // best effort: what is left is retried by the next job
-        }
-      }
-    } catch (IOException | UncheckedIOException e) {
-      // gone already, or a file went while listing (a merge deleting its inputs): the callers
-      // that must see the directory gone try again
-    }
-    return bytes;
   }
 
   Path path() {
@@ -273,7 +187,7 @@ final class RunDirectory implements AutoCloseable {
     // the job's threads run on while the JVM shuts down: a run they created just before
     // 'closed' may appear after a pass and keep the directory, so try again for a while
     for (int attempt = 0; attempt < 50 && Files.exists(dir); attempt++) {
-      deleteTree(dir);
+      ScratchDirectory.deleteTree(dir);
       if (Files.exists(dir)) {
         try {
           Thread.sleep(10);
@@ -301,10 +215,6 @@ final class RunDirectory implements AutoCloseable {
       // shutting down: the hook runs anyway
     }
     deleteRuns();
-    try {
-      lockChannel.close();
-    } catch (IOException e) {
-      // the lock goes with the process anyway
-    }
+    scratch.delete(); // releases the lock
   }
 }

@@ -2,6 +2,8 @@ package dev.idem.engine.neardup;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -40,7 +42,7 @@ class ClusteringPropertiesTest {
 
     UnionFind expected = new UnionFind();
     long[][] sigs = new long[documents][32];
-    BandIndex keys = new BandIndex(bands);
+    BandIndex keys = new BandIndex(bands, JudgingMemory.unlimited());
     for (int i = 0; i < documents; i++) {
       expected.add();
       hasher.signature(docs.get(i), sigs[i]);
@@ -65,6 +67,65 @@ class ClusteringPropertiesTest {
     assertThat(c.candidatePairs()).isEqualTo(candidates);
     for (int i = 0; i < documents; i++) {
       assertThat(c.survivor(i)).isEqualTo(expected.find(i)).isLessThanOrEqualTo(i);
+    }
+  }
+
+  /**
+   * Past its memory budget a clustering keeps signatures, shingles and band entries in RocksDB:
+   * from whichever document the budget runs out at, it decides exactly as one that holds all.
+   */
+  @Property(tries = 25)
+  void spillingToDiskChangesNoDecision(
+      @ForAll long seed,
+      @ForAll @IntRange(min = 2, max = 80) int documents,
+      @ForAll @IntRange(min = 0, max = 80) int documentsInMemory,
+      @ForAll boolean verify)
+      throws Exception {
+    SplittableRandom random = new SplittableRandom(seed);
+    List<long[]> docs = new ArrayList<>();
+    for (int i = 0; i < documents; i++) {
+      docs.add(
+          i == 0 || random.nextInt(3) == 0
+              ? PlantedPairs.draw(random, 0, 40).a()
+              : edit(docs.get(random.nextInt(i)), random));
+    }
+    LshBands bands = new LshBands(8, 4);
+    Clustering all = new Clustering(new MinHasher(32, seed), bands, 0.6, verify);
+    // a budget that the first documentsInMemory documents fill, about
+    long perDocument =
+        4 * 32
+            + NearDupPlan.BAND_ENTRY * 8
+            + NearDupPlan.fixedBytesPerDocument()
+            + (verify ? 300 : 0);
+    Path tmp = Files.createTempDirectory("idem-spill-test");
+    List<String> warnings = new ArrayList<>();
+    try (Clustering spilled =
+        new Clustering(
+            new MinHasher(32, seed),
+            bands,
+            0.6,
+            verify,
+            new JudgingMemory(documentsInMemory * perDocument, tmp, warnings::add))) {
+      for (long[] d : docs) {
+        all.addDocument(d);
+        spilled.addDocument(d);
+      }
+      if (documentsInMemory < documents / 2) {
+        assertThat(spilled.spilledDocuments()).isPositive();
+      }
+      assertThat(spilled.candidatePairs()).isEqualTo(all.candidatePairs());
+      assertThat(spilled.comparedPairs()).isEqualTo(all.comparedPairs());
+      assertThat(spilled.acceptedPairs()).isEqualTo(all.acceptedPairs());
+      for (int i = 0; i < documents; i++) {
+        assertThat(spilled.survivor(i)).isEqualTo(all.survivor(i));
+        assertThat(spilled.similarityToSurvivor(i)).isEqualTo(all.similarityToSurvivor(i));
+      }
+    } finally {
+      assertThat(warnings).isEmpty();
+      try (var left = Files.list(tmp)) {
+        assertThat(left).as("the spill tables are deleted on close").isEmpty();
+      }
+      Files.delete(tmp);
     }
   }
 
