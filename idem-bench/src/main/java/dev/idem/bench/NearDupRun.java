@@ -24,13 +24,15 @@ import java.util.SplittableRandom;
  */
 final class NearDupRun {
   static final String USAGE =
-      "idem-bench near-dup [--docs N] [--runs N] [--spark-runs N] [--only idem,java-lsh,spark]"
+      "idem-bench near-dup [--docs N] [--runs N] [--spark-runs N]"
+          + " [--only idem,idem-spill,java-lsh,spark]"
           + " [--heap SIZE] [--out DIR]";
 
   private static final double THRESHOLD = 0.8;
   private static final long SEED = 42;
   private static final int IDEAL_BANDS = 14;
   private static final int IDEAL_ROWS = 8;
+  private static final String SPILL_HEAP = "1g";
 
   /** One contender: its name, and the command that writes its removed documents. */
   private record Contender(String name, ResultKind kind, Command command, int runs) {}
@@ -55,7 +57,7 @@ final class NearDupRun {
     int runs = 3;
     int sparkRuns = -1;
     String heap = "8g";
-    List<String> only = List.of("idem", "java-lsh", "spark");
+    List<String> only = List.of("idem", "idem-spill", "java-lsh", "spark");
     Path out = Path.of("bench-results");
     for (int i = 1; i < args.length; i++) {
       switch (args[i]) {
@@ -100,6 +102,16 @@ final class NearDupRun {
       contenders.add(idem(commands, heap, "idem 14×8", "--bands 14 --rows 8", runs));
       contenders.add(idem(commands, heap, "idem auto (9×13) --verify", "--verify", runs));
       contenders.add(idem(commands, heap, "idem auto (9×13)", "", runs));
+    }
+    if (only.contains("idem-spill")) {
+      // the tables of about a quarter of the documents in memory, the rest in RocksDB
+      contenders.add(
+          idem(
+              commands,
+              SPILL_HEAP,
+              "idem 14×8 --verify --memory " + SPILL_HEAP,
+              "--bands 14 --rows 8 --verify --memory " + SPILL_HEAP,
+              runs));
     }
     if (only.contains("java-lsh")) {
       contenders.add(
@@ -254,8 +266,8 @@ final class NearDupRun {
             String.format(
                 Locale.ROOT,
                 "Corpus: %,d documents (%,d bytes), %,d planted pairs; truth at Jaccard ≥ %.2f:"
-                    + " %,d documents to remove. Heap %s (-Xms = -Xmx) for every JVM; medians of"
-                    + " the runs listed.%n%n",
+                    + " %,d documents to remove. Heap %s (-Xms = -Xmx) for every JVM but the one"
+                    + " named by its --memory; medians of the runs listed.%n%n",
                 docs,
                 corpus.bytes,
                 corpus.familyPairs.size(),
