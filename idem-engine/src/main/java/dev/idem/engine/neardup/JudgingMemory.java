@@ -15,8 +15,8 @@ import java.util.function.Consumer;
  *
  * <p>The bytes are counted as {@link NearDupPlan} estimates them (the same figures {@code idem plan
  * --near-dup} prints), not measured. Per-document arrays of a few ints (union-find, signature row,
- * copy-of, pair stamps) and the judgement stay in memory: about 36 bytes a document
- * ({@link NearDupPlan#fixedBytesPerDocument}, which {@link #charge} counts).
+ * copy-of, pair stamps) and the judgement stay in memory: about 36 bytes a document ({@link
+ * NearDupPlan#fixedBytesPerDocument}, which {@link #charge} counts).
  */
 final class JudgingMemory implements AutoCloseable {
 
