@@ -104,7 +104,7 @@ final class NearDupRun {
       contenders.add(idem(commands, heap, "idem auto (9×13)", "", runs));
     }
     if (only.contains("idem-spill")) {
-      // the tables of about a quarter of the documents in memory, the rest in RocksDB
+      // on the 1 M corpus, about a third of the documents' tables in memory, the rest on disk
       contenders.add(
           idem(
               commands,

@@ -309,19 +309,11 @@ final class NearDupCommand implements Callable<Integer> {
         }
         dropped = STANDARD_OUTPUT;
       }
-      if ((bands == null) != (rows == null)) {
-        throw new IllegalArgumentException(
-            "--bands and --rows go together: give both, or neither to have them chosen from "
-                + "--threshold");
-      }
       if (ngram < 1) {
         throw new IllegalArgumentException("--ngram must be at least 1, got " + ngram);
       }
-      int perms = numPerm != null ? numPerm : bands != null ? bands * rows : 128;
-      if (perms < 1 || perms > 1024) {
-        throw new IllegalArgumentException("--num-perm must be from 1 to 1024, got " + perms);
-      }
-      LshBands lsh = bands != null ? new LshBands(bands, rows) : LshBands.optimal(threshold, perms);
+      int perms = LshBands.permutations(numPerm, bands, rows);
+      LshBands lsh = LshBands.fromOptions(bands, rows, perms, threshold);
       long[] every = checkpoints();
       KeySpec key =
           content.field != null ? KeySpec.jsonField(content.field, true) : new KeySpec.WholeLine();

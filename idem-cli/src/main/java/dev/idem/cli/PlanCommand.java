@@ -201,9 +201,17 @@ final class PlanCommand implements Callable<Integer> {
     @Option(
         names = "--num-perm",
         paramLabel = "N",
-        defaultValue = "128",
-        description = "As for idem near-dup (default: ${DEFAULT-VALUE}).")
-    int numPerm;
+        description = "As for idem near-dup (default: 128, or bands × rows when they are given).")
+    Integer numPerm;
+
+    @Option(
+        names = "--bands",
+        paramLabel = "B",
+        description = "As for idem near-dup, with --rows (default: chosen from --threshold).")
+    Integer bands;
+
+    @Option(names = "--rows", paramLabel = "R", description = "As for idem near-dup, with --bands.")
+    Integer rows;
 
     @Option(names = "--verify", description = "As for idem near-dup: also holds the shingles.")
     boolean verify;
@@ -273,16 +281,20 @@ final class PlanCommand implements Callable<Integer> {
           "give the documents (--records N) or an input to count them in (--sample INPUT... "
               + "--content FIELD)");
     }
-    if (nearDup.numPerm < 1 || nearDup.numPerm > 1024) {
-      throw usage("--num-perm must be from 1 to 1024, got " + nearDup.numPerm);
+    int numPerm;
+    LshBands bands;
+    try {
+      numPerm = LshBands.permutations(nearDup.numPerm, nearDup.bands, nearDup.rows);
+      bands = LshBands.fromOptions(nearDup.bands, nearDup.rows, numPerm, nearDup.threshold);
+    } catch (IllegalArgumentException e) {
+      throw usage(e.getMessage());
     }
     double words =
         nearDup.words != null
             ? nearDup.words
             : survey != null && survey.meanKeyBytes() > 0 ? survey.meanKeyBytes() / 6 : 500;
-    LshBands bands = LshBands.optimal(nearDup.threshold, nearDup.numPerm);
     NearDupPlan plan =
-        NearDupPlan.of(documents, nearDup.threshold, nearDup.numPerm, bands, nearDup.verify, words);
+        NearDupPlan.of(documents, nearDup.threshold, numPerm, bands, nearDup.verify, words);
     String field =
         sample != null && sample.key.content != null
             ? "--content " + sample.key.content
@@ -292,7 +304,8 @@ final class PlanCommand implements Callable<Integer> {
             + field
             + " --threshold "
             + nearDup.threshold
-            + (nearDup.numPerm != 128 ? " --num-perm " + nearDup.numPerm : "")
+            + (nearDup.numPerm != null ? " --num-perm " + numPerm : "")
+            + (nearDup.bands != null ? " --bands " + bands.bands() + " --rows " + bands.rows() : "")
             + (nearDup.verify ? " --verify" : "")
             + (memory != null ? " --memory " + Planner.sizeOption(memory) : "")
             + " --state STATE -o OUT "
@@ -302,7 +315,7 @@ final class PlanCommand implements Callable<Integer> {
       Map<String, Object> m = new java.util.LinkedHashMap<>();
       m.put("documents", documents);
       m.put("threshold", nearDup.threshold);
-      m.put("num_perm", nearDup.numPerm);
+      m.put("num_perm", numPerm);
       m.put("bands", bands.bands());
       m.put("rows", bands.rows());
       m.put("s_curve_half_point", bands.halfPoint());
@@ -334,7 +347,7 @@ final class PlanCommand implements Callable<Integer> {
         "  LSH %d bands × %d rows of %d permutations: P(candidate)%s (50 %% at s = %.3f)%n",
         bands.bands(),
         bands.rows(),
-        nearDup.numPerm,
+        numPerm,
         curve,
         bands.halfPoint());
     out.printf(

@@ -68,6 +68,46 @@ class NearDupPlanTest {
   }
 
   @Test
+  void givenBandsAndRowsArePlannedAsTheJobWouldRunThem() {
+    Cli.Result r =
+        Cli.run("plan", "--near-dup", "--records", "1M", "--bands", "14", "--rows", "8", "--json");
+    assertThat(r.status()).as(r.err()).isZero();
+    assertThat(r.out())
+        .contains("\"bands\" : 14")
+        .contains("\"rows\" : 8")
+        .contains("\"num_perm\" : 112") // bands × rows, as near-dup takes it
+        .contains("idem near-dup --content FIELD --threshold 0.8 --bands 14 --rows 8 --state");
+    Cli.Result chosen = Cli.run("plan", "--near-dup", "--records", "1M", "--json");
+    // 14 band tables of 112 components cost more than 9 of 128: the plan counts the given ones
+    assertThat(bytesPerDocument(r.out())).isGreaterThan(bytesPerDocument(chosen.out()));
+  }
+
+  @Test
+  void bandsThatTheSignatureCannotHoldAreRefusedAsNearDupRefusesThem() throws IOException {
+    Cli.Result alone = Cli.run("plan", "--near-dup", "--records", "1M", "--bands", "14");
+    assertThat(alone.status()).isEqualTo(2);
+    assertThat(alone.err()).contains("--bands and --rows go together");
+    Path in = dir.resolve("in.jsonl");
+    Files.writeString(in, "{\"text\":\"a b c d e f\"}\n");
+    String tooMany = "--bands 20 --rows 8 --num-perm 128";
+    for (String command :
+        new String[] {
+          "plan --near-dup --records 1M " + tooMany, "near-dup --content text " + tooMany + " " + in
+        }) {
+      Cli.Result r = Cli.run(command.split(" "));
+      assertThat(r.status()).as(command).isEqualTo(2);
+      assertThat(r.err()).contains("--bands × --rows (20 × 8 = 160) is more than --num-perm 128");
+    }
+  }
+
+  private static long bytesPerDocument(String json) {
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("\"bytes_per_document\" : (\\d+)").matcher(json);
+    assertThat(m.find()).as(json).isTrue();
+    return Long.parseLong(m.group(1));
+  }
+
+  @Test
   void withoutDocumentsItSaysWhatToGive() {
     Cli.Result r = Cli.run("plan", "--near-dup");
     assertThat(r.status()).isEqualTo(2);

@@ -26,6 +26,11 @@ public record LshBands(int bands, int rows) {
 
   static final double FALSE_NEGATIVE_WEIGHT = 0.5;
 
+  /** Permutations when neither {@code --num-perm} nor {@code --bands}/{@code --rows} is given. */
+  public static final int DEFAULT_PERMUTATIONS = 128;
+
+  private static final int MAX_PERMUTATIONS = 1024;
+
   /** Intervals of the Simpson's rule that integrates the S-curve (an even number). */
   private static final int INTERVALS = 200;
 
@@ -33,6 +38,53 @@ public record LshBands(int bands, int rows) {
     if (bands < 1 || rows < 1) {
       throw new IllegalArgumentException(
           "--bands and --rows must be at least 1, got " + bands + " and " + rows);
+    }
+  }
+
+  /**
+   * The permutations a near-dup job signs with, from its options ({@code null}: not given): {@code
+   * --num-perm}, else {@code --bands} × {@code --rows}, else {@value #DEFAULT_PERMUTATIONS}.
+   */
+  public static int permutations(Integer numPerm, Integer bands, Integer rows) {
+    if ((bands == null) != (rows == null)) {
+      throw new IllegalArgumentException(
+          "--bands and --rows go together: give both, or neither to have them chosen from "
+              + "--threshold");
+    }
+    int perms = numPerm != null ? numPerm : bands != null ? bands * rows : DEFAULT_PERMUTATIONS;
+    if (perms < 1 || perms > MAX_PERMUTATIONS) {
+      throw new IllegalArgumentException(
+          "--num-perm must be from 1 to " + MAX_PERMUTATIONS + ", got " + perms);
+    }
+    return perms;
+  }
+
+  /**
+   * The bands of a near-dup job, from its options: {@code --bands} × {@code --rows} when given
+   * ({@code null}: not), else {@link #optimal} for the threshold and {@code numPerm} (from {@link
+   * #permutations}).
+   */
+  public static LshBands fromOptions(Integer bands, Integer rows, int numPerm, double threshold) {
+    if (bands == null) {
+      return optimal(threshold, numPerm);
+    }
+    LshBands given = new LshBands(bands, rows);
+    given.requireWithin(numPerm);
+    return given;
+  }
+
+  /** Refuses bands that need more components than a signature of {@code numPerm} has. */
+  void requireWithin(int numPerm) {
+    if (components() > numPerm) {
+      throw new IllegalArgumentException(
+          "--bands × --rows ("
+              + bands
+              + " × "
+              + rows
+              + " = "
+              + components()
+              + ") is more than --num-perm "
+              + numPerm);
     }
   }
 

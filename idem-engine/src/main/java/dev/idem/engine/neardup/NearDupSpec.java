@@ -66,17 +66,7 @@ public record NearDupSpec(
       throw new IllegalArgumentException(
           "--threshold must be above 0 and at most 1, got " + threshold);
     }
-    if (bands.components() > numPerm) {
-      throw new IllegalArgumentException(
-          "--bands × --rows ("
-              + bands.bands()
-              + " × "
-              + bands.rows()
-              + " = "
-              + bands.components()
-              + ") is more than --num-perm "
-              + numPerm);
-    }
+    bands.requireWithin(numPerm);
     if (state != null && output == null) {
       throw new IllegalArgumentException(
           "--state needs -o FILE: standard output cannot be cut back to a checkpoint, so a "
