@@ -10,15 +10,13 @@ import dev.idem.engine.MetricsEndpoint;
 import dev.idem.engine.job.DedupJob;
 import dev.idem.engine.job.DedupJobSpec;
 import dev.idem.engine.job.JobResult;
-import dev.idem.engine.job.StateMismatchException;
 import dev.idem.engine.job.WindowSpec;
 import dev.idem.engine.records.BadRecordException;
 import dev.idem.engine.records.EventTime;
 import dev.idem.engine.records.KeySpec;
 import dev.idem.engine.records.OutputGuard;
 import dev.idem.engine.records.RecordFormat;
-import dev.idem.engine.records.VerifyInputs;
-import dev.idem.engine.state.Manifest;
+import dev.idem.engine.run.StateMismatchException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -159,18 +157,7 @@ final class DedupCommand implements Callable<Integer> {
               + "command again. Needs -o. One process per DIR.")
   Path state;
 
-  @Option(
-      names = "--verify-inputs",
-      paramLabel = "HOW",
-      defaultValue = "sample",
-      converter = ChoiceConverter.Verify.class,
-      description =
-          "How a resumed job checks that its inputs still hold what it read of them "
-              + "(docs/GUARANTEES.md): sample (the default): sizes, the first 64 KiB and up to 32 "
-              + "sampled 4 KiB blocks of what was read; an input with a new modification time or "
-              + "inode, and a compressed input being read, are checked in full. full: read everything "
-              + "read so far again and compare its CRC32C. Any difference refuses the resume.")
-  VerifyInputs verifyInputs;
+  @Mixin VerifyInputsOption verify;
 
   @Option(
       names = "--memory",
@@ -392,8 +379,7 @@ final class DedupCommand implements Callable<Integer> {
       throw new UserException(e.getMessage());
     } catch (StateMismatchException e) {
       summary.abandon();
-      io.err().println("idem dedup: " + inOptionTerms(e));
-      return IdemCommand.EXIT_USAGE;
+      throw e; // said in the options' terms, as for every command
     } catch (JobException e) {
       summary.abandon();
       io.err().println("idem dedup: " + e.getMessage());
@@ -402,48 +388,6 @@ final class DedupCommand implements Callable<Integer> {
       summary.abandon();
       throw e;
     }
-  }
-
-  /** A resume refused for settings that differ, in the options that set them. */
-  private static String inOptionTerms(StateMismatchException e) {
-    StringBuilder m = new StringBuilder("this command differs from the job in " + e.state() + ":");
-    for (Manifest.Difference d : e.differences()) {
-      m.append("\n  ")
-          .append(option(d.setting()))
-          .append(" differ")
-          .append(d.setting() == Manifest.Setting.INPUTS ? "" : "s")
-          .append(": ")
-          .append(d.detail());
-    }
-    return m.append("\nrun the original command to resume it, or use a new --state directory")
-        .toString();
-  }
-
-  /** The options that set {@code setting}. */
-  private static String option(Manifest.Setting setting) {
-    return switch (setting) {
-      case INPUTS -> "the inputs";
-      case FORMAT -> "--format";
-      case KEY -> "the key (--key/--column/--whole-line/--content)";
-      case HEADER -> "--header";
-      case NORMALIZER -> "--normalize";
-      case MODE -> "--mode";
-      case KEY_MODE -> "--key-mode";
-      case EXACT_TIER -> "--exact-store";
-      case FILTER_TYPE -> "--filter";
-      case FILTER_CAPACITY ->
-          "the filter's capacity (from --expected or estimated from the " + "inputs)";
-      case EXPECTED_KEYS -> "--expected";
-      case FPP -> "--fpp";
-      case SEED -> "--seed";
-      case MAX_RECORD_BYTES -> "--max-record-bytes";
-      case OUTPUT -> "-o";
-      case DROPPED -> "--dropped";
-      case WINDOW ->
-          "the window (--window, --sliding, --time-field, --max-delay, " + "--allowed-lateness)";
-      case SHARD -> "--shard / --ring-nodes";
-      case SEEN_BEFORE -> "--seen-before";
-    };
   }
 
   /** Refuses outputs that are inputs, lie in the state directory, or are each other. */
@@ -566,7 +510,7 @@ final class DedupCommand implements Callable<Integer> {
           shards.shard(shard),
           exactStore.shared(),
           seenBefore,
-          verifyInputs,
+          verify.verifyInputs,
           threads,
           memory,
           tmp);

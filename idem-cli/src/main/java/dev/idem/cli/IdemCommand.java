@@ -3,6 +3,7 @@ package dev.idem.cli;
 import dev.idem.core.ByteSize;
 import dev.idem.core.filter.NotEnoughMemoryException;
 import dev.idem.engine.JobException;
+import dev.idem.engine.run.StateMismatchException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -115,6 +116,11 @@ public final class IdemCommand implements Runnable {
           Throwable cause = e;
           if (cause instanceof UncheckedIOException u) {
             cause = u.getCause();
+          }
+          if (cause instanceof StateMismatchException m) {
+            io.err()
+                .println(at.getCommandSpec().qualifiedName() + ": " + SettingOptions.describe(m));
+            return EXIT_USAGE;
           }
           if (cause instanceof JobException) {
             // a command that cannot run as asked (e.g. an output that is an input): a usage error

@@ -53,6 +53,8 @@ final class SortDedupCommand implements Callable<Integer> {
 
   @Mixin RecordOptions record;
 
+  @Mixin VerifyInputsOption verify;
+
   @Option(
       names = "--exact-key",
       description =
@@ -221,7 +223,8 @@ final class SortDedupCommand implements Callable<Integer> {
           badRecords.policy,
           badRecords.maxRecordBytes(),
           compressRuns.compress,
-          state);
+          state,
+          verify.verifyInputs);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }

@@ -6,7 +6,6 @@ import dev.idem.engine.records.Compression;
 import dev.idem.engine.records.KeySpec;
 import dev.idem.engine.records.OutputGuard;
 import dev.idem.engine.records.RecordFormat;
-import dev.idem.engine.records.VerifyInputs;
 import dev.idem.engine.shard.ConsistentHashRing;
 import dev.idem.engine.shard.SplitJob;
 import java.io.IOException;
@@ -90,15 +89,7 @@ final class SplitCommand implements Callable<Integer> {
       description = "Records between checkpoints (default: ${DEFAULT-VALUE}).")
   long checkpointEvery;
 
-  @Option(
-      names = "--verify-inputs",
-      paramLabel = "HOW",
-      defaultValue = "sample",
-      converter = ChoiceConverter.Verify.class,
-      description =
-          "How a resumed split checks that its inputs still hold what it read of "
-              + "them: sample (the default) or full, as for 'idem dedup --verify-inputs'.")
-  VerifyInputs verifyInputs;
+  @Mixin VerifyInputsOption verify;
 
   @Option(
       names = {"-q", "--quiet"},
@@ -146,7 +137,7 @@ final class SplitCommand implements Callable<Integer> {
               compression(),
               badRecords.policy,
               checkpointEvery,
-              verifyInputs);
+              verify.verifyInputs);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }

@@ -5,7 +5,7 @@ import dev.idem.core.filter.FilterSnapshot;
 import dev.idem.core.filter.FilterType;
 import dev.idem.core.filter.Filters;
 import dev.idem.core.filter.MembershipFilter;
-import dev.idem.engine.state.StateDirectory;
+import dev.idem.engine.run.StateDirectory;
 import dev.idem.engine.store.DirectoryLock;
 import dev.idem.engine.store.JournalReplay;
 import dev.idem.engine.store.PendingKeys;

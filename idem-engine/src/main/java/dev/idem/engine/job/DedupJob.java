@@ -31,12 +31,14 @@ import dev.idem.engine.records.OutputFile;
 import dev.idem.engine.records.RecordBatch;
 import dev.idem.engine.records.RecordSource;
 import dev.idem.engine.records.ScratchDirectory;
+import dev.idem.engine.run.JobIdentity;
+import dev.idem.engine.run.Json;
+import dev.idem.engine.run.StateDirectory;
+import dev.idem.engine.run.StateMismatchException;
 import dev.idem.engine.shard.ShardSpec;
 import dev.idem.engine.state.Checkpoint;
 import dev.idem.engine.state.ExactTierPlacement;
-import dev.idem.engine.state.Json;
 import dev.idem.engine.state.Manifest;
-import dev.idem.engine.state.StateDirectory;
 import dev.idem.engine.store.ExactStore;
 import dev.idem.engine.store.ExactStores;
 import dev.idem.engine.store.StateStore;
@@ -204,7 +206,7 @@ public final class DedupJob {
     Setup setup = null;
     try (Closer closer = new Closer()) {
       if (spec.state() != null) {
-        dir = closer.register(StateDirectory.open(spec.state()));
+        dir = closer.register(StateDirectory.open(spec.state(), Manifest.FILE));
       }
       ExpectedKeys expected =
           windowed ? ExpectedKeys.UNKNOWN : JobStart.expectedKeys(spec, dir, listener);
@@ -251,7 +253,7 @@ public final class DedupJob {
               spec.shard() == null ? null : spec.shard().describe(),
               spec.seenBefore() == null ? null : JobStart.describeFile(spec.seenBefore()));
       if (dir != null) {
-        Manifest existing = dir.readManifest();
+        Manifest existing = Manifest.read(dir.path());
         if (existing == null) {
           // the store before the manifest: a state with a manifest always has its store, so a
           // missing store is damage to report, not a new job to start silently
@@ -260,14 +262,14 @@ public final class DedupJob {
                   StateStore.open(dir.storeDirectory(), spec.rocksDbCacheBytes(), fullKeys));
           if (store.meta("checkpoint") != null) {
             throw new JobException(
-                dir.manifestFile()
+                dir.path().resolve(Manifest.FILE)
                     + " is missing, but "
                     + dir.storeDirectory()
                     + " holds checkpoints: the state was damaged; restore the manifest, or start over "
                     + "with a new state directory");
           }
           crash.reached(CrashPoints.Step.STORE_CREATED);
-          dir.writeManifest(manifest);
+          manifest.write(dir.path());
           crash.reached(CrashPoints.Step.MANIFEST_WRITTEN);
         } else {
           manifest = checkManifest(existing, manifest);
@@ -490,7 +492,7 @@ public final class DedupJob {
                 ? existing.exactStore()
                 : now.exactStore(),
             spec.filterType() == null ? existing.filterType() : now.filterType());
-    List<Manifest.Difference> differences = existing.differencesFrom(now);
+    List<JobIdentity.Difference> differences = existing.differencesFrom(now);
     if (!differences.isEmpty()) {
       throw new StateMismatchException(spec.state(), differences);
     }

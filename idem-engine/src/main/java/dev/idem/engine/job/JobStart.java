@@ -7,8 +7,8 @@ import dev.idem.core.filter.MembershipFilter;
 import dev.idem.engine.ExpectedKeys;
 import dev.idem.engine.JobException;
 import dev.idem.engine.records.InputSurvey;
+import dev.idem.engine.run.StateDirectory;
 import dev.idem.engine.state.Manifest;
-import dev.idem.engine.state.StateDirectory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,7 +32,7 @@ final class JobStart {
     if (!spec.expectedKeys().equals(ExpectedKeys.ESTIMATE)) {
       return spec.expectedKeys();
     }
-    Manifest existing = dir == null ? null : dir.readManifest();
+    Manifest existing = dir == null ? null : Manifest.read(dir.path());
     if (existing != null && existing.expectedKeys().isKnown()) {
       return existing.expectedKeys();
     }

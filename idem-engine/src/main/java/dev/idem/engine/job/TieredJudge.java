@@ -6,7 +6,7 @@ import dev.idem.engine.DedupStats;
 import dev.idem.engine.Deduplicator;
 import dev.idem.engine.Verdict;
 import dev.idem.engine.records.RecordBatch;
-import dev.idem.engine.state.StateDirectory;
+import dev.idem.engine.run.StateDirectory;
 import dev.idem.engine.store.ExactStore;
 import dev.idem.engine.store.MemoryStore;
 import dev.idem.engine.store.PendingKeys;

@@ -1,6 +1,6 @@
 package dev.idem.engine.neardup;
 
-import dev.idem.engine.state.StateDirectory;
+import dev.idem.engine.run.StateDirectory;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;

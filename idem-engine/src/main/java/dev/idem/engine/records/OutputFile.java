@@ -168,6 +168,31 @@ public final class OutputFile implements AutoCloseable {
     return open(path, 0, null);
   }
 
+  /**
+   * Where an output stood at a checkpoint: its length and the CRC32C of the bytes before it ({@link
+   * #tailChecksum}), which a resume checks before it cuts the file back there.
+   *
+   * @param tail {@code null} for a stream, and in states written before idem recorded it
+   */
+  public record Mark(long length, Long tail) {
+    /** An output with nothing written. */
+    public static final Mark EMPTY = new Mark(0, null);
+  }
+
+  /** Opens {@code path} for a job resumed at {@code mark} ({@link Mark#EMPTY}: a new job). */
+  public static OutputFile open(Path path, Mark mark) throws IOException {
+    return open(path, mark.length(), mark.tail());
+  }
+
+  /**
+   * Syncs the output ({@link #sync}) and says where it stands, for a checkpoint to record: a resume
+   * cuts it back there ({@link #open(Path, Mark)}).
+   */
+  public Mark mark() throws IOException {
+    sync();
+    return new Mark(length, tailChecksum());
+  }
+
   private static void lock(Path path, FileChannel ch) throws IOException {
     FileLock lock;
     try {

@@ -6,11 +6,11 @@ import dev.idem.core.filter.FilterSnapshot;
 import dev.idem.core.filter.FingerprintSet;
 import dev.idem.engine.JobException;
 import dev.idem.engine.KeyMode;
+import dev.idem.engine.run.Json;
+import dev.idem.engine.run.StateDirectory;
 import dev.idem.engine.state.Checkpoint;
 import dev.idem.engine.state.ExactTierPlacement;
-import dev.idem.engine.state.Json;
 import dev.idem.engine.state.Manifest;
-import dev.idem.engine.state.StateDirectory;
 import dev.idem.engine.store.StateStore;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -62,8 +62,11 @@ public final class ReshardJob {
     boolean sharded = true;
     Fingerprinter fingerprinter = null;
     for (Path state : states) {
-      try (StateDirectory dir = StateDirectory.openExisting(state)) {
-        Manifest m = dir.readManifest();
+      if (!Files.isRegularFile(state.resolve(Manifest.FILE))) {
+        throw new JobException(state + ": not a dedup job's state (no " + Manifest.FILE + ")");
+      }
+      try (StateDirectory dir = StateDirectory.open(state, Manifest.FILE)) {
+        Manifest m = Manifest.read(dir.path());
         ExactTierPlacement.Kind where = m.exactStore().kind();
         if (m.window() != null
             || m.keyMode() == KeyMode.FULL_KEY

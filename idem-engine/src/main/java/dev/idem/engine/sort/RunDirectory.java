@@ -1,6 +1,7 @@
 package dev.idem.engine.sort;
 
 import dev.idem.core.ByteSize;
+import dev.idem.engine.JobException;
 import dev.idem.engine.records.ScratchDirectory;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -65,26 +66,49 @@ final class RunDirectory implements AutoCloseable {
   }
 
   /**
-   * The runs of a resumable job, in {@code dir} (created if missing): runs not in {@code keep}
-   * (left by a run or merge that a kill interrupted) are deleted, and new runs are numbered after
-   * every existing one.
+   * The runs of a resumable job, in {@code dir} (created if missing). Every run the checkpoint
+   * names must be there, whole: one missing or cut short is refused, since its records are nowhere
+   * else. Runs it does not name (left by a run or merge that a kill interrupted) are deleted, and
+   * new runs are numbered after every run named or found, so that no new run takes a named one's
+   * name.
+   *
+   * @throws JobException naming the run that is missing or damaged
    */
-  static RunDirectory inState(Path dir, java.util.Set<Path> keep, boolean compress)
+  static RunDirectory inState(Path dir, java.util.List<RunFile> named, boolean compress)
       throws IOException {
     Files.createDirectories(dir);
     RunDirectory d = new RunDirectory(dir, null, compress);
+    java.util.Set<Path> keep = new java.util.HashSet<>();
+    for (RunFile r : named) {
+      long size = Files.exists(r.path()) ? Files.size(r.path()) : -1;
+      if (size != r.bytes()) {
+        throw new JobException(
+            r.path()
+                + (size < 0 ? " is missing" : " holds " + size + " bytes, not " + r.bytes())
+                + ": the last checkpoint names this sorted run, and its records are nowhere "
+                + "else. The state was damaged; start over with a new --state directory");
+      }
+      keep.add(r.path());
+      d.nextRun = Math.max(d.nextRun, runNumber(r.path()));
+      d.currentBytes += size;
+    }
     try (DirectoryStream<Path> runs = Files.newDirectoryStream(dir, "run-*")) {
       for (Path run : runs) {
-        if (keep.contains(run)) {
-          d.nextRun =
-              Math.max(d.nextRun, Integer.parseInt(run.getFileName().toString().substring(4)));
-          d.currentBytes += Files.size(run);
-        } else {
+        d.nextRun = Math.max(d.nextRun, runNumber(run));
+        if (!keep.contains(run)) {
           Files.delete(run);
         }
       }
     }
     return d;
+  }
+
+  private static int runNumber(Path run) {
+    try {
+      return Integer.parseInt(run.getFileName().toString().substring(4));
+    } catch (NumberFormatException e) {
+      return 0; // not one of ours; deleted or ignored
+    }
   }
 
   /**
@@ -106,20 +130,20 @@ final class RunDirectory implements AutoCloseable {
   }
 
   /**
-   * Fails, naming {@code --tmp}, when {@code needed} bytes are clearly more than {@code usable}.
+   * Fails, naming {@code where} the runs go ({@code "--tmp DIR"}, the state directory), when {@code
+   * needed} bytes are clearly more than {@code usable}.
    */
-  static void checkSpace(Path tmp, long needed, long usable) throws IOException {
+  static void checkSpace(String where, long needed, long usable) throws IOException {
     if (needed > usable) {
       throw new IOException(
-          "--tmp "
-              + tmp
+          where
               + " has "
               + ByteSize.format(usable)
               + " free, but "
               + "sort-dedup needs about "
               + ByteSize.format(needed)
               + " there for its sorted runs "
-              + "(about the input's size plus 24 bytes a record): free some space or give --tmp a "
+              + "(about the input's size plus 24 bytes a record): free some space there, or put it on a "
               + "larger disk");
     }
   }

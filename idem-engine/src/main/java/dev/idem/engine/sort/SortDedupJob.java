@@ -4,12 +4,18 @@ import dev.idem.core.Fingerprinter;
 import dev.idem.engine.JobException;
 import dev.idem.engine.records.BadRecordException;
 import dev.idem.engine.records.BadRecordPolicy;
+import dev.idem.engine.records.InputCheck;
 import dev.idem.engine.records.InputFile;
 import dev.idem.engine.records.Inputs;
 import dev.idem.engine.records.KeyExtractor;
 import dev.idem.engine.records.OutputFile;
 import dev.idem.engine.records.RecordBatch;
 import dev.idem.engine.records.RecordSource;
+import dev.idem.engine.run.CrashPoints;
+import dev.idem.engine.run.InputCursor;
+import dev.idem.engine.run.InputPosition;
+import dev.idem.engine.run.JobListener;
+import dev.idem.engine.run.ResumableRun;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -18,7 +24,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Exact dedup of inputs larger than memory, by external sort-merge within a memory budget (see
@@ -48,6 +53,9 @@ public final class SortDedupJob {
     default void merging(int pass, String by, int runs, long entriesDone, long entriesTotal) {}
 
     default void warning(String message) {}
+
+    /** Something the user should know that is not a problem. */
+    default void note(String message) {}
   }
 
   private static final long PROGRESS_NANOS = 500_000_000L;
@@ -113,17 +121,20 @@ public final class SortDedupJob {
   private long ordinal;
   private long bytesSeen;
 
-  /** The resumable job's state, or {@code null}; with {@link #job} its identity. */
-  private SortState state;
+  /** The resumable job's state, or {@code null}. */
+  private ResumableRun<SortState.Progress> state;
 
-  private Map<String, String> job;
+  private final CrashPoints crash;
   private OutputFile quarantine;
 
-  /** The input position after the last record handled: where a checkpoint resumes reading. */
-  private int positionFile;
+  /** Where the job is in its inputs: after the last record handled, with what it read. */
+  private InputCursor cursor;
 
-  private long positionOffset;
-  private long positionLine;
+  /** Where a resumed job starts reading, with what it read before. */
+  private InputPosition start = InputPosition.START;
+
+  /** Whether the resumed job must check the part of its input read before ({@link InputCheck}). */
+  private boolean verifyStart;
 
   private SortDedupJob(
       SortDedupSpec spec,
@@ -131,13 +142,15 @@ public final class SortDedupJob {
       Long usableSpace,
       InputStream stdin,
       OutputStream stdout,
-      Listener listener) {
+      Listener listener,
+      CrashPoints crash) {
     this.spec = spec;
     this.plan = plan;
     this.usableSpace = usableSpace;
     this.stdin = stdin;
     this.stdout = stdout;
     this.listener = listener;
+    this.crash = crash;
     this.kind = spec.exactKey() ? RunKind.EXACT_KEY : RunKind.FINGERPRINT;
   }
 
@@ -151,7 +164,14 @@ public final class SortDedupJob {
   public static SortDedupResult run(
       SortDedupSpec spec, InputStream stdin, OutputStream stdout, Listener listener)
       throws IOException {
-    return run(spec, SortPlan.of(spec.memoryBytes(), spec.order()), null, stdin, stdout, listener);
+    return run(
+        spec,
+        SortPlan.of(spec.memoryBytes(), spec.order()),
+        null,
+        stdin,
+        stdout,
+        listener,
+        CrashPoints.configured());
   }
 
   /** A job with a given plan and, when not null, a given free space in --tmp: for tests. */
@@ -161,9 +181,10 @@ public final class SortDedupJob {
       Long usableSpace,
       InputStream stdin,
       OutputStream stdout,
-      Listener listener)
+      Listener listener,
+      CrashPoints crash)
       throws IOException {
-    return new SortDedupJob(spec, plan, usableSpace, stdin, stdout, listener).run();
+    return new SortDedupJob(spec, plan, usableSpace, stdin, stdout, listener, crash).run();
   }
 
   private SortDedupResult run() throws IOException {
@@ -181,7 +202,7 @@ public final class SortDedupJob {
       OutputFile.requireDirectory(spec.output()); // before the work, not after it
     }
     Path tmp = spec.tmp() != null ? spec.tmp() : Path.of(System.getProperty("java.io.tmpdir"));
-    if (!Files.isDirectory(tmp)) {
+    if (spec.state() == null && !Files.isDirectory(tmp)) {
       throw new IOException("--tmp " + tmp + ": no such directory");
     }
     List<InputFile> files = inputs.stream().filter(f -> !f.isStdin()).toList();
@@ -190,7 +211,9 @@ public final class SortDedupJob {
     long compressedTemp = tempBytesFor(bytes, recordsGuess);
     // uncompressed, the runs by key and by position coexist in input order: the input each
     long plainTemp = compressedTemp + (spec.order() == SortDedupSpec.Order.INPUT ? bytes : 0);
-    long usable = usableSpace != null ? usableSpace : Files.getFileStore(tmp).getUsableSpace();
+    // the runs go to the state directory when there is one, else to --tmp
+    Path runsOn = spec.state() != null ? existingAncestor(spec.state()) : tmp;
+    long usable = usableSpace != null ? usableSpace : Files.getFileStore(runsOn).getUsableSpace();
     // LZ4 costs about a third of the CPU time (lz4-java's safe codec): skip it when the disk has
     // room for plain runs with a quarter to spare
     boolean compress =
@@ -200,10 +223,9 @@ public final class SortDedupJob {
         throw new JobException(
             "standard input cannot be resumed: a sort-dedup with --state reads files");
       }
-      job = SortState.identity(spec, inputs);
-      state = SortState.open(spec.state(), job);
+      state = SortState.open(spec.state(), SortState.identity(spec, inputs), crash);
     }
-    SortState.Progress from = state == null ? null : state.resumed();
+    SortState.Progress from = state == null || !state.resumed() ? null : state.checkpoint();
     if (from != null && from.phase() == SortState.Phase.DONE) {
       warn(spec.state() + " holds a finished job: nothing was done; its output is as written");
       state.close();
@@ -221,13 +243,22 @@ public final class SortDedupJob {
           0,
           started);
     }
+    if (from != null) {
+      checkInputs(inputs, from);
+    }
     try (RunDirectory dir =
         state != null
-            ? RunDirectory.inState(state.runs(), state.runPaths(from), compress)
+            ? RunDirectory.inState(
+                SortState.runs(state),
+                from == null ? List.of() : SortState.runFiles(state, from),
+                compress)
             : RunDirectory.create(tmp, this::warn, compress)) {
       if (from == null || from.phase() == SortState.Phase.READING) {
         if (from == null) {
-          RunDirectory.checkSpace(tmp, compress ? compressedTemp : plainTemp, usable);
+          RunDirectory.checkSpace(
+              spec.state() != null ? "the state directory " + spec.state() : "--tmp " + tmp,
+              compress ? compressedTemp : plainTemp,
+              usable);
         }
         // the sort buffer's first split between record bytes and index, by the sampled mean
         int mean =
@@ -295,10 +326,11 @@ public final class SortDedupJob {
         outputBytes = out.length();
         if (state != null) {
           out.sync();
+          state.reached(SortState.Step.OUTPUT_WRITTEN);
         }
       }
       if (state != null) {
-        state.write(progress(SortState.Phase.DONE, List.of(), ordinal, kept, outputBytes));
+        state.commit(progress(SortState.Phase.DONE, List.of(), ordinal, kept, outputBytes));
         dir.deleteMerged();
       }
       return result(
@@ -366,11 +398,34 @@ public final class SortDedupJob {
     ordinal = from.ordinal();
     bytesSeen = from.bytesSeen();
     header = from.header();
-    positionFile = from.fileIndex();
-    positionOffset = from.offset();
-    positionLine = from.line();
+    start = from.position();
     runs.clear();
-    runs.addAll(state.runFiles(from));
+    runs.addAll(SortState.runFiles(state, from));
+  }
+
+  /**
+   * Refuses to resume over inputs that changed in what the job read of them: the runs hold records
+   * read from them. After reading, that is all of every input.
+   */
+  private void checkInputs(List<InputFile> inputs, SortState.Progress from) throws IOException {
+    JobListener warnings =
+        new JobListener() {
+          @Override
+          public void warning(String message) {
+            warn(message);
+          }
+
+          @Override
+          public void note(String message) {
+            listener.note(message);
+          }
+        };
+    InputPosition at = from.position();
+    InputCheck.Outcome o = state.checkInputs(inputs, at, spec.verifyInputs(), warnings);
+    verifyStart = o.verifyStart();
+    if (!o.vouched().isEmpty()) {
+      state.commit(withPosition(from, ResumableRun.vouched(at, o)));
+    }
   }
 
   private SortState.Progress progress(
@@ -384,18 +439,14 @@ public final class SortDedupJob {
       tail = quarantine.tailChecksum();
     }
     return new SortState.Progress(
-        job,
         phase,
-        positionFile,
-        positionOffset,
-        positionLine,
+        position(phase),
         nextOrdinal,
         records,
         blankLines,
         badRecords,
         bytesSeen,
-        quarantineBytes,
-        tail,
+        new OutputFile.Mark(quarantineBytes, tail),
         header,
         SortState.named(now),
         kept,
@@ -408,8 +459,47 @@ public final class SortDedupJob {
     if (state == null) {
       return;
     }
-    state.write(progress(phase, now, ordinal, 0, 0));
+    if (phase != SortState.Phase.READING) {
+      state.reached(SortState.Step.RUNS_MERGED);
+    }
+    state.commit(progress(phase, now, ordinal, 0, 0));
     dir.deleteMerged();
+  }
+
+  /**
+   * Where the job stands in its inputs: after the last record handled while reading; once read,
+   * every input read to its end (what a resume checks then).
+   */
+  private InputPosition position(SortState.Phase phase) {
+    if (cursor == null) {
+      return start; // not reading in this run: as the checkpoint it resumed from says
+    }
+    return phase == SortState.Phase.READING ? cursor.position() : cursor.finalPosition();
+  }
+
+  private static SortState.Progress withPosition(SortState.Progress p, InputPosition at) {
+    return new SortState.Progress(
+        p.phase(),
+        at,
+        p.ordinal(),
+        p.records(),
+        p.blankLines(),
+        p.badRecords(),
+        p.bytesSeen(),
+        p.quarantine(),
+        p.header(),
+        p.runs(),
+        p.kept(),
+        p.outputBytes());
+  }
+
+  /** The deepest existing directory at or above {@code path} (a state may not exist yet). */
+  private static Path existingAncestor(Path path) {
+    Path p = path.toAbsolutePath();
+    while (p != null && !Files.isDirectory(p)) {
+      p = p.getParent();
+    }
+    return p == null ? Path.of(".") : p;
   }
 
   private boolean keepLast() {
@@ -448,28 +538,42 @@ public final class SortDedupJob {
         spec.onBadRecord() instanceof BadRecordPolicy.Quarantine q ? q.file() : null;
     if (quarantinePath != null) {
       quarantine =
-          from == null
-              ? OutputFile.open(quarantinePath)
-              : OutputFile.open(quarantinePath, from.quarantineBytes(), from.quarantineTail());
+          OutputFile.open(quarantinePath, from == null ? OutputFile.Mark.EMPTY : from.quarantine());
     }
     long total = inputs.stream().mapToLong(f -> Math.max(0, f.size())).sum();
     long lastProgress = System.nanoTime();
+    RecordSource.Settings settings =
+        new RecordSource.Settings(
+            spec.format(),
+            spec.header(),
+            extractor,
+            fingerprinter,
+            spec.exactKey(),
+            spec.maxRecordBytes());
     try (RecordSource source =
-        new RecordSource(
-            inputs,
-            new RecordSource.Settings(
-                spec.format(),
-                spec.header(),
-                extractor,
-                fingerprinter,
-                spec.exactKey(),
-                spec.maxRecordBytes()),
-            stdin,
-            positionFile,
-            positionOffset,
-            positionLine,
-            plan.batchBytes(),
-            plan.batchRecords())) {
+        state == null
+            ? new RecordSource(
+                inputs,
+                settings,
+                stdin,
+                start.fileIndex(),
+                start.offset(),
+                start.line(),
+                plan.batchBytes(),
+                plan.batchRecords())
+            : RecordSource.tracking(
+                inputs,
+                settings,
+                start.fileIndex(),
+                start.offset(),
+                start.line(),
+                start.current(),
+                verifyStart,
+                plan.batchBytes(),
+                plan.batchRecords())) {
+      if (state != null) {
+        cursor = new InputCursor(source.reads(), start, inputs.size());
+      }
       while (true) {
         RecordBatch batch = source.next();
         for (int i = 0; i < batch.count; i++) {
@@ -486,9 +590,9 @@ public final class SortDedupJob {
               badRecords++;
             }
           }
-          positionFile = batch.fileIndex[i];
-          positionOffset = batch.endOffset[i];
-          positionLine = batch.endLine[i];
+          if (cursor != null) {
+            cursor.handled(batch, i);
+          }
         }
         boolean end = batch.endOfInput;
         source.recycle(batch);
@@ -529,7 +633,8 @@ public final class SortDedupJob {
     if (buffer.size() > 0) {
       spill(dir);
       if (state != null) {
-        state.write(progress(SortState.Phase.READING, runs, position, 0, 0));
+        state.reached(SortState.Step.RUN_SPILLED);
+        state.commit(progress(SortState.Phase.READING, runs, position, 0, 0));
       }
       if (buffer.add(
           hi, lo, position, key, 0, keyLength, batch.arena, batch.start[i], length, newline)) {
@@ -582,7 +687,7 @@ public final class SortDedupJob {
         if (buffer.size() > 0) {
           spill(dir);
         }
-        state.write(progress(SortState.Phase.READING, runs, ordinal, 0, 0));
+        state.commit(progress(SortState.Phase.READING, runs, ordinal, 0, 0));
       }
       throw new BadRecordException(name, batch.line[i], batch.problem[i], state != null);
     }

@@ -4,6 +4,7 @@ import dev.idem.core.KeyNormalizer;
 import dev.idem.engine.records.BadRecordPolicy;
 import dev.idem.engine.records.KeySpec;
 import dev.idem.engine.records.RecordFormat;
+import dev.idem.engine.records.VerifyInputs;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -29,6 +30,7 @@ import java.util.List;
  *     only when --tmp lacks the room for uncompressed runs (with a quarter to spare)
  * @param state a state directory that makes the job resumable (its runs go there, not to {@code
  *     tmp}), or {@code null}
+ * @param verifyInputs how a resume checks that the inputs still hold what the job read of them
  */
 public record SortDedupSpec(
     List<String> inputs,
@@ -46,7 +48,8 @@ public record SortDedupSpec(
     BadRecordPolicy onBadRecord,
     int maxRecordBytes,
     Boolean compressRuns,
-    Path state) {
+    Path state,
+    VerifyInputs verifyInputs) {
 
   /** The least working memory a job accepts: below it, the read buffers alone take most. */
   public static final long MIN_MEMORY = 1 << 20;
@@ -100,11 +103,13 @@ public record SortDedupSpec(
         onBadRecord,
         maxRecordBytes,
         true,
-        null);
+        null,
+        VerifyInputs.SAMPLE);
   }
 
   public SortDedupSpec {
     inputs = List.copyOf(inputs);
+    verifyInputs = verifyInputs == null ? VerifyInputs.SAMPLE : verifyInputs;
     if (inputs.isEmpty()) {
       throw new IllegalArgumentException("at least one input is needed ('-' for standard input)");
     }

@@ -6,9 +6,13 @@ import dev.idem.engine.ExpectedKeys;
 import dev.idem.engine.KeyMode;
 import dev.idem.engine.records.InputFile;
 import dev.idem.engine.records.RecordFormat;
-import java.util.ArrayList;
+import dev.idem.engine.run.JobIdentity;
+import dev.idem.engine.run.StateFile;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Objects;
+import java.util.Map;
 
 /**
  * A job's identity, written to {@code STATE/MANIFEST.json} when the state is created and checked on
@@ -43,6 +47,26 @@ public record Manifest(
   /** The version of the state layout this build writes and reads. */
   public static final int FORMAT_VERSION = 1;
 
+  /** The file, in the state directory, that makes it a dedup job's state. */
+  public static final String FILE = "MANIFEST.json";
+
+  /**
+   * The version of the manifest's encoding: 2, the first in the {@link StateFile} encoding
+   * (checksummed); manifests written before it are read as they are.
+   */
+  static final int FILE_VERSION = 2;
+
+  /** The manifest of the state in {@code dir}, or {@code null} for a new state. */
+  public static Manifest read(Path dir) throws IOException {
+    StateFile.Contents c = StateFile.read(dir.resolve(FILE), "dedup", FILE_VERSION);
+    return c == null ? null : c.as(Manifest.class);
+  }
+
+  /** Writes this manifest into {@code dir} atomically, checksummed ({@link StateFile}). */
+  public void write(Path dir) throws IOException {
+    StateFile.write(dir.resolve(FILE), "dedup", FILE_VERSION, this);
+  }
+
   /**
    * Whether checkpoints write every kept key into RocksDB's {@code seen} column family. Needed when
    * RocksDB is the exact tier, and for full keys (the journal holds fingerprints only). Otherwise
@@ -53,111 +77,36 @@ public record Manifest(
     return exactStore.kind() == ExactTierPlacement.Kind.ROCKSDB || keyMode == KeyMode.FULL_KEY;
   }
 
-  /** A setting of the job that a resume must not change, in the library's terms. */
-  public enum Setting {
-    INPUTS("the inputs"),
-    FORMAT("the record format"),
-    KEY("the key"),
-    HEADER("whether inputs have a header line"),
-    NORMALIZER("the key normalizer"),
-    MODE("the mode"),
-    KEY_MODE("the key mode"),
-    EXACT_TIER("the exact tier"),
-    FILTER_TYPE("the filter type"),
-    FILTER_CAPACITY("the filter's capacity"),
-    EXPECTED_KEYS("the expected key count"),
-    FPP("the false-positive rate"),
-    SEED("the hash seed"),
-    MAX_RECORD_BYTES("the record size limit"),
-    OUTPUT("the output"),
-    DROPPED("the file of dropped records"),
-    WINDOW("the window"),
-    SHARD("the shard"),
-    SEEN_BEFORE("the keys seen before");
-
-    private final String description;
-
-    Setting(String description) {
-      this.description = description;
-    }
-
-    /** What it is, in words: {@code "the record format"}. */
-    public String description() {
-      return description;
-    }
+  /** The job this manifest describes, as every job's identity is compared ({@link JobIdentity}). */
+  public JobIdentity identity() {
+    Map<String, String> m = new LinkedHashMap<>();
+    m.put("format", String.valueOf(format));
+    m.put("key", key);
+    m.put("header", Boolean.toString(header));
+    m.put("normalize", normalizer);
+    m.put("mode", String.valueOf(mode));
+    m.put("key mode", String.valueOf(keyMode));
+    m.put("exact tier", String.valueOf(exactStore));
+    m.put("filter type", String.valueOf(filterType));
+    m.put("filter capacity", Long.toString(filterCapacity));
+    m.put("expected keys", String.valueOf(expectedKeys));
+    m.put("fpp", Double.toString(fpp));
+    m.put("seed", Long.toString(seed));
+    m.put("max record bytes", Integer.toString(maxRecordBytes));
+    m.put("output", String.valueOf(output));
+    m.put("dropped", orNone(dropped));
+    m.put("window", orNone(window));
+    m.put("shard", shard == null ? "(all keys)" : shard);
+    m.put("seen before", orNone(seenBefore));
+    return new JobIdentity("dedup", inputs, m);
   }
 
   /**
-   * One way a command differs from the job in a state.
-   *
-   * @param detail what differs: {@code "the state has jsonl, this command has csv"}, or what
-   *     changed in an input
+   * How {@code now} (this command) differs from this manifest (the state's): one entry per input
+   * and setting that differs, each naming both values; empty when they match.
    */
-  public record Difference(Setting setting, String detail) {
-    @Override
-    public String toString() {
-      return setting.description() + " differs: " + detail;
-    }
-  }
-
-  /**
-   * How {@code now} (this command) differs from this manifest (the state's): one entry per setting
-   * that differs, each naming both values; empty when they match.
-   */
-  public List<Difference> differencesFrom(Manifest now) {
-    List<Difference> d = new ArrayList<>();
-    if (inputs.size() != now.inputs.size()) {
-      d.add(
-          new Difference(
-              Setting.INPUTS,
-              "the state has "
-                  + inputs.size()
-                  + " input files, "
-                  + "this command "
-                  + now.inputs.size()));
-    } else {
-      for (int i = 0; i < inputs.size(); i++) {
-        InputFile was = inputs.get(i);
-        InputFile is = now.inputs.get(i);
-        if (!was.isSameFileAs(is)) {
-          d.add(
-              new Difference(
-                  Setting.INPUTS,
-                  "input "
-                      + (i + 1)
-                      + " is "
-                      + was.path()
-                      + " in the state, "
-                      + is.path()
-                      + " in this command"));
-        } else if (was.differenceFrom(is) != null) {
-          d.add(new Difference(Setting.INPUTS, was.differenceFrom(is)));
-        }
-      }
-    }
-    compare(d, Setting.FORMAT, format, now.format);
-    compare(d, Setting.KEY, key, now.key);
-    compare(d, Setting.HEADER, header, now.header);
-    compare(d, Setting.NORMALIZER, normalizer, now.normalizer);
-    compare(d, Setting.MODE, mode, now.mode);
-    compare(d, Setting.KEY_MODE, keyMode, now.keyMode);
-    compare(d, Setting.EXACT_TIER, exactStore, now.exactStore);
-    compare(d, Setting.FILTER_TYPE, filterType, now.filterType);
-    compare(d, Setting.FILTER_CAPACITY, filterCapacity, now.filterCapacity);
-    compare(d, Setting.EXPECTED_KEYS, expectedKeys, now.expectedKeys);
-    compare(d, Setting.FPP, fpp, now.fpp);
-    compare(d, Setting.SEED, seed, now.seed);
-    compare(d, Setting.MAX_RECORD_BYTES, maxRecordBytes, now.maxRecordBytes);
-    compare(d, Setting.OUTPUT, output, now.output);
-    compare(d, Setting.DROPPED, orNone(dropped), orNone(now.dropped));
-    compare(d, Setting.WINDOW, orNone(window), orNone(now.window));
-    compare(
-        d,
-        Setting.SHARD,
-        shard == null ? "(all keys)" : shard,
-        now.shard == null ? "(all keys)" : now.shard);
-    compare(d, Setting.SEEN_BEFORE, orNone(seenBefore), orNone(now.seenBefore));
-    return d;
+  public List<JobIdentity.Difference> differencesFrom(Manifest now) {
+    return identity().differencesFrom(now.identity());
   }
 
   private static String orNone(String value) {
@@ -188,11 +137,5 @@ public record Manifest(
         window,
         shard,
         seenBefore);
-  }
-
-  private static void compare(List<Difference> d, Setting setting, Object was, Object is) {
-    if (!Objects.equals(was, is)) {
-      d.add(new Difference(setting, "the state has " + was + ", this command has " + is));
-    }
   }
 }

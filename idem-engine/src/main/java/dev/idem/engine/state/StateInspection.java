@@ -2,6 +2,7 @@ package dev.idem.engine.state;
 
 import dev.idem.engine.JobException;
 import dev.idem.engine.KeyMode;
+import dev.idem.engine.run.Json;
 import dev.idem.engine.store.StateStore;
 import java.io.IOException;
 import java.nio.channels.FileChannel;

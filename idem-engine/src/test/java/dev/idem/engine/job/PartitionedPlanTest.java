@@ -104,8 +104,7 @@ class PartitionedPlanTest {
     long[] lengths = {10L * PartitionFiles.ENTRY_BYTES};
     PartitionedPlan.Progress halfway =
         new PartitionedPlan.Progress(1, in, 0, 0, 0, 10, lengths, false, 0);
-    Files.write(
-        planDir.resolve(PartitionedPlan.PROGRESS), dev.idem.engine.state.Json.write(halfway));
+    Files.write(planDir.resolve(PartitionedPlan.PROGRESS), dev.idem.engine.run.Json.write(halfway));
     Files.write(PartitionFiles.path(planDir, 0, 0), new byte[5 * PartitionFiles.ENTRY_BYTES]);
     assertThatThrownBy(() -> plan(in, 64 << 10, 100, true))
         .isInstanceOf(IOException.class)

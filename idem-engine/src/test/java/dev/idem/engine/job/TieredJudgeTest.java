@@ -9,7 +9,7 @@ import dev.idem.engine.Idem;
 import dev.idem.engine.Verdict;
 import dev.idem.engine.records.RecordBatch;
 import dev.idem.engine.records.RecordBatchFixture;
-import dev.idem.engine.state.StateDirectory;
+import dev.idem.engine.run.StateDirectory;
 import dev.idem.engine.store.MemoryStore;
 import dev.idem.engine.store.SnapshotPolicy;
 import dev.idem.engine.store.StateStore;
@@ -38,7 +38,7 @@ class TieredJudgeTest {
     long threshold = SnapshotPolicy.keysPerSnapshot(filter.bitSize() / 8 + memory.snapshotBytes());
     int newKeys = 100;
     long replayed = resumedWithLongJournal ? threshold - newKeys : 0;
-    try (StateDirectory dir = StateDirectory.open(tmp);
+    try (StateDirectory dir = StateDirectory.open(tmp, Manifest.FILE);
         StateStore store = StateStore.open(dir.storeDirectory(), 8 << 20, false)) {
       Deduplicator dedup = Idem.deduplicator().filter(filter).exactStore(memory).build();
       TieredJudge judge = new TieredJudge(dedup, dir, false, 0, replayed, CrashPoints.NONE, null);
@@ -67,7 +67,7 @@ class TieredJudgeTest {
       throws IOException {
     StripedFingerprintSet set = StripedFingerprintSet.withExpectedSize(16);
     RecordBatch batch = RecordBatchFixture.of(1000);
-    try (StateDirectory dir = StateDirectory.open(tmp);
+    try (StateDirectory dir = StateDirectory.open(tmp, Manifest.FILE);
         StateStore store = StateStore.open(dir.storeDirectory(), 8 << 20, false)) {
       Deduplicator dedup = Idem.deduplicator().filter(set).build();
       // journaled keys far past the snapshot threshold: only the rule above holds a snapshot back

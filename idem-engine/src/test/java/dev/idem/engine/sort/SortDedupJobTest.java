@@ -8,6 +8,7 @@ import dev.idem.engine.records.BadRecordException;
 import dev.idem.engine.records.BadRecordPolicy;
 import dev.idem.engine.records.KeySpec;
 import dev.idem.engine.records.RecordFormat;
+import dev.idem.engine.run.CrashPoints;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -65,7 +66,8 @@ class SortDedupJobTest {
   private byte[] run(SortDedupSpec spec, SortPlan plan, SortDedupJob.Listener listener)
       throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
-    SortDedupJob.run(spec, plan, null, new ByteArrayInputStream(new byte[0]), out, listener);
+    SortDedupJob.run(
+        spec, plan, null, new ByteArrayInputStream(new byte[0]), out, listener, CrashPoints.NONE);
     return out.toByteArray();
   }
 
@@ -262,7 +264,8 @@ class SortDedupJobTest {
                     5000L,
                     new ByteArrayInputStream(new byte[0]),
                     out,
-                    new SortDedupJob.Listener() {}))
+                    new SortDedupJob.Listener() {},
+                    CrashPoints.NONE))
         .isInstanceOf(IOException.class)
         .hasMessageContaining("--tmp " + tmp())
         .hasMessageContaining("4.9 KiB free")
@@ -293,6 +296,7 @@ class SortDedupJobTest {
               new BadRecordPolicy.Fail(),
               1 << 20,
               null,
+              null,
               null);
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       SortDedupResult r =
@@ -302,7 +306,8 @@ class SortDedupJobTest {
               usable,
               new ByteArrayInputStream(new byte[0]),
               out,
-              new SortDedupJob.Listener() {});
+              new SortDedupJob.Listener() {},
+              CrashPoints.NONE);
       assertThat(out.toString(java.nio.charset.StandardCharsets.UTF_8)).isEqualTo("some line\n");
       assertThat(r.runsCompressed())
           .as("compressed with %d bytes free", usable)

@@ -6,6 +6,7 @@ import dev.idem.core.KeyNormalizer;
 import dev.idem.engine.records.BadRecordPolicy;
 import dev.idem.engine.records.KeySpec;
 import dev.idem.engine.records.RecordFormat;
+import dev.idem.engine.run.CrashPoints;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -224,7 +225,8 @@ class SortDedupPropertiesTest {
             null,
             new ByteArrayInputStream(viaStdin ? input : new byte[0]),
             out,
-            new SortDedupJob.Listener() {});
+            new SortDedupJob.Listener() {},
+            CrashPoints.NONE);
     try (Stream<Path> left = Files.list(tmp)) {
       assertThat(left).as("temporary files left in --tmp").isEmpty();
     }

@@ -1,4 +1,4 @@
-package dev.idem.engine.state;
+package dev.idem.engine.run;
 
 import dev.idem.engine.JobException;
 import dev.idem.engine.store.DirectoryLock;
@@ -8,7 +8,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
@@ -17,10 +16,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * A job's state directory: {@code MANIFEST.json} (the job's identity), {@code store/} (RocksDB),
- * {@code filter-<seq>.snap} and {@code exact-<seq>.snap} (snapshots of the filter and of an
- * in-memory exact set) and {@code LOCK}, which one process holds while it runs the job. The lock is
- * an operating-system file lock, so it dies with its process, even after {@code kill -9}.
+ * A job's state directory: the file that makes it that job's state (a dedup job's {@code
+ * MANIFEST.json}, a sort-dedup's {@code SORT-DEDUP.json}, ...), what the job keeps beside it (a
+ * dedup job's {@code store/} and snapshots, sorted runs) and {@code LOCK}, which one process holds
+ * while it runs the job. The lock is an operating-system file lock, so it dies with its process,
+ * even after {@code kill -9}.
  */
 public final class StateDirectory implements AutoCloseable {
 
@@ -32,27 +32,6 @@ public final class StateDirectory implements AutoCloseable {
   private StateDirectory(Path dir, DirectoryLock lock) {
     this.dir = dir;
     this.lock = lock;
-  }
-
-  /** The file that makes a directory a dedup job's state. */
-  static final String MANIFEST = "MANIFEST.json";
-
-  /**
-   * Opens (creating) {@code dir}, a dedup job's state, and takes its lock.
-   *
-   * @throws JobException when {@code dir} holds files but no manifest (it is not a state), or
-   *     another process holds the lock, naming its process id
-   */
-  public static StateDirectory open(Path dir) throws IOException {
-    return open(dir, MANIFEST);
-  }
-
-  /** Opens the state of an earlier dedup job, refusing a directory that is not one. */
-  public static StateDirectory openExisting(Path dir) throws IOException {
-    if (!Files.isRegularFile(dir.resolve(MANIFEST))) {
-      throw new JobException(dir + ": not an idem state directory (no " + MANIFEST + ")");
-    }
-    return open(dir);
   }
 
   /**
@@ -114,10 +93,6 @@ public final class StateDirectory implements AutoCloseable {
     return dir.resolve("store");
   }
 
-  public Path manifestFile() {
-    return dir.resolve(MANIFEST);
-  }
-
   public Path snapshot(long sequence) {
     return dir.resolve("filter-" + sequence + ".snap");
   }
@@ -125,27 +100,6 @@ public final class StateDirectory implements AutoCloseable {
   /** The exact set's snapshot of checkpoint {@code sequence} (memory exact tier, fingerprints). */
   public Path exactSnapshot(long sequence) {
     return dir.resolve("exact-" + sequence + ".snap");
-  }
-
-  /** The manifest, or {@code null} for a new state. */
-  public Manifest readManifest() throws IOException {
-    try {
-      return Json.read(Files.readAllBytes(manifestFile()), Manifest.class);
-    } catch (NoSuchFileException e) {
-      return null;
-    } catch (IOException e) {
-      throw new IOException(
-          manifestFile()
-              + ": unreadable ("
-              + e.getMessage().lines().findFirst().orElse("")
-              + "); it is not an idem state, or it was damaged",
-          e);
-    }
-  }
-
-  /** Writes the manifest atomically (temp file, fsync, rename, fsync directory). */
-  public void writeManifest(Manifest m) throws IOException {
-    writeAtomically(manifestFile().getFileName().toString(), Json.write(m));
   }
 
   /** Replaces file {@code name} in the directory all at once: temp file, fsync, rename. */

@@ -1,7 +1,10 @@
-package dev.idem.engine.state;
+package dev.idem.engine.run;
 
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JavaType;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -54,5 +57,37 @@ public final class Json {
 
   public static <T> T read(byte[] json, Class<T> type) throws IOException {
     return MAPPER.readValue(json, type);
+  }
+
+  /** Reads {@code length} bytes of {@code json} from {@code from} as {@code type}. */
+  public static <T> T read(byte[] json, int from, int length, JavaType type) throws IOException {
+    return MAPPER.readValue(json, from, length, type);
+  }
+
+  /** {@code type} as Jackson names it, to build generic types from. */
+  public static JavaType type(Class<?> type) {
+    return MAPPER.constructType(type);
+  }
+
+  /** The type {@code generic<parameter>}. */
+  public static JavaType type(Class<?> generic, Class<?> parameter) {
+    return MAPPER.getTypeFactory().constructParametricType(generic, parameter);
+  }
+
+  /**
+   * What is wrong with a JSON file, in words a user can act on: the problem and where, without
+   * Jackson's class names and source excerpts.
+   */
+  public static String problem(JsonProcessingException e) {
+    JsonLocation at = e.getLocation();
+    String what = e.getOriginalMessage();
+    int cut = what.indexOf(" (for ");
+    if (cut > 0) {
+      what = what.substring(0, cut);
+    }
+    what = what.lines().findFirst().orElse("unreadable").strip();
+    return at == null || at.getLineNr() < 0
+        ? what
+        : what + " at line " + at.getLineNr() + ", column " + at.getColumnNr();
   }
 }

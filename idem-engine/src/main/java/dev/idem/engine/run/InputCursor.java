@@ -1,0 +1,64 @@
+package dev.idem.engine.run;
+
+import dev.idem.engine.records.InputRead;
+import dev.idem.engine.records.InputReads;
+import dev.idem.engine.records.RecordBatch;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * A job's {@link InputPosition}, kept up to date record by record as it handles the batches of a
+ * {@code RecordSource.tracking} source: a checkpoint asks it where the job stands and what it read.
+ */
+public final class InputCursor {
+
+  private final InputReads reads;
+  private final int inputs;
+  private final List<InputRead> ended;
+  private int fileIndex;
+  private long offset;
+  private long line;
+
+  /**
+   * A cursor at {@code start}, over what {@code reads} (the source's) tracks from there, in a job
+   * of {@code inputs} inputs.
+   */
+  public InputCursor(InputReads reads, InputPosition start, int inputs) {
+    this.reads = reads;
+    this.inputs = inputs;
+    this.ended = new ArrayList<>(start.ended());
+    while (ended.size() < start.fileIndex()) {
+      ended.add(null); // read to its end under an idem that did not keep what it read
+    }
+    this.fileIndex = start.fileIndex();
+    this.offset = start.offset();
+    this.line = start.line();
+  }
+
+  /** The job has handled record {@code i} of {@code batch}, whatever it made of it. */
+  public void handled(RecordBatch batch, int i) {
+    fileIndex = batch.fileIndex[i];
+    offset = batch.endOffset[i];
+    line = batch.endLine[i];
+    reads.handled(batch, i);
+  }
+
+  /** Where the job stands: just after the last record handled. */
+  public InputPosition position() {
+    while (ended.size() < fileIndex) { // the inputs before the one being read: read to their end
+      ended.add(reads.ended(ended.size()));
+    }
+    return new InputPosition(fileIndex, offset, line, reads.current(), ended);
+  }
+
+  /**
+   * Every input read to its end, once the source has ended: what a job that goes on from all its
+   * inputs (merging, writing a judgement) checks on resume ({@link InputPosition#allRead}).
+   */
+  public InputPosition finalPosition() {
+    while (ended.size() < inputs) {
+      ended.add(reads.ended(ended.size()));
+    }
+    return InputPosition.allRead(ended);
+  }
+}
