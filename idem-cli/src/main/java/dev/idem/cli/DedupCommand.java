@@ -4,7 +4,6 @@ import dev.idem.core.filter.FilterType;
 import dev.idem.core.window.WindowKind;
 import dev.idem.engine.DedupMode;
 import dev.idem.engine.ExpectedKeys;
-import dev.idem.engine.JobException;
 import dev.idem.engine.KeyMode;
 import dev.idem.engine.MetricsEndpoint;
 import dev.idem.engine.job.DedupJob;
@@ -16,7 +15,6 @@ import dev.idem.engine.records.EventTime;
 import dev.idem.engine.records.KeySpec;
 import dev.idem.engine.records.OutputGuard;
 import dev.idem.engine.records.RecordFormat;
-import dev.idem.engine.run.StateMismatchException;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -377,13 +375,6 @@ final class DedupCommand implements Callable<Integer> {
     } catch (BadRecordException e) {
       summary.abandon();
       throw new UserException(e.getMessage());
-    } catch (StateMismatchException e) {
-      summary.abandon();
-      throw e; // said in the options' terms, as for every command
-    } catch (JobException e) {
-      summary.abandon();
-      io.err().println("idem dedup: " + e.getMessage());
-      return IdemCommand.EXIT_USAGE;
     } catch (IOException | RuntimeException e) {
       summary.abandon();
       throw e;

@@ -1,6 +1,5 @@
 package dev.idem.cli;
 
-import dev.idem.engine.JobException;
 import dev.idem.engine.neardup.LshBands;
 import dev.idem.engine.neardup.NearDupJob;
 import dev.idem.engine.neardup.NearDupPlan;
@@ -57,6 +56,8 @@ import picocli.CommandLine.Spec;
 final class NearDupCommand implements Callable<Integer> {
 
   @Spec CommandSpec spec;
+
+  @Mixin VerifyInputsOption verifyInputs;
 
   static final class ContentOptions {
     @Option(
@@ -260,9 +261,6 @@ final class NearDupCommand implements Callable<Integer> {
       return 0;
     } catch (BadRecordException e) {
       throw new UserException(e.getMessage());
-    } catch (JobException e) {
-      io.err().println("idem near-dup: " + e.getMessage());
-      return IdemCommand.EXIT_USAGE;
     }
   }
 
@@ -341,7 +339,8 @@ final class NearDupCommand implements Callable<Integer> {
           threads == 0 ? Runtime.getRuntime().availableProcessors() : threads,
           state,
           every[0],
-          every[1]);
+          every[1],
+          verifyInputs.verifyInputs);
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }

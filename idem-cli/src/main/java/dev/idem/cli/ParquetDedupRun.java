@@ -1,7 +1,6 @@
 package dev.idem.cli;
 
 import dev.idem.engine.DedupMode;
-import dev.idem.engine.JobException;
 import dev.idem.engine.KeyMode;
 import dev.idem.engine.records.BadRecordPolicy;
 import dev.idem.engine.records.InputFile;
@@ -73,9 +72,6 @@ final class ParquetDedupRun {
       r = job.run();
     } catch (ParquetInputException e) {
       throw new UserException(e.getMessage(), e);
-    } catch (JobException e) {
-      io.err().println("idem dedup: " + e.getMessage());
-      return IdemCommand.EXIT_USAGE;
     }
     report(r);
     return 0;

@@ -1,6 +1,5 @@
 package dev.idem.cli;
 
-import dev.idem.engine.JobException;
 import dev.idem.engine.records.OutputGuard;
 import dev.idem.engine.shard.ConsistentHashRing;
 import dev.idem.engine.shard.ReshardJob;
@@ -76,14 +75,8 @@ final class ReshardCommand implements Callable<Integer> {
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
-    ReshardJob.Result result;
-    try {
-      refuseDestructivePaths(r);
-      result = ReshardJob.run(states, r, out);
-    } catch (JobException e) {
-      io.err().println("idem reshard: " + e.getMessage());
-      return IdemCommand.EXIT_USAGE;
-    }
+    refuseDestructivePaths(r);
+    ReshardJob.Result result = ReshardJob.run(states, r, out);
     io.err()
         .printf(
             Locale.ROOT,

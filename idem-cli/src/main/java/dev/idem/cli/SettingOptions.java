@@ -47,7 +47,6 @@ final class SettingOptions {
           Map.entry("num perm", "--num-perm"),
           Map.entry("bands", "--bands/--rows"),
           Map.entry("verify", "--verify"),
-          Map.entry("on bad record", "--on-bad-record"),
           Map.entry("streaming", "--streaming"),
           Map.entry("ring", "--shards/--ring-nodes"),
           Map.entry("compress", "--compress"));

@@ -1,6 +1,5 @@
 package dev.idem.cli;
 
-import dev.idem.engine.JobException;
 import dev.idem.engine.records.BadRecordException;
 import dev.idem.engine.records.KeySpec;
 import dev.idem.engine.records.OutputGuard;
@@ -172,10 +171,6 @@ final class SortDedupCommand implements Callable<Integer> {
     } catch (BadRecordException e) {
       summary.abandon();
       throw new UserException(e.getMessage());
-    } catch (JobException e) {
-      summary.abandon();
-      io.err().println("idem sort-dedup: " + e.getMessage());
-      return IdemCommand.EXIT_USAGE;
     } catch (IOException | RuntimeException e) {
       summary.abandon();
       throw e;

@@ -1,6 +1,5 @@
 package dev.idem.cli;
 
-import dev.idem.engine.JobException;
 import dev.idem.engine.records.BadRecordException;
 import dev.idem.engine.records.Compression;
 import dev.idem.engine.records.KeySpec;
@@ -162,9 +161,6 @@ final class SplitCommand implements Callable<Integer> {
               });
     } catch (BadRecordException e) {
       throw new UserException(e.getMessage());
-    } catch (JobException e) {
-      io.err().println("idem split: " + e.getMessage());
-      return IdemCommand.EXIT_USAGE;
     }
     if (!quiet) {
       long[] per = result.perShard();

@@ -193,8 +193,8 @@ class NearDupCrashTest {
     Cli.Result refused = Cli.run(other.toArray(String[]::new));
     assertThat(refused.status()).isEqualTo(2);
     assertThat(refused.err())
-        .contains("the state of another near-dup")
-        .contains("threshold was 0.8, now 0.7");
+        .contains("differs from the job in")
+        .contains("--threshold differs: the state has 0.8, this command has 0.7");
   }
 
   @Test

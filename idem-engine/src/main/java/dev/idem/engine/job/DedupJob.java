@@ -31,6 +31,7 @@ import dev.idem.engine.records.OutputFile;
 import dev.idem.engine.records.RecordBatch;
 import dev.idem.engine.records.RecordSource;
 import dev.idem.engine.records.ScratchDirectory;
+import dev.idem.engine.run.CrashPoints;
 import dev.idem.engine.run.JobIdentity;
 import dev.idem.engine.run.Json;
 import dev.idem.engine.run.StateDirectory;
@@ -143,7 +144,7 @@ public final class DedupJob {
   public static JobResult run(
       DedupJobSpec spec, InputStream stdin, OutputStream stdout, Listener listener)
       throws IOException {
-    return run(spec, stdin, stdout, listener, CrashPoints.NONE);
+    return run(spec, stdin, stdout, listener, CrashPoints.configured());
   }
 
   /** {@link #run}, calling {@code crash} at each step (test seam, see {@link CrashPoints}). */
@@ -268,9 +269,9 @@ public final class DedupJob {
                     + " holds checkpoints: the state was damaged; restore the manifest, or start over "
                     + "with a new state directory");
           }
-          crash.reached(CrashPoints.Step.STORE_CREATED);
+          crash.reached(DedupStep.STORE_CREATED);
           manifest.write(dir.path());
-          crash.reached(CrashPoints.Step.MANIFEST_WRITTEN);
+          crash.reached(DedupStep.MANIFEST_WRITTEN);
         } else {
           manifest = checkManifest(existing, manifest);
           store =
@@ -313,7 +314,7 @@ public final class DedupJob {
         setup = partitionedSetup(manifest, dir, cp, inputs, settings, closer);
       } else if (dir != null) {
         Tiers tiers = Tiers.restore(dir, store, cp, manifest, fingerprinter, capacity, listener);
-        crash.reached(CrashPoints.Step.TIERS_RESTORED);
+        crash.reached(DedupStep.TIERS_RESTORED);
         dir.deleteSnapshotsExcept(cp.snapshotSequence());
         warnings.addAll(tiers.warnings);
         tiers.warnings.forEach(listener::warning);
@@ -386,7 +387,9 @@ public final class DedupJob {
             InputEstimate.distinctKeysUpperBound(inputs, spec.format()),
             spec.checkpointRecords(),
             spec.checkpointInterval(),
-            listener);
+            spec.verifyInputs(),
+            listener,
+            crash);
     return new Setup(
         new PlannedJudge(bits, cp.records() - cp.badRecords()),
         manifest,
@@ -622,7 +625,7 @@ public final class DedupJob {
                     verifyStart)
                 : new RecordSource(
                     inputs, settings, stdin, start.fileIndex(), start.offset(), start.line())) {
-      crash.reached(CrashPoints.Step.OUTPUTS_CUT);
+      crash.reached(DedupStep.OUTPUTS_CUT);
       JobProgress p =
           new JobProgress(
               start,
@@ -689,7 +692,7 @@ public final class DedupJob {
           }
         }
         p.position(batch, i);
-        crash.reached(CrashPoints.Step.RECORD_HANDLED);
+        crash.reached(DedupStep.RECORD_HANDLED);
         boolean betweenRecords = !judge.decidesAhead() || i == batch.count - 1;
         if (durable && betweenRecords && p.checkpointDue(spec)) {
           p.checkpoint(false, store, false); // finished in the background

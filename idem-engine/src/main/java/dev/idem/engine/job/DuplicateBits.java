@@ -1,10 +1,12 @@
 package dev.idem.engine.job;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.zip.CRC32C;
 
 /**
  * One bit per judged record, in input order: set when the record is a later occurrence of its key.
@@ -30,9 +32,14 @@ final class DuplicateBits implements AutoCloseable {
     this.bits = bits;
   }
 
+  /** The size of the file of {@code records} records' bits. */
+  static long bytesFor(long records) {
+    return (records + 7) / 8;
+  }
+
   /** Creates (or opens, keeping its marks) the bits of {@code records} records at {@code file}. */
   static DuplicateBits open(Path file, long records) throws IOException {
-    long bytes = (records + 7) / 8;
+    long bytes = bytesFor(records);
     if (bytes > MAX_BYTES) {
       throw new IOException(
           file
@@ -71,6 +78,26 @@ final class DuplicateBits implements AutoCloseable {
   /** Whether record {@code i} is a duplicate. */
   boolean isDuplicate(long i) {
     return (bits.get((int) (i >>> 3)) & (1 << (i & 7))) != 0;
+  }
+
+  /** How many records are marked. */
+  long count() {
+    long n = 0;
+    ByteBuffer b = bits.duplicate().position(0);
+    while (b.remaining() >= Long.BYTES) {
+      n += Long.bitCount(b.getLong());
+    }
+    while (b.hasRemaining()) {
+      n += Integer.bitCount(b.get() & 0xff);
+    }
+    return n;
+  }
+
+  /** The CRC32C of the file's bytes: what a plan records, to know its verdicts again. */
+  long crc() {
+    CRC32C crc = new CRC32C();
+    crc.update(bits.duplicate().position(0));
+    return crc.getValue();
   }
 
   /** Makes every mark so far durable. */

@@ -5,6 +5,7 @@ import dev.idem.engine.records.InputRead;
 import dev.idem.engine.records.InputReads;
 import dev.idem.engine.records.OutputFile;
 import dev.idem.engine.records.RecordBatch;
+import dev.idem.engine.run.CrashPoints;
 import dev.idem.engine.run.Json;
 import dev.idem.engine.state.Checkpoint;
 import dev.idem.engine.store.StateStore;
@@ -180,7 +181,7 @@ final class JobProgress implements AutoCloseable {
     Checkpoint cp;
     try {
       judge.checkpoint(sequence, commit, complete);
-      crash.reached(CrashPoints.Step.JOURNAL_BATCHED);
+      crash.reached(DedupStep.JOURNAL_BATCHED);
       int ended = reads == null ? fileIndex : endedWritten;
       for (; ended < fileIndex; ended++) { // each once, as the job gets past it
         commit.meta(InputReads.metaKey(ended), Json.write(reads.ended(ended)));
@@ -199,12 +200,12 @@ final class JobProgress implements AutoCloseable {
                 for (OutputFile f : files) {
                   f.force();
                 }
-                crash.reached(CrashPoints.Step.OUTPUTS_SYNCED);
+                crash.reached(DedupStep.OUTPUTS_SYNCED);
                 commit.write(true);
               }
-              crash.reached(CrashPoints.Step.COMMITTED);
+              crash.reached(DedupStep.COMMITTED);
               judge.committed();
-              crash.reached(CrashPoints.Step.CHECKPOINT_DONE);
+              crash.reached(DedupStep.CHECKPOINT_DONE);
               return null;
             });
     if (finished || judge.readsItsCheckpoints()) {

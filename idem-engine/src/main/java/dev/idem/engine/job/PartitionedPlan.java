@@ -5,8 +5,13 @@ import dev.idem.engine.JobException;
 import dev.idem.engine.records.InputFile;
 import dev.idem.engine.records.RecordBatch;
 import dev.idem.engine.records.RecordSource;
-import dev.idem.engine.run.Json;
-import dev.idem.engine.run.StateDirectory;
+import dev.idem.engine.records.VerifyInputs;
+import dev.idem.engine.run.CrashPoints;
+import dev.idem.engine.run.InputCursor;
+import dev.idem.engine.run.InputPosition;
+import dev.idem.engine.run.JobListener;
+import dev.idem.engine.run.ResumableRun;
+import dev.idem.engine.run.StateFile;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -40,12 +45,18 @@ import java.util.List;
  *
  * <p>Resumable: in a state directory, the first pass checkpoints (every {@link
  * #FIRST_PASS_CHECKPOINT_SPREAD} times {@code checkpointRecords} records, or {@code
- * checkpointInterval}): the partition files are synced and {@code progress.json} records the input
- * position, the count of judged records and the files' lengths; a resume cuts the files back to
- * those lengths and reads on from there. The second pass records each partition done after its
- * marks are synced; a resume redoes the one in progress, which sets the same bits again. The
- * inputs' identities are kept with the plan, and a resume over inputs that changed is refused: the
- * verdicts are by record ordinal.
+ * checkpointInterval}): the partition files are synced and {@code progress.json} (a {@link
+ * StateFile}) records the input position with what was read, the count of judged records and the
+ * files' lengths; a resume cuts the files back to those lengths and reads on from there. The second
+ * pass records each partition done, with the duplicates it found, after its marks are synced; a
+ * resume redoes the one in progress, which sets the same bits again. When the last partition is
+ * judged, the bits set must be as many as the duplicates found, and their CRC32C is recorded; a
+ * resume checks it before any verdict is read. Bits that do not match (a file deleted or damaged)
+ * are never trusted: the plan is made again from the inputs, which decides the same verdicts.
+ *
+ * <p>The verdicts are by record ordinal, so they stand for the inputs as the first pass read them:
+ * a resume checks the inputs against what it read (all of them, once partitioned), and refuses
+ * inputs that changed ({@code InputCheck}).
  */
 final class PartitionedPlan {
 
@@ -62,8 +73,49 @@ final class PartitionedPlan {
   /** The most files the first pass writes at once. */
   static final int MAX_PARTITIONS = 512; // each an open file: well under the usual limit of 1024
 
-  /** What the plan has done, as {@code progress.json} records it. */
+  /** The encoding of {@code progress.json}: version 2, the first in the state-file encoding. */
+  private static final String KIND = "partitioned-plan";
+
+  private static final int VERSION = 2;
+
+  /**
+   * What the plan has done, as {@code progress.json} records it.
+   *
+   * @param position where the first pass stands, with what it read; once partitioned, every input
+   *     read to its end
+   * @param duplicates the later occurrences found by the partitions judged so far
+   * @param bitsCrc the CRC32C of {@code duplicates.bits} once every partition is judged; {@code
+   *     null} before, and in plans written before idem kept it
+   */
   record Progress(
+      int partitions,
+      List<InputFile> inputs,
+      InputPosition position,
+      long judged,
+      long[] lengths,
+      boolean partitioned,
+      int partitionsJudged,
+      long duplicates,
+      Long bitsCrc) {
+
+    /** The first pass at {@code at}, with the files' lengths there; {@code done} at its end. */
+    Progress read(InputPosition at, long judged, long[] lengths, boolean done) {
+      return new Progress(partitions, inputs, at, judged, lengths, done, 0, 0, null);
+    }
+
+    /** The second pass with {@code n} partitions judged, which found {@code duplicates} in all. */
+    Progress partitionsDone(int n, long duplicates, Long bitsCrc) {
+      return new Progress(
+          partitions, inputs, position, judged, lengths, partitioned, n, duplicates, bitsCrc);
+    }
+
+    boolean judgedAll() {
+      return partitioned && partitionsJudged == partitions;
+    }
+  }
+
+  /** {@code progress.json} as idem wrote it before the state-file encoding. */
+  record LegacyProgress(
       int partitions,
       List<InputFile> inputs,
       int fileIndex,
@@ -72,31 +124,32 @@ final class PartitionedPlan {
       long judged,
       long[] lengths,
       boolean partitioned,
-      int partitionsJudged) {
-
-    /** The first pass at a position, with the files' lengths there; {@code done} at its end. */
-    Progress read(
-        int fileIndex, long offset, long line, long judged, long[] lengths, boolean done) {
-      return new Progress(partitions, inputs, fileIndex, offset, line, judged, lengths, done, 0);
-    }
-
-    /** The second pass with {@code n} partitions judged. */
-    Progress partitionsDone(int n) {
-      return new Progress(
-          partitions, inputs, fileIndex, offset, line, judged, lengths, partitioned, n);
-    }
-  }
+      int partitionsJudged) {}
 
   private final Path dir;
   private final boolean durable;
   private final long setBudget;
   private final DedupJob.Listener listener;
+  private final CrashPoints crash;
 
-  private PartitionedPlan(Path dir, boolean durable, long setBudget, DedupJob.Listener listener) {
+  /** Whether a resumed first pass checks the part of its input read before as it passes it. */
+  private boolean verifyStart;
+
+  /** The crash points of the plan, besides the job's. */
+  enum Step {
+    /** The first pass's partition files synced for a checkpoint, not yet committed. */
+    PARTITIONS_SYNCED,
+    /** A partition judged and its marks synced, not yet committed. */
+    PARTITION_JUDGED
+  }
+
+  private PartitionedPlan(
+      Path dir, boolean durable, long setBudget, DedupJob.Listener listener, CrashPoints crash) {
     this.dir = dir;
     this.durable = durable;
     this.setBudget = setBudget;
     this.listener = listener;
+    this.crash = crash;
   }
 
   /**
@@ -118,28 +171,128 @@ final class PartitionedPlan {
       long recordsGuess,
       long checkpointRecords,
       Duration checkpointInterval,
-      DedupJob.Listener listener)
+      VerifyInputs verifyInputs,
+      DedupJob.Listener listener,
+      CrashPoints crash)
       throws IOException {
     Files.createDirectories(dir);
-    PartitionedPlan plan = new PartitionedPlan(dir, durable, setBudget, listener);
+    PartitionedPlan plan = new PartitionedPlan(dir, durable, setBudget, listener, crash);
     Progress p = durable ? plan.readProgress() : null;
-    if (p == null) {
-      int partitions = partitionsFor(recordsGuess, setBudget);
-      p = new Progress(partitions, inputs, 0, 0, 0, 0, new long[partitions], false, 0);
-    } else {
-      checkInputs(p.inputs(), inputs);
+    if (p != null) {
+      plan.verifyStart = checkInputs(p, inputs, verifyInputs, listener);
+      if (p.judgedAll() && !plan.bitsMatch(p)) {
+        p = plan.startOver(BITS + " does not hold the verdicts the plan recorded");
+      } else if (p.partitionsJudged() > 0 && !Files.isRegularFile(dir.resolve(BITS))) {
+        // the partitions judged before are lost with it, their files deleted
+        p = plan.startOver(BITS + " is missing");
+      }
     }
-    if (!p.partitioned()) {
-      p = plan.partition(p, inputs, settings, checkpointRecords, checkpointInterval);
-    }
-    DuplicateBits bits = DuplicateBits.open(dir.resolve(BITS), p.judged());
-    try {
-      plan.judgePartitions(p, bits);
-    } catch (IOException | RuntimeException e) {
+    for (int attempt = 0; ; attempt++) {
+      if (p == null) {
+        int partitions = partitionsFor(recordsGuess, setBudget);
+        p =
+            new Progress(
+                partitions,
+                inputs,
+                InputPosition.START,
+                0,
+                new long[partitions],
+                false,
+                0,
+                0,
+                null);
+      }
+      if (!p.partitioned()) {
+        p = plan.partition(p, inputs, settings, checkpointRecords, checkpointInterval);
+      }
+      DuplicateBits bits = DuplicateBits.open(dir.resolve(BITS), p.judged());
+      try {
+        if (plan.judgePartitions(p, bits) || attempt > 0) {
+          return bits;
+        }
+      } catch (IOException | RuntimeException e) {
+        bits.close();
+        throw e;
+      }
       bits.close();
-      throw e;
+      p = plan.startOver(BITS + " lost verdicts of partitions judged before");
     }
-    return bits;
+  }
+
+  /**
+   * Refuses a plan over inputs that no longer hold what its first pass read of them: its verdicts
+   * are by record ordinal.
+   */
+  private static boolean checkInputs(
+      Progress p, List<InputFile> inputs, VerifyInputs mode, DedupJob.Listener listener)
+      throws IOException {
+    if (p.inputs().size() != inputs.size()) {
+      throw new JobException(
+          "the job's plan was made from "
+              + p.inputs().size()
+              + " input file(s), and there are "
+              + inputs.size()
+              + " now; its verdicts are by record, so start over with a new --state");
+    }
+    for (int i = 0; i < inputs.size(); i++) {
+      String d = p.inputs().get(i).differenceFrom(inputs.get(i));
+      if (d != null) {
+        throw new JobException(
+            d + "; the job's plan of verdicts was made from it: start over with a new --state");
+      }
+    }
+    InputPosition read =
+        p.partitioned() ? InputPosition.allRead(p.position().ended()) : p.position();
+    return ResumableRun.checkInputs(
+            p.inputs(),
+            inputs,
+            read,
+            mode,
+            new JobListener() {
+              @Override
+              public void warning(String message) {
+                listener.warning(message);
+              }
+
+              @Override
+              public void note(String message) {
+                listener.note(message);
+              }
+            })
+        .verifyStart();
+  }
+
+  /** Whether the verdict bits of a plan judged to its end are the ones it recorded. */
+  private boolean bitsMatch(Progress p) throws IOException {
+    Path file = dir.resolve(BITS);
+    if (!Files.isRegularFile(file) || Files.size(file) != DuplicateBits.bytesFor(p.judged())) {
+      return false;
+    }
+    if (p.bitsCrc() == null) {
+      return true; // written by an idem that kept no checksum: nothing to check it against
+    }
+    try (DuplicateBits bits = DuplicateBits.open(file, p.judged())) {
+      return bits.crc() == p.bitsCrc();
+    }
+  }
+
+  /**
+   * Deletes the plan, after {@code why} showed part of it lost, so that it is made again from the
+   * inputs: the same inputs give the same verdicts, and the job's own checkpoint stays as it is.
+   */
+  private Progress startOver(String why) throws IOException {
+    listener.warning(
+        dir
+            + ": "
+            + why
+            + "; its verdicts are not trusted: the plan is made again from the inputs (checked "
+            + "unchanged), which decides the same");
+    try (var files = Files.list(dir)) {
+      for (Path f : files.toList()) {
+        Files.deleteIfExists(f);
+      }
+    }
+    return null;
   }
 
   /** Partitions for {@code records} records, each of whose keys' set fits {@code setBudget}. */
@@ -173,11 +326,22 @@ final class PartitionedPlan {
             + ", each judged in memory; the records are written in a second read");
     int partitions = p.partitions();
     long judged = p.judged();
-    int fileIndex = p.fileIndex();
-    long offset = p.offset();
-    long line = p.line();
-    try (RecordSource source = new RecordSource(inputs, settings, null, fileIndex, offset, line);
+    InputPosition start = p.position();
+    int fileIndex = start.fileIndex();
+    try (RecordSource source =
+            durable
+                ? RecordSource.tracking(
+                    inputs,
+                    settings,
+                    fileIndex,
+                    start.offset(),
+                    start.line(),
+                    start.current(),
+                    verifyStart)
+                : new RecordSource(
+                    inputs, settings, null, fileIndex, start.offset(), start.line());
         PartitionFiles files = PartitionFiles.open(dir, 0, p.lengths(), bufferBytes(partitions))) {
+      InputCursor cursor = durable ? new InputCursor(source.reads(), start, inputs.size()) : null;
       long since = 0;
       long lastCheckpoint = System.nanoTime();
       long before = DedupJob.bytesBefore(inputs, fileIndex);
@@ -196,11 +360,9 @@ final class PartitionedPlan {
             long lo = fp[2 * i + 1];
             files.add(PartitionFiles.partitionOf(lo, partitions, 0), fp[2 * i], lo, judged++);
           }
-        }
-        if (b.count > 0) {
-          fileIndex = b.fileIndex[b.count - 1];
-          offset = b.endOffset[b.count - 1];
-          line = b.endLine[b.count - 1];
+          if (cursor != null) {
+            cursor.handled(b, i);
+          }
         }
         since += b.count;
         boolean end = b.endOfInput;
@@ -212,7 +374,8 @@ final class PartitionedPlan {
             && (since >= FIRST_PASS_CHECKPOINT_SPREAD * checkpointRecords
                 || System.nanoTime() - lastCheckpoint >= checkpointInterval.toNanos())) {
           files.force();
-          writeProgress(p.read(fileIndex, offset, line, judged, files.lengths(), false));
+          crash.reached(Step.PARTITIONS_SYNCED);
+          writeProgress(p.read(cursor.position(), judged, files.lengths(), false));
           since = 0;
           lastCheckpoint = System.nanoTime();
         }
@@ -223,7 +386,12 @@ final class PartitionedPlan {
       } else {
         files.flush();
       }
-      Progress done = p.read(fileIndex, offset, line, judged, files.lengths(), true);
+      Progress done =
+          p.read(
+              cursor == null ? InputPosition.START : cursor.finalPosition(),
+              judged,
+              files.lengths(),
+              true);
       if (durable) {
         writeProgress(done);
       }
@@ -231,9 +399,15 @@ final class PartitionedPlan {
     }
   }
 
-  private void judgePartitions(Progress p, DuplicateBits bits) throws IOException {
+  /**
+   * Judges the partitions not judged yet; returns whether the bits then hold every verdict, as many
+   * set as duplicates were found (false: some set before were lost, and the plan must be made
+   * again).
+   */
+  private boolean judgePartitions(Progress p, DuplicateBits bits) throws IOException {
     long largest = Arrays.stream(p.lengths()).max().orElse(0) / PartitionFiles.ENTRY_BYTES;
     long fitting = keysFitting(setBudget);
+    long duplicates = p.duplicates();
     FingerprintSet set = null;
     StepProgress progress =
         new StepProgress(listener, DedupJob.Step.JUDGE, p.partitionsJudged(), p.partitions());
@@ -245,39 +419,50 @@ final class PartitionedPlan {
         if (set == null) {
           set = FingerprintSet.withExpectedSize(Math.min(largest, fitting));
         }
-        judge(file, p.lengths()[i], set, bits);
+        duplicates += judge(file, p.lengths()[i], set, bits);
       } else {
         set = null; // the split's sets are its own
-        judgeSplit(file, p.lengths()[i], 1, bits, fitting);
+        duplicates += judgeSplit(file, p.lengths()[i], 1, bits, fitting);
       }
       bits.force();
+      crash.reached(Step.PARTITION_JUDGED);
+      boolean last = i + 1 == p.partitions();
+      if (last && bits.count() != duplicates) {
+        return false;
+      }
       if (durable) {
-        writeProgress(p.partitionsDone(i + 1));
+        writeProgress(p.partitionsDone(i + 1, duplicates, last ? bits.crc() : null));
       }
       Files.deleteIfExists(file);
     }
     progress.end();
+    return p.partitionsJudged() < p.partitions() || bits.count() == duplicates;
   }
 
   /**
-   * Marks the later occurrences among the first {@code length} bytes of entries in {@code file}.
+   * Marks the later occurrences among the first {@code length} bytes of entries in {@code file};
+   * returns how many there are.
    */
-  private static void judge(Path file, long length, FingerprintSet set, DuplicateBits bits)
+  private static long judge(Path file, long length, FingerprintSet set, DuplicateBits bits)
       throws IOException {
     set.clear();
+    long[] found = {0};
     forEachEntry(
         file,
         length,
         (hi, lo, ordinal) -> {
           if (!set.addIfAbsent(hi, lo)) {
             bits.mark(ordinal);
+            found[0]++;
           }
         });
+    return found[0];
   }
 
   /** Splits a partition too large for the budget by other fingerprint bits, then judges each. */
-  private void judgeSplit(Path file, long length, int level, DuplicateBits bits, long fitting)
+  private long judgeSplit(Path file, long length, int level, DuplicateBits bits, long fitting)
       throws IOException {
+    long found = 0;
     long records = length / PartitionFiles.ENTRY_BYTES;
     int parts = (int) Math.min(MAX_PARTITIONS, Math.ceil(1.25 * records / fitting) + 1);
     PartitionFiles.delete(dir, level);
@@ -296,17 +481,19 @@ final class PartitionedPlan {
       Path part = PartitionFiles.path(dir, level, i);
       if (lengths[i] / PartitionFiles.ENTRY_BYTES <= fitting || level >= 3) {
         // three levels of other bits that all crowd one part: the keys are that many, not skewed
-        judge(
-            part,
-            lengths[i],
-            FingerprintSet.withExpectedSize(
-                Math.min(lengths[i] / PartitionFiles.ENTRY_BYTES, fitting)),
-            bits);
+        found +=
+            judge(
+                part,
+                lengths[i],
+                FingerprintSet.withExpectedSize(
+                    Math.min(lengths[i] / PartitionFiles.ENTRY_BYTES, fitting)),
+                bits);
       } else {
-        judgeSplit(part, lengths[i], level + 1, bits, fitting);
+        found += judgeSplit(part, lengths[i], level + 1, bits, fitting);
       }
       Files.deleteIfExists(part);
     }
+    return found;
   }
 
   /** Write buffers for {@code partitions} files: together a quarter of the set's budget at most. */
@@ -348,38 +535,27 @@ final class PartitionedPlan {
   }
 
   private Progress readProgress() throws IOException {
-    Path file = dir.resolve(PROGRESS);
-    if (!Files.exists(file)) {
+    StateFile.Contents c = StateFile.read(dir.resolve(PROGRESS), KIND, VERSION);
+    if (c == null) {
       return null;
     }
-    try {
-      return Json.read(Files.readAllBytes(file), Progress.class);
-    } catch (IOException e) {
-      throw new IOException(file + ": unreadable (" + e.getMessage() + "); the state was damaged");
+    if (c.version() != StateFile.LEGACY_VERSION) {
+      return c.as(Progress.class);
     }
+    LegacyProgress l = c.as(LegacyProgress.class);
+    return new Progress(
+        l.partitions(),
+        l.inputs(),
+        new InputPosition(l.fileIndex(), l.offset(), l.line(), null, null),
+        l.judged(),
+        l.lengths(),
+        l.partitioned(),
+        l.partitionsJudged(),
+        0,
+        null);
   }
 
   private void writeProgress(Progress p) throws IOException {
-    StateDirectory.writeAtomically(dir, PROGRESS, Json.write(p));
-  }
-
-  /** Refuses inputs that are not the ones the plan was made from. */
-  private static void checkInputs(List<InputFile> planned, List<InputFile> now)
-      throws JobException {
-    if (planned.size() != now.size()) {
-      throw new JobException(
-          "the job's plan was made from "
-              + planned.size()
-              + " input file(s), and there are "
-              + now.size()
-              + " now; its verdicts are by record, so start over with a new --state");
-    }
-    for (int i = 0; i < now.size(); i++) {
-      String d = planned.get(i).differenceFrom(now.get(i));
-      if (d != null) {
-        throw new JobException(
-            d + "; the job's plan of verdicts was made from it: start over with a new --state");
-      }
-    }
+    StateFile.write(dir.resolve(PROGRESS), KIND, VERSION, p);
   }
 }

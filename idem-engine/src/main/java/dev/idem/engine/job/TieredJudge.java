@@ -6,6 +6,7 @@ import dev.idem.engine.DedupStats;
 import dev.idem.engine.Deduplicator;
 import dev.idem.engine.Verdict;
 import dev.idem.engine.records.RecordBatch;
+import dev.idem.engine.run.CrashPoints;
 import dev.idem.engine.run.StateDirectory;
 import dev.idem.engine.store.ExactStore;
 import dev.idem.engine.store.MemoryStore;
@@ -152,10 +153,10 @@ final class TieredJudge implements Judge {
         !complete && keysAhead == 0 && SnapshotPolicy.due(journaledSinceSnapshot, snapshotBytes);
     if (snapshotWritten) {
       FilterSnapshot.write(dir.snapshot(sequence), filter, dedup.fingerprinter());
-      crash.reached(CrashPoints.Step.FILTER_SNAPSHOT_WRITTEN);
+      crash.reached(DedupStep.FILTER_SNAPSHOT_WRITTEN);
       if (memory != null) {
         memory.writeSnapshot(dir.exactSnapshot(sequence), dedup.fingerprinter());
-        crash.reached(CrashPoints.Step.EXACT_SNAPSHOT_WRITTEN);
+        crash.reached(DedupStep.EXACT_SNAPSHOT_WRITTEN);
       }
       snapshotSequence = sequence;
       journaledSinceSnapshot = 0;

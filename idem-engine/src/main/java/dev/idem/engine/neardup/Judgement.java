@@ -82,7 +82,7 @@ final class Judgement {
   }
 
   /** Writes it into the state directory, atomically. */
-  void save(StateDirectory dir) throws IOException {
+  void save(Path dir) throws IOException {
     int n = survivor.length;
     ByteBuffer b = ByteBuffer.allocate(8 + 4 + 8 * n + 8);
     b.putLong(MAGIC).putInt(n);
@@ -95,7 +95,7 @@ final class Judgement {
     CRC32C crc = new CRC32C();
     crc.update(b.array(), 0, b.position());
     b.putLong(crc.getValue());
-    dir.writeAtomically(FILE, b.array());
+    StateDirectory.writeAtomically(dir, FILE, b.array());
   }
 
   /**

@@ -5,10 +5,16 @@ import dev.idem.engine.JobException;
 import dev.idem.engine.records.BadRecordException;
 import dev.idem.engine.records.BadRecordPolicy;
 import dev.idem.engine.records.InputFile;
+import dev.idem.engine.records.InputRead;
 import dev.idem.engine.records.KeyExtractor;
 import dev.idem.engine.records.OutputFile;
 import dev.idem.engine.records.RecordBatch;
 import dev.idem.engine.records.RecordSource;
+import dev.idem.engine.run.CrashPoints;
+import dev.idem.engine.run.InputCursor;
+import dev.idem.engine.run.InputPosition;
+import dev.idem.engine.run.JobListener;
+import dev.idem.engine.run.ResumableRun;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -61,12 +67,22 @@ public final class NearDupJob {
   private long quarantineBytes;
   private Path spool;
 
+  private final CrashPoints crash;
+
+  /** With a state: the position of the one read that judges, with what it read. */
+  private InputCursor cursor;
+
   private NearDupJob(
-      NearDupSpec spec, InputStream stdin, OutputStream stdout, Consumer<String> warn) {
+      NearDupSpec spec,
+      InputStream stdin,
+      OutputStream stdout,
+      Consumer<String> warn,
+      CrashPoints crash) {
     this.spec = spec;
     this.stdin = stdin;
     this.stdout = stdout;
     this.warn = warn;
+    this.crash = crash;
   }
 
   /**
@@ -79,7 +95,18 @@ public final class NearDupJob {
   public static NearDupResult run(
       NearDupSpec spec, InputStream stdin, OutputStream stdout, Consumer<String> warn)
       throws IOException {
-    return new NearDupJob(spec, stdin, stdout, warn).run();
+    return run(spec, stdin, stdout, warn, CrashPoints.configured());
+  }
+
+  /** {@link #run}, reaching {@code crash} at each step (test seam, see {@link CrashPoints}). */
+  static NearDupResult run(
+      NearDupSpec spec,
+      InputStream stdin,
+      OutputStream stdout,
+      Consumer<String> warn,
+      CrashPoints crash)
+      throws IOException {
+    return new NearDupJob(spec, stdin, stdout, warn, crash).run();
   }
 
   private NearDupResult run() throws IOException {
@@ -100,16 +127,21 @@ public final class NearDupJob {
       throw new JobException(
           "standard input cannot be resumed: a near-dup with --state reads files");
     }
-    try (NearDupState state =
+    try (ResumableRun<NearDupState.Progress> state =
         spec.state() == null
             ? null
-            : NearDupState.open(spec.state(), NearDupState.identity(spec, inputs))) {
-      NearDupState.Progress from = state == null ? null : state.resumed();
+            : NearDupState.open(spec.state(), NearDupState.identity(spec, inputs), crash)) {
+      NearDupState.Progress from = state == null || !state.resumed() ? null : state.checkpoint();
       if (from != null && from.phase() == NearDupState.Phase.DONE) {
         warn(spec.state() + " holds a finished job: nothing was done; its output is as written");
         long clusters =
-            spec.streaming() ? from.clusters() : Judgement.load(spec.state()).clusters();
+            spec.streaming() ? from.counts().clusters() : Judgement.load(spec.state()).clusters();
         return result(from, from.kept(), clusters, started);
+      }
+      if (from != null && !spec.streaming()) {
+        // the judgement stands for what the first read read of every input: all of it
+        List<InputRead> judged = from.judged() == null ? List.of() : from.judged();
+        state.checkInputs(inputs, InputPosition.allRead(judged), spec.verifyInputs(), warnings());
       }
       if (spec.streaming()) {
         return streaming(inputs, extractor, state, from, started);
@@ -129,17 +161,27 @@ public final class NearDupJob {
         }
         if (state != null) {
           judgement.save(state.directory());
-          from = progressAfterJudging(state, clustering);
-          state.write(from);
+          state.reached(NearDupState.Step.JUDGEMENT_SAVED);
+          from =
+              NearDupState.Progress.judged(
+                  cursor.finalPosition().ended(), counts(clustering, null));
+          state.commit(from);
         }
       } else {
         judgement = Judgement.load(spec.state());
       }
-      NearDupState.Progress counts = from;
+      NearDupState.Counts counts = from == null ? null : from.counts();
       long kept;
       try (InputStream in = standardInput();
           SurvivorWriter writer =
-              new SurvivorWriter(spec, inputs, state, from, () -> counts, stdout)) {
+              new SurvivorWriter(
+                  spec,
+                  inputs,
+                  state,
+                  from,
+                  from == null ? null : from.judged(),
+                  () -> counts,
+                  stdout)) {
         kept = writer.write(judgement, in, extractor);
       }
       return clustering != null
@@ -160,16 +202,17 @@ public final class NearDupJob {
   private NearDupResult streaming(
       List<InputFile> inputs,
       KeyExtractor extractor,
-      NearDupState state,
+      ResumableRun<NearDupState.Progress> state,
       NearDupState.Progress from,
       long started)
       throws IOException {
     BitSet survivorsWithMembers = new BitSet();
     Clustering clustering = newClustering();
-    Supplier<NearDupState.Progress> counts =
-        () -> counts(state, clustering, (long) survivorsWithMembers.cardinality());
+    Supplier<NearDupState.Counts> counts =
+        () -> counts(clustering, (long) survivorsWithMembers.cardinality());
     try (clustering;
-        SurvivorWriter writer = new SurvivorWriter(spec, inputs, state, from, counts, stdout)) {
+        SurvivorWriter writer =
+            new SurvivorWriter(spec, inputs, state, from, null, counts, stdout)) {
       DocumentSink sink =
           new DocumentSink() {
             @Override
@@ -201,7 +244,7 @@ public final class NearDupJob {
               writer.flush();
             }
           };
-      judge(inputs, extractor, state != null, sink, clustering);
+      judge(inputs, extractor, state != null, sink, clustering, writer, from);
       if (from != null && writer.documents() < from.doc()) {
         throw SurvivorWriter.changed(inputs.get(inputs.size() - 1).path());
       }
@@ -217,9 +260,12 @@ public final class NearDupJob {
 
   /** Whether record {@code i} of {@code batch} is at or before the checkpoint {@code from}. */
   private static boolean written(NearDupState.Progress from, RecordBatch batch, int i) {
-    return from != null
-        && (batch.fileIndex[i] < from.fileIndex()
-            || (batch.fileIndex[i] == from.fileIndex() && batch.endOffset[i] <= from.offset()));
+    if (from == null) {
+      return false;
+    }
+    InputPosition at = from.position();
+    return batch.fileIndex[i] < at.fileIndex()
+        || (batch.fileIndex[i] == at.fileIndex() && batch.endOffset[i] <= at.offset());
   }
 
   /**
@@ -236,30 +282,9 @@ public final class NearDupJob {
     void batchDone() throws IOException;
   }
 
-  /** The checkpoint that commits the judgement: writing starts at the first document. */
-  private NearDupState.Progress progressAfterJudging(NearDupState state, Clustering c) {
-    return counts(state, c, null);
-  }
-
-  /**
-   * The first read's counts so far, in a checkpoint at the first document (the writer's checkpoints
-   * take the counts and put their own position and outputs around them).
-   */
-  private NearDupState.Progress counts(NearDupState state, Clustering c, Long clusters) {
-    return new NearDupState.Progress(
-        state.job(),
-        NearDupState.Phase.WRITING,
-        0,
-        0,
-        0,
-        0,
-        0,
-        0,
-        null,
-        0,
-        null,
-        0,
-        null,
+  /** The first read's counts so far, for the checkpoints. */
+  private NearDupState.Counts counts(Clustering c, Long clusters) {
+    return new NearDupState.Counts(
         records,
         documents,
         exactDuplicates,
@@ -294,7 +319,8 @@ public final class NearDupJob {
   }
 
   /** The result of a job whose judging an earlier run did: its counts come from the state. */
-  private NearDupResult result(NearDupState.Progress p, long kept, long clusters, long started) {
+  private NearDupResult result(NearDupState.Progress from, long kept, long clusters, long started) {
+    NearDupState.Counts p = from.counts();
     return new NearDupResult(
         p.records(),
         p.documents(),
@@ -319,6 +345,21 @@ public final class NearDupJob {
     warn.accept(message);
   }
 
+  /** What the kernel tells the user, as this job's warnings. */
+  private JobListener warnings() {
+    return new JobListener() {
+      @Override
+      public void warning(String message) {
+        warn(message);
+      }
+
+      @Override
+      public void note(String message) {
+        warn.accept(message); // this job's listener has one channel
+      }
+    };
+  }
+
   /** A clustering that holds up to {@code --memory} and keeps the rest in {@code --tmp}. */
   private Clustering newClustering() {
     Path tmp = spec.tmp() != null ? spec.tmp() : Path.of(System.getProperty("java.io.tmpdir"));
@@ -341,6 +382,23 @@ public final class NearDupJob {
       DocumentSink sink,
       Clustering clustering)
       throws IOException {
+    judge(inputs, extractor, durable, sink, clustering, null, null);
+  }
+
+  /**
+   * The first read, as above. With a state it tracks what it reads ({@link #cursor}); a streaming
+   * job's {@code writer} checkpoints from it, and a resumed one's read must pass its checkpoint
+   * {@code from} with the bytes it read the first time.
+   */
+  private void judge(
+      List<InputFile> inputs,
+      KeyExtractor extractor,
+      boolean durable,
+      DocumentSink sink,
+      Clustering clustering,
+      SurvivorWriter writer,
+      NearDupState.Progress from)
+      throws IOException {
     MinHasher hasher = clustering.hasher();
     FirstCopies firstCopies = new FirstCopies(clustering.memory());
     BadRecordPolicy policy = spec.onBadRecord();
@@ -349,8 +407,20 @@ public final class NearDupJob {
     try (OutputFile quarantine =
             policy instanceof BadRecordPolicy.Quarantine q ? OutputFile.open(q.file()) : null;
         InputStream in = standardInput();
-        RecordSource source = source(inputs, extractor, true, in, 0, 0, 0);
+        RecordSource source =
+            durable
+                ? trackingSource(inputs, extractor)
+                : source(inputs, extractor, true, in, 0, 0, 0);
         BatchSigner signer = new BatchSigner(spec.threads(), hasher, spec)) {
+      if (durable) {
+        cursor = new InputCursor(source.reads(), InputPosition.START, inputs.size());
+        if (from != null) {
+          cursor.expect(from.position());
+        }
+        if (writer != null) {
+          writer.track(cursor);
+        }
+      }
       while (true) {
         RecordBatch batch = source.next();
         if (toSign.length < batch.count) {
@@ -401,6 +471,9 @@ public final class NearDupJob {
               badRecords++;
               bad(batch, i, inputs.get(batch.fileIndex[i]).path(), quarantine);
             }
+          }
+          if (cursor != null) {
+            cursor.handled(batch, i);
           }
           if (sink != null) {
             sink.passed(batch, i);
@@ -467,19 +540,18 @@ public final class NearDupJob {
       int file,
       long offset,
       long line) {
-    return new RecordSource(
-        inputs,
-        new RecordSource.Settings(
-            spec.format(),
-            false,
-            extractor.copy(),
-            Fingerprinter.xxh3(),
-            text,
-            spec.maxRecordBytes()),
-        in,
-        file,
-        offset,
-        line);
+    return new RecordSource(inputs, settings(spec, extractor, text), in, file, offset, line);
+  }
+
+  private static RecordSource.Settings settings(
+      NearDupSpec spec, KeyExtractor extractor, boolean text) {
+    return new RecordSource.Settings(
+        spec.format(), false, extractor.copy(), Fingerprinter.xxh3(), text, spec.maxRecordBytes());
+  }
+
+  /** The first read of a job with a state: it keeps what it reads, for the checkpoints. */
+  private RecordSource trackingSource(List<InputFile> inputs, KeyExtractor extractor) {
+    return RecordSource.tracking(inputs, settings(spec, extractor, true), 0, 0, 0, null, false);
   }
 
   private RecordSource source(

@@ -3,6 +3,7 @@ package dev.idem.engine.neardup;
 import dev.idem.engine.records.BadRecordPolicy;
 import dev.idem.engine.records.KeySpec;
 import dev.idem.engine.records.RecordFormat;
+import dev.idem.engine.records.VerifyInputs;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -35,6 +36,7 @@ import java.util.List;
  * @param state the state directory of a resumable job, or {@code null}
  * @param checkpointDocuments with a state: documents written between checkpoints, at most
  * @param checkpointMillis with a state: milliseconds between checkpoints, at most
+ * @param verifyInputs how a resume checks that the inputs still hold what the job read of them
  */
 public record NearDupSpec(
     List<String> inputs,
@@ -59,7 +61,8 @@ public record NearDupSpec(
     int threads,
     Path state,
     long checkpointDocuments,
-    long checkpointMillis) {
+    long checkpointMillis,
+    VerifyInputs verifyInputs) {
 
   public NearDupSpec {
     if (!(threshold > 0 && threshold <= 1)) {
@@ -82,5 +85,6 @@ public record NearDupSpec(
       throw new IllegalArgumentException("--checkpoint-every must be positive");
     }
     inputs = List.copyOf(inputs);
+    verifyInputs = verifyInputs == null ? VerifyInputs.SAMPLE : verifyInputs;
   }
 }

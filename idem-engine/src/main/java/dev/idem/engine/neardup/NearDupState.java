@@ -1,38 +1,38 @@
 package dev.idem.engine.neardup;
 
-import dev.idem.engine.JobException;
 import dev.idem.engine.records.InputFile;
+import dev.idem.engine.records.InputRead;
 import dev.idem.engine.records.OutputFile;
-import dev.idem.engine.run.Json;
-import dev.idem.engine.run.StateDirectory;
+import dev.idem.engine.run.CrashPoints;
+import dev.idem.engine.run.InputPosition;
+import dev.idem.engine.run.JobIdentity;
+import dev.idem.engine.run.ResumableRun;
+import dev.idem.engine.run.StateFile;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
-import java.util.Set;
-import java.util.TreeMap;
-import java.util.TreeSet;
-import java.util.stream.Collectors;
 
 /**
- * The {@code --state} of a near-dup job: {@code NEAR-DUP.json}, its checkpoint, replaced
- * atomically, and {@code judged.bin} ({@link Judgement}) once the first read is done.
+ * The {@code --state} of a near-dup job: {@code NEAR-DUP.json}, its identity and checkpoint ({@link
+ * ResumableRun}), and {@code judged.bin} ({@link Judgement}) once the first read is done.
  *
  * <p>While judging, nothing is committed: a killed job judges again from the start (the work is
  * deterministic, so it decides the same), and a rerun may even change its options. Once judged, the
- * judgement is saved and the checkpoint says {@link Phase#WRITING}; from then on a checkpoint is
- * taken every so many documents: the outputs flushed and synced, then their lengths and tail
- * checksums, the input position and the counts written in one atomic replacement. A resume cuts
- * each output back to its checkpointed length (refusing a file changed since) and reads on from the
- * position, so the outputs are, byte for byte, those of an uninterrupted run.
+ * judgement is saved and the checkpoint says {@link Phase#WRITING}, with what the judging read of
+ * every input: the judgement stands for those bytes, so a resume refuses inputs that no longer hold
+ * them. From then on a checkpoint is taken every so many documents: the outputs flushed and synced,
+ * then their marks, the input position and the counts written in one atomic replacement. A resume
+ * cuts each output back to its mark (refusing a file changed since) and reads on from the position,
+ * so the outputs are, byte for byte, those of an uninterrupted run.
  *
  * <p>A streaming job ({@code --streaming}) has no judgement to save: it checkpoints its writing
  * from the first document, and a resume judges again, without writing, every document up to the
- * checkpoint's position (the same decisions, as judging is deterministic), then writes on.
+ * checkpoint's position (the same decisions, as judging is deterministic), checking as it passes
+ * that it reads there what it read the first time, then writes on.
  */
-final class NearDupState implements AutoCloseable {
+final class NearDupState {
 
   static final String FILE = "NEAR-DUP.json";
 
@@ -42,13 +42,129 @@ final class NearDupState implements AutoCloseable {
     DONE
   }
 
+  /** The crash points of a near-dup, besides the kernel's. */
+  enum Step {
+    /** {@code judged.bin} written, the checkpoint that commits it not yet. */
+    JUDGEMENT_SAVED,
+    /** A document handled by the writer. */
+    DOCUMENT_WRITTEN,
+    /** The outputs synced for a checkpoint, not yet committed. */
+    OUTPUTS_SYNCED
+  }
+
   /**
-   * A checkpoint. Counts of the first read ({@code records} … {@code acceptedPairs}) are final once
-   * judged; {@code doc} and {@code kept} are the second read's, through the position. A streaming
-   * job judges and writes in one read: its counts are those through the position, and {@code
-   * clusters} (else {@code null}: the judgement has them) its clusters so far.
+   * The first read's counts. A batch job's are final once judged; a streaming job's are those
+   * through the position, with {@code clusters} its clusters so far ({@code null} for a batch job:
+   * the judgement has them).
+   */
+  record Counts(
+      long records,
+      long documents,
+      long exactDuplicates,
+      long badRecords,
+      long blankLines,
+      long candidatePairs,
+      long comparedPairs,
+      long acceptedPairs,
+      long quarantineBytes,
+      Long clusters) {
+
+    static final Counts NONE = new Counts(0, 0, 0, 0, 0, 0, 0, 0, 0, null);
+  }
+
+  /**
+   * A checkpoint.
+   *
+   * @param position where the writing stands: after the last document written
+   * @param judged a batch job's: what its judging read of every input, which the judgement stands
+   *     for; {@code null} for a streaming job and in states written before idem kept it
+   * @param doc documents written so far, kept or not
+   * @param kept documents kept so far
    */
   record Progress(
+      Phase phase,
+      InputPosition position,
+      List<InputRead> judged,
+      int doc,
+      long kept,
+      OutputFile.Mark output,
+      OutputFile.Mark dropped,
+      OutputFile.Mark clusters,
+      Counts counts) {
+
+    static final Progress JUDGING =
+        new Progress(
+            Phase.JUDGING,
+            InputPosition.START,
+            null,
+            0,
+            0,
+            OutputFile.Mark.EMPTY,
+            OutputFile.Mark.EMPTY,
+            OutputFile.Mark.EMPTY,
+            Counts.NONE);
+
+    /** The checkpoint that commits a judgement of {@code judged}: writing starts at the start. */
+    static Progress judged(List<InputRead> judged, Counts counts) {
+      return new Progress(
+          Phase.WRITING,
+          InputPosition.START,
+          judged,
+          0,
+          0,
+          OutputFile.Mark.EMPTY,
+          OutputFile.Mark.EMPTY,
+          OutputFile.Mark.EMPTY,
+          counts);
+    }
+  }
+
+  /** Version 2: the first in the state-file encoding. */
+  static final ResumableRun.Layout<Progress> LAYOUT =
+      new ResumableRun.Layout<>(
+          "near-dup",
+          FILE,
+          2,
+          Progress.class,
+          NearDupState::legacy,
+          p -> p.phase() != Phase.JUDGING);
+
+  private NearDupState() {}
+
+  /**
+   * Opens (creating) the state at {@code path}. A state past judging that another command made is
+   * refused, naming what differs; one still judging starts over as this command asks.
+   */
+  static ResumableRun<Progress> open(Path path, JobIdentity identity, CrashPoints crash)
+      throws IOException {
+    return ResumableRun.open(LAYOUT, path, identity, Progress.JUDGING, crash);
+  }
+
+  /** What a command asked that decides its outputs: a resume must ask the same. */
+  static JobIdentity identity(NearDupSpec spec, List<InputFile> inputs) {
+    Map<String, String> m = new LinkedHashMap<>();
+    m.put("format", spec.format().toString());
+    m.put("content", spec.content().describe());
+    m.put("tokenizer", spec.tokenizer().toString());
+    m.put("ngram", Integer.toString(spec.ngram()));
+    m.put("normalize", spec.normalization().toString());
+    m.put("threshold", Double.toString(spec.threshold()));
+    m.put("num perm", Integer.toString(spec.numPerm()));
+    m.put("bands", spec.bands().bands() + "x" + spec.bands().rows());
+    m.put("verify", Boolean.toString(spec.verify()));
+    m.put("seed", Long.toString(spec.seed()));
+    m.put("output", OutputFile.absolute(spec.output()));
+    m.put("dropped", OutputFile.absolute(spec.dropped()));
+    m.put("clusters", OutputFile.absolute(spec.clusters()));
+    m.put("max record bytes", Integer.toString(spec.maxRecordBytes()));
+    if (spec.streaming()) {
+      m.put("streaming", "true"); // only when given: states of batch jobs stay as they were
+    }
+    return new JobIdentity(LAYOUT.job(), inputs, m);
+  }
+
+  /** A checkpoint as idem wrote it before the state-file encoding: the identity inside it. */
+  record LegacyProgress(
       Map<String, String> job,
       Phase phase,
       int fileIndex,
@@ -71,145 +187,35 @@ final class NearDupState implements AutoCloseable {
       long comparedPairs,
       long acceptedPairs,
       long quarantineBytes,
-      Long clusters) {
+      Long clusters) {}
 
-    static Progress judging(Map<String, String> job) {
-      return new Progress(
-          job,
-          Phase.JUDGING,
-          0,
-          0,
-          0,
-          0,
-          0,
-          0,
-          null,
-          0,
-          null,
-          0,
-          null,
-          0,
-          0,
-          0,
-          0,
-          0,
-          0,
-          0,
-          0,
-          0,
-          null);
-    }
-  }
-
-  private final StateDirectory dir;
-  private final Map<String, String> job;
-  private final Progress resumed;
-
-  private NearDupState(StateDirectory dir, Map<String, String> job, Progress resumed) {
-    this.dir = dir;
-    this.job = job;
-    this.resumed = resumed;
-  }
-
-  /**
-   * Opens (creating) the state at {@code path} and takes its lock. A state past judging that
-   * another command made is refused, naming what differs.
-   */
-  static NearDupState open(Path path, Map<String, String> job) throws IOException {
-    StateDirectory dir = StateDirectory.open(path, FILE);
-    try {
-      Path file = path.resolve(FILE);
-      Progress p = null;
-      if (Files.exists(file)) {
-        try {
-          p = Json.read(Files.readAllBytes(file), Progress.class);
-        } catch (IOException e) {
-          throw new IOException(
-              file + ": unreadable (" + e.getMessage() + "); the state was damaged");
-        }
-        if (p.phase() == Phase.JUDGING) {
-          p = null; // nothing committed yet: start over, with this command's options
-        } else {
-          refuseOther(path, job, p);
-        }
-      }
-      NearDupState s = new NearDupState(dir, job, p);
-      if (p == null) {
-        s.write(Progress.judging(job));
-      }
-      return s;
-    } catch (IOException | RuntimeException e) {
-      dir.close();
-      throw e;
-    }
-  }
-
-  private static void refuseOther(Path path, Map<String, String> job, Progress was)
-      throws JobException {
-    Set<String> differ = new TreeSet<>(job.keySet());
-    differ.addAll(was.job().keySet());
-    differ.removeIf(k -> Objects.equals(job.get(k), was.job().get(k)));
-    if (!differ.isEmpty()) {
-      throw new JobException(
-          path
-              + " is the state of another near-dup: "
-              + differ.stream()
-                  .map(k -> k + " was " + was.job().get(k) + ", now " + job.get(k))
-                  .collect(Collectors.joining("; "))
-              + ". Run the same command to resume, or give a new --state");
-    }
-  }
-
-  /** The checkpoint to resume from, or {@code null}: judge from the start. */
-  Progress resumed() {
-    return resumed;
-  }
-
-  /** What this command asked, as {@link #identity} puts it. */
-  Map<String, String> job() {
-    return job;
-  }
-
-  StateDirectory directory() {
-    return dir;
-  }
-
-  /** Replaces the checkpoint atomically. */
-  void write(Progress p) throws IOException {
-    dir.writeAtomically(FILE, Json.write(p));
-  }
-
-  /** What a command asked that decides its outputs: a resume must ask the same. */
-  static Map<String, String> identity(NearDupSpec spec, List<InputFile> inputs) {
-    Map<String, String> m = new TreeMap<>();
-    m.put(
-        "inputs",
-        inputs.stream()
-            .map(f -> f.path() + " (" + f.size() + " bytes, head CRC32C " + f.headCrc() + ")")
-            .collect(Collectors.joining(", ")));
-    m.put("format", spec.format().toString());
-    m.put("content", spec.content().describe());
-    m.put("tokenizer", spec.tokenizer().toString());
-    m.put("ngram", Integer.toString(spec.ngram()));
-    m.put("normalize", spec.normalization().toString());
-    m.put("threshold", Double.toString(spec.threshold()));
-    m.put("num perm", Integer.toString(spec.numPerm()));
-    m.put("bands", spec.bands().bands() + "x" + spec.bands().rows());
-    m.put("verify", Boolean.toString(spec.verify()));
-    m.put("seed", Long.toString(spec.seed()));
-    m.put("output", OutputFile.absolute(spec.output()));
-    m.put("dropped", OutputFile.absolute(spec.dropped()));
-    m.put("clusters", OutputFile.absolute(spec.clusters()));
-    m.put("on bad record", spec.onBadRecord().toString());
-    m.put("max record bytes", Integer.toString(spec.maxRecordBytes()));
-    if (spec.streaming()) {
-      m.put("streaming", "true"); // only when given: states of batch jobs stay as they were
-    }
-    return m;
-  }
-
-  @Override
-  public void close() throws IOException {
-    dir.close();
+  private static ResumableRun.Saved<Progress> legacy(StateFile.Contents json) throws IOException {
+    LegacyProgress p = json.as(LegacyProgress.class);
+    Map<String, String> settings = new LinkedHashMap<>(p.job());
+    // what becomes of bad records decides no document's fate: no longer part of the identity
+    settings.remove("on bad record");
+    List<InputFile> inputs = JobIdentity.legacyInputs(settings.remove("inputs"));
+    return new ResumableRun.Saved<>(
+        new JobIdentity(LAYOUT.job(), inputs, settings),
+        new Progress(
+            p.phase(),
+            new InputPosition(p.fileIndex(), p.offset(), p.line(), null, List.of()),
+            null,
+            p.doc(),
+            p.kept(),
+            new OutputFile.Mark(p.outputBytes(), p.outputTail()),
+            new OutputFile.Mark(p.droppedBytes(), p.droppedTail()),
+            new OutputFile.Mark(p.clustersBytes(), p.clustersTail()),
+            new Counts(
+                p.records(),
+                p.documents(),
+                p.exactDuplicates(),
+                p.badRecords(),
+                p.blankLines(),
+                p.candidatePairs(),
+                p.comparedPairs(),
+                p.acceptedPairs(),
+                p.quarantineBytes(),
+                p.clusters())));
   }
 }

@@ -2,10 +2,14 @@ package dev.idem.engine.neardup;
 
 import dev.idem.engine.JobException;
 import dev.idem.engine.records.InputFile;
+import dev.idem.engine.records.InputRead;
 import dev.idem.engine.records.KeyExtractor;
 import dev.idem.engine.records.OutputFile;
 import dev.idem.engine.records.RecordBatch;
 import dev.idem.engine.records.RecordSource;
+import dev.idem.engine.run.InputCursor;
+import dev.idem.engine.run.InputPosition;
+import dev.idem.engine.run.ResumableRun;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -31,8 +35,14 @@ final class SurvivorWriter implements AutoCloseable {
 
   private final NearDupSpec spec;
   private final List<InputFile> inputs;
-  private final NearDupState state;
-  private final Supplier<NearDupState.Progress> judgingCounts;
+  private final ResumableRun<NearDupState.Progress> state;
+  private final Supplier<NearDupState.Counts> judgingCounts;
+
+  /** What a batch job's judging read of every input; {@code null} for a streaming job. */
+  private final List<InputRead> judged;
+
+  /** A streaming job's position in its one read, with what it read; {@code null} otherwise. */
+  private InputCursor cursor;
 
   private final OutputFile out;
   private final OutputFile dropped;
@@ -55,19 +65,21 @@ final class SurvivorWriter implements AutoCloseable {
   SurvivorWriter(
       NearDupSpec spec,
       List<InputFile> inputs,
-      NearDupState state,
+      ResumableRun<NearDupState.Progress> state,
       NearDupState.Progress from,
-      Supplier<NearDupState.Progress> judgingCounts,
+      List<InputRead> judged,
+      Supplier<NearDupState.Counts> judgingCounts,
       OutputStream stdout)
       throws IOException {
     this.spec = spec;
     this.inputs = inputs;
     this.state = state;
+    this.judged = judged;
     this.judgingCounts = judgingCounts;
     if (from != null) {
-      fileIndex = from.fileIndex();
-      offset = from.offset();
-      line = from.line();
+      fileIndex = from.position().fileIndex();
+      offset = from.position().offset();
+      line = from.position().line();
       doc = from.doc();
       kept = from.kept();
     }
@@ -76,19 +88,12 @@ final class SurvivorWriter implements AutoCloseable {
       out =
           spec.output() == null
               ? OutputFile.stream("<stdout>", stdout)
-              : from == null
-                  ? OutputFile.open(spec.output())
-                  : OutputFile.open(spec.output(), from.outputBytes(), from.outputTail());
+              : OutputFile.open(
+                  spec.output(), from == null ? OutputFile.Mark.EMPTY : from.output());
       opened.add(out);
-      dropped =
-          from == null
-              ? openEmpty(spec.dropped())
-              : openAt(spec.dropped(), from.droppedBytes(), from.droppedTail());
+      dropped = openAt(spec.dropped(), from == null ? OutputFile.Mark.EMPTY : from.dropped());
       opened.add(dropped);
-      clusters =
-          from == null
-              ? openEmpty(spec.clusters())
-              : openAt(spec.clusters(), from.clustersBytes(), from.clustersTail());
+      clusters = openAt(spec.clusters(), from == null ? OutputFile.Mark.EMPTY : from.clusters());
       opened.add(clusters);
       if (clusters != null && clusters.length() == 0) {
         text(clusters, "document\tcluster\tsimilarity\tfile\tline\n");
@@ -103,14 +108,14 @@ final class SurvivorWriter implements AutoCloseable {
     }
   }
 
-  /** An optional output ({@code null}: not asked for) opened empty. */
-  private static OutputFile openEmpty(Path file) throws IOException {
-    return file == null ? null : OutputFile.open(file);
+  /** An optional output ({@code null}: not asked for) cut back to a checkpoint's mark. */
+  private static OutputFile openAt(Path file, OutputFile.Mark mark) throws IOException {
+    return file == null ? null : OutputFile.open(file, mark);
   }
 
-  /** An optional output ({@code null}: not asked for) cut back to a checkpoint's length. */
-  private static OutputFile openAt(Path file, long bytes, Long tail) throws IOException {
-    return file == null ? null : OutputFile.open(file, bytes, tail);
+  /** Takes a streaming job's positions, with what it read, from {@code cursor}. */
+  void track(InputCursor cursor) {
+    this.cursor = cursor;
   }
 
   /**
@@ -185,6 +190,9 @@ final class SurvivorWriter implements AutoCloseable {
     }
     doc++;
     sinceCheckpoint++;
+    if (state != null) {
+      state.reached(NearDupState.Step.DOCUMENT_WRITTEN);
+    }
   }
 
   /** Moves the position past record {@code i} of {@code batch}, and checkpoints when due. */
@@ -230,41 +238,17 @@ final class SurvivorWriter implements AutoCloseable {
     return kept;
   }
 
-  /** Syncs the outputs, then commits their lengths with the position in one atomic write. */
+  /** Syncs the outputs, then commits their marks with the position in one atomic write. */
   private void checkpoint(NearDupState.Phase phase) throws IOException {
-    out.sync();
-    if (dropped != null) {
-      dropped.sync();
-    }
-    if (clusters != null) {
-      clusters.sync();
-    }
-    NearDupState.Progress counts = judgingCounts.get();
-    state.write(
+    OutputFile.Mark outMark = out.mark();
+    OutputFile.Mark droppedMark = dropped == null ? OutputFile.Mark.EMPTY : dropped.mark();
+    OutputFile.Mark clustersMark = clusters == null ? OutputFile.Mark.EMPTY : clusters.mark();
+    state.reached(NearDupState.Step.OUTPUTS_SYNCED);
+    InputPosition at =
+        cursor != null ? cursor.position() : new InputPosition(fileIndex, offset, line, null, null);
+    state.commit(
         new NearDupState.Progress(
-            state.job(),
-            phase,
-            fileIndex,
-            offset,
-            line,
-            doc,
-            kept,
-            out.length(),
-            out.tailChecksum(),
-            dropped == null ? 0 : dropped.length(),
-            dropped == null ? null : dropped.tailChecksum(),
-            clusters == null ? 0 : clusters.length(),
-            clusters == null ? null : clusters.tailChecksum(),
-            counts.records(),
-            counts.documents(),
-            counts.exactDuplicates(),
-            counts.badRecords(),
-            counts.blankLines(),
-            counts.candidatePairs(),
-            counts.comparedPairs(),
-            counts.acceptedPairs(),
-            counts.quarantineBytes(),
-            counts.clusters()));
+            phase, at, judged, doc, kept, outMark, droppedMark, clustersMark, judgingCounts.get()));
   }
 
   @Override

@@ -146,7 +146,7 @@ public final class InputCheck {
   }
 
   /** The refusal of a resume over inputs that differ as {@code differences} say. */
-  static JobException refusal(List<String> differences) {
+  public static JobException refusal(List<String> differences) {
     return new JobException(
         "inputs changed since the job read them:\n  "
             + String.join("\n  ", differences)

@@ -267,9 +267,24 @@ public final class OutputFile implements AutoCloseable {
     }
   }
 
-  /** How a checkpoint or manifest names an output: its absolute path; null for none. */
+  /**
+   * How a checkpoint or identity names an output: its absolute path, its directory as it really is
+   * (links resolved), so that another spelling of the same file is the same output; null for none.
+   */
   public static String absolute(Path p) {
-    return p == null ? null : p.toAbsolutePath().toString();
+    if (p == null) {
+      return null;
+    }
+    Path abs = p.toAbsolutePath().normalize();
+    Path parent = abs.getParent();
+    try {
+      // the directory as it really is: one output reached through a link or by another spelling
+      return parent == null
+          ? abs.toString()
+          : parent.toRealPath().resolve(abs.getFileName()).toString();
+    } catch (IOException e) {
+      return abs.toString(); // the directory does not exist (yet): as spelled, made absolute
+    }
   }
 
   /**

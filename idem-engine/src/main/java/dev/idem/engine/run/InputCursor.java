@@ -1,5 +1,7 @@
 package dev.idem.engine.run;
 
+import dev.idem.engine.JobException;
+import dev.idem.engine.records.InputCheck;
 import dev.idem.engine.records.InputRead;
 import dev.idem.engine.records.InputReads;
 import dev.idem.engine.records.RecordBatch;
@@ -19,6 +21,9 @@ public final class InputCursor {
   private long offset;
   private long line;
 
+  /** A position this read must pass through with the same bytes read, or {@code null}. */
+  private InputPosition expected;
+
   /**
    * A cursor at {@code start}, over what {@code reads} (the source's) tracks from there, in a job
    * of {@code inputs} inputs.
@@ -36,11 +41,62 @@ public final class InputCursor {
   }
 
   /** The job has handled record {@code i} of {@code batch}, whatever it made of it. */
-  public void handled(RecordBatch batch, int i) {
+  public void handled(RecordBatch batch, int i) throws JobException {
     fileIndex = batch.fileIndex[i];
     offset = batch.endOffset[i];
     line = batch.endLine[i];
     reads.handled(batch, i);
+    if (expected != null
+        && (fileIndex > expected.fileIndex()
+            || (fileIndex == expected.fileIndex() && offset >= expected.offset()))) {
+      InputPosition e = expected;
+      expected = null;
+      check(e);
+    }
+  }
+
+  /**
+   * Makes this read, which starts before {@code earlier}, refuse to go past it unless it read there
+   * what was read the first time: a job that reads its inputs again from their start to get back to
+   * a checkpoint (near-dup's streaming resume) checks them as it passes, for nothing.
+   */
+  public void expect(InputPosition earlier) {
+    expected = earlier.offset() == 0 && earlier.fileIndex() == 0 ? null : earlier;
+  }
+
+  private void check(InputPosition earlier) throws JobException {
+    InputPosition now = position();
+    List<String> differences = new ArrayList<>();
+    if (now.fileIndex() != earlier.fileIndex() || now.offset() != earlier.offset()) {
+      differences.add(
+          "input "
+              + (earlier.fileIndex() + 1)
+              + ": no record ends where the job's last checkpoint did (byte "
+              + earlier.offset()
+              + ")");
+    } else {
+      for (int f = 0; f < earlier.fileIndex() && f < earlier.ended().size(); f++) {
+        InputRead was = earlier.ended().get(f);
+        if (was != null && was.crc() != null && !was.crc().equals(now.ended().get(f).crc())) {
+          differences.add("input " + (f + 1) + ": its bytes differ from the ones the job read");
+        }
+      }
+      InputRead was = earlier.current();
+      if (was != null
+          && was.crc() != null
+          && now.current() != null
+          && !was.crc().equals(now.current().crc())) {
+        differences.add(
+            "input "
+                + (earlier.fileIndex() + 1)
+                + ": its first "
+                + earlier.offset()
+                + " bytes differ from the ones the job read");
+      }
+    }
+    if (!differences.isEmpty()) {
+      throw InputCheck.refusal(differences);
+    }
   }
 
   /** Where the job stands: just after the last record handled. */

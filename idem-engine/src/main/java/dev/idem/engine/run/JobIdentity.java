@@ -37,7 +37,11 @@ public record JobIdentity(String job, List<InputFile> inputs, Map<String, String
   public JobIdentity {
     Objects.requireNonNull(job, "job");
     inputs = List.copyOf(inputs);
-    settings = settings == null ? Map.of() : new LinkedHashMap<>(settings);
+    Map<String, String> copy = new LinkedHashMap<>();
+    if (settings != null) {
+      settings.forEach((k, v) -> copy.put(k, v == null ? NONE : v));
+    }
+    settings = copy;
   }
 
   /**
@@ -52,6 +56,9 @@ public record JobIdentity(String job, List<InputFile> inputs, Map<String, String
       return (setting.equals(INPUTS) ? "the inputs differ" : setting + " differs") + ": " + detail;
     }
   }
+
+  /** The value of a setting that is not set (an output not asked for). */
+  public static final String NONE = "(none)";
 
   /** The name of the inputs in a {@link Difference}. */
   public static final String INPUTS = "inputs";
@@ -104,8 +111,8 @@ public record JobIdentity(String job, List<InputFile> inputs, Map<String, String
     Set<String> names = new LinkedHashSet<>(settings.keySet());
     names.addAll(now.settings.keySet());
     for (String name : names) {
-      String was = settings.getOrDefault(name, "(none)");
-      String is = now.settings.getOrDefault(name, "(none)");
+      String was = settings.getOrDefault(name, NONE);
+      String is = now.settings.getOrDefault(name, NONE);
       if (!was.equals(is)) {
         d.add(new Difference(name, "the state has " + was + ", this command has " + is));
       }

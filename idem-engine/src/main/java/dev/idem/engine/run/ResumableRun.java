@@ -174,10 +174,24 @@ public final class ResumableRun<C> implements AutoCloseable {
   public InputCheck.Outcome checkInputs(
       List<InputFile> now, InputPosition at, VerifyInputs mode, JobListener listener)
       throws IOException {
+    return checkInputs(identity.inputs(), now, at, mode, listener);
+  }
+
+  /**
+   * {@link #checkInputs(List, InputPosition, VerifyInputs, JobListener)} for a job whose state
+   * keeps its inputs' identities ({@code started}) itself.
+   */
+  public static InputCheck.Outcome checkInputs(
+      List<InputFile> started,
+      List<InputFile> now,
+      InputPosition at,
+      VerifyInputs mode,
+      JobListener listener)
+      throws IOException {
     List<InputRead> ended = at.ended() == null ? List.of() : at.ended();
     InputCheck.Outcome o =
         InputCheck.run(
-            identity.inputs(),
+            started,
             now,
             at.fileIndex(),
             at.offset(),

@@ -12,6 +12,7 @@ import dev.idem.engine.records.BadRecordPolicy;
 import dev.idem.engine.records.KeySpec;
 import dev.idem.engine.records.RecordFormat;
 import dev.idem.engine.records.VerifyInputs;
+import dev.idem.engine.run.CrashPoints;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -64,7 +65,7 @@ class DedupJobProgressTest {
   private static CrashPoints killAtCommit(int n) {
     int[] commits = {0};
     return step -> {
-      if (step == CrashPoints.Step.COMMITTED && ++commits[0] == n) {
+      if (step == DedupStep.COMMITTED && ++commits[0] == n) {
         throw new KilledForTest();
       }
     };

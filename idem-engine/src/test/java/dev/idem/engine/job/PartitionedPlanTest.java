@@ -103,8 +103,10 @@ class PartitionedPlanTest {
     Path planDir = Files.createDirectories(dir.resolve("plan"));
     long[] lengths = {10L * PartitionFiles.ENTRY_BYTES};
     PartitionedPlan.Progress halfway =
-        new PartitionedPlan.Progress(1, in, 0, 0, 0, 10, lengths, false, 0);
-    Files.write(planDir.resolve(PartitionedPlan.PROGRESS), dev.idem.engine.run.Json.write(halfway));
+        new PartitionedPlan.Progress(
+            1, in, dev.idem.engine.run.InputPosition.START, 10, lengths, false, 0, 0, null);
+    dev.idem.engine.run.StateFile.write(
+        planDir.resolve(PartitionedPlan.PROGRESS), "partitioned-plan", 2, halfway);
     Files.write(PartitionFiles.path(planDir, 0, 0), new byte[5 * PartitionFiles.ENTRY_BYTES]);
     assertThatThrownBy(() -> plan(in, 64 << 10, 100, true))
         .isInstanceOf(IOException.class)
@@ -157,7 +159,9 @@ class PartitionedPlanTest {
         guess,
         997,
         Duration.ofHours(1),
-        new DedupJob.Listener() {});
+        dev.idem.engine.records.VerifyInputs.SAMPLE,
+        new DedupJob.Listener() {},
+        dev.idem.engine.run.CrashPoints.NONE);
   }
 
   private List<InputFile> write(List<List<String>> files) throws IOException {
