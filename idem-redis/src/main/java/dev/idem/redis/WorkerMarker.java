@@ -109,7 +109,10 @@ final class WorkerMarker {
             + ") is gone, so the server probably restarted without "
             + "persistence (or was flushed) and forgot the marks of every worker: going on would "
             + "emit again keys emitted before. Turn on appendonly yes on the server (RDB snapshots "
-            + "alone lose the marks made since the last one).");
+            + "alone lose the marks made since the last one). (A state whose MANIFEST.json has no "
+            + "\"worker\" was written by an earlier idem, which named the worker by the --state "
+            + "path as it was spelled when the job began: if it was spelled otherwise then, resume "
+            + "it spelled as then.)");
   }
 
   private SharedSetLostException rolledBack(long found) {

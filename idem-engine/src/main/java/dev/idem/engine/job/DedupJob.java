@@ -49,7 +49,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -191,9 +190,8 @@ public final class DedupJob {
               inputs.size(),
               inputs.size() == 1 ? "" : "s"));
     }
-    if (spec.state() != null && inputs.stream().anyMatch(InputFile::isStdin)) {
-      throw new JobException(
-          "standard input cannot be resumed: a job with a state directory " + "reads files");
+    if (spec.state() != null) {
+      InputFile.requireFiles(inputs, "a job with --state reads its inputs again when it resumes");
     }
     Fingerprinter fingerprinter =
         Fingerprinter.xxh3().withSeed(spec.seed()).withNormalizer(spec.normalizer());
@@ -252,7 +250,10 @@ public final class DedupJob {
               OutputFile.absolute(spec.dropped()),
               windowed ? spec.window().describe() : null,
               spec.shard() == null ? null : spec.shard().describe(),
-              spec.seenBefore() == null ? null : JobStart.describeFile(spec.seenBefore()));
+              spec.seenBefore() == null ? null : JobStart.describeFile(spec.seenBefore()),
+              spec.shared() == null || spec.state() == null
+                  ? null
+                  : JobStart.newWorkerId(spec.state()));
       if (dir != null) {
         Manifest existing = Manifest.read(dir.path());
         if (existing == null) {
@@ -328,9 +329,9 @@ public final class DedupJob {
         } else if (exactStore.kind() == ExactTierPlacement.Kind.MEMORY) {
           exact = ExactStores.inMemory(capacity, fullKeys);
         } else if (exactStore.kind() == ExactTierPlacement.Kind.ROCKSDB) {
-          Path ephemeral = Files.createTempDirectory("idem-dedup-");
-          closer.register(() -> ScratchDirectory.deleteTree(ephemeral)); // after the tier is closed
-          exact = ExactStores.inRocksDb(ephemeral, spec.rocksDbCacheBytes(), fullKeys);
+          ScratchDirectory ephemeral = scratch("idem-dedup-", "a RocksDB exact tier");
+          closer.register(ephemeral::delete); // after the tier is closed
+          exact = ExactStores.inRocksDb(ephemeral.path(), spec.rocksDbCacheBytes(), fullKeys);
         }
         setup = tieredSetup(manifest, Tiers.fresh(filter, exact), null, fingerprinter, 0);
       }
@@ -344,7 +345,7 @@ public final class DedupJob {
                 setup.restore());
       }
       closer.register(setup.judge());
-      return process(inputs, settings, setup, dir, store, cp, started);
+      return read(inputs, settings, setup, dir, store, cp, started);
     } catch (SharedSetLostException e) {
       throw new SharedSetLostException(e.getMessage() + " " + afterSharedSetLost(), e);
     } catch (IOException | RuntimeException e) {
@@ -370,12 +371,9 @@ public final class DedupJob {
     if (dir != null) {
       planDir = dir.path().resolve("plan");
     } else {
-      Path tmp =
-          spec.tempDirectory() != null
-              ? spec.tempDirectory()
-              : Path.of(System.getProperty("java.io.tmpdir"));
-      planDir = Files.createTempDirectory(tmp, "idem-plan-");
-      closer.register(() -> ScratchDirectory.deleteTree(planDir)); // after the judge is closed
+      ScratchDirectory scratch = scratch("idem-plan-", "the partitioned method's plan");
+      planDir = scratch.path().resolve("plan");
+      closer.register(scratch::delete); // after the judge is closed
     }
     DuplicateBits bits =
         PartitionedPlan.run(
@@ -396,6 +394,26 @@ public final class DedupJob {
         manifest.exactStore(),
         null,
         TierRestore.NONE);
+  }
+
+  /**
+   * A locked directory of this job's in {@code --tmp} (or the system's temporary directory),
+   * removed at the end; what killed jobs left there is removed first ({@link ScratchDirectory}).
+   */
+  private ScratchDirectory scratch(String prefix, String what) throws IOException {
+    Path tmp =
+        spec.tempDirectory() != null
+            ? spec.tempDirectory()
+            : Path.of(System.getProperty("java.io.tmpdir"));
+    return ScratchDirectory.create(
+        tmp,
+        prefix,
+        what,
+        "a dedup",
+        w -> {
+          warnings.add(w);
+          listener.warning(w);
+        });
   }
 
   /** The shared set's warnings are the job's: printed, and counted in its result. */
@@ -569,7 +587,8 @@ public final class DedupJob {
     return new Setup(judge, manifest, ExactTierPlacement.NONE, null, TierRestore.NONE);
   }
 
-  private JobResult process(
+  /** Reads the records from the start position: a source, then the outputs ({@link #process}). */
+  private JobResult read(
       List<InputFile> inputs,
       RecordSource.Settings settings,
       Setup setup,
@@ -578,15 +597,68 @@ public final class DedupJob {
       Checkpoint start,
       long started)
       throws IOException {
-    Judge judge = setup.judge();
     boolean durable = dir != null;
+    long restoreMillis = (System.nanoTime() - started) / 1_000_000;
+    try (RecordSource source =
+        durable
+            ? RecordSource.tracking(
+                inputs,
+                settings,
+                start.fileIndex(),
+                start.offset(),
+                start.line(),
+                start.read(),
+                verifyStart)
+            : new RecordSource(
+                inputs, settings, stdin, start.fileIndex(), start.offset(), start.line())) {
+      reachStart(source);
+      // the first batch before any output is opened: a job that cannot handle its first record
+      // fails without emptying an output it was to replace
+      RecordBatch first = source.next();
+      refuseFirstBadRecord(first, start, inputs);
+      return process(inputs, source, first, setup, dir, store, start, started, restoreMillis);
+    }
+  }
+
+  /**
+   * Fails a new job whose first record is bad under {@code --on-bad-record fail} (a wrong key, most
+   * likely), before its outputs are opened.
+   */
+  private void refuseFirstBadRecord(RecordBatch batch, Checkpoint start, List<InputFile> inputs)
+      throws BadRecordException {
+    if (start.records() > 0 || !(spec.onBadRecord() instanceof BadRecordPolicy.Fail)) {
+      return;
+    }
+    for (int i = 0; i < batch.count; i++) {
+      byte kind = batch.kind[i];
+      if (kind == RecordBatch.OK) {
+        return;
+      }
+      if (kind != RecordBatch.BLANK && kind != RecordBatch.HEADER) {
+        throw BadRecordException.beforeAnyKey(
+            inputs.get(batch.fileIndex[i]).path(), batch.line[i], batch.problem[i]);
+      }
+    }
+  }
+
+  private JobResult process(
+      List<InputFile> inputs,
+      RecordSource source,
+      RecordBatch first,
+      Setup setup,
+      StateDirectory dir,
+      StateStore store,
+      Checkpoint start,
+      long started,
+      long restoreMillis)
+      throws IOException {
+    Judge judge = setup.judge();
     Path quarantinePath =
         spec.onBadRecord() instanceof BadRecordPolicy.Quarantine q ? q.file() : null;
     Path latePath =
         spec.window() != null && spec.window().late() instanceof WindowSpec.LatePolicy.SideOutput s
             ? s.file()
             : null;
-    long restoreMillis = (System.nanoTime() - started) / 1_000_000;
     boolean sameQuarantine = quarantinePath != null && sameFile(start.quarantine(), quarantinePath);
     boolean sameLate =
         latePath != null && start.window() != null && sameFile(start.window().lateFile(), latePath);
@@ -612,19 +684,7 @@ public final class DedupJob {
                 : sameLate
                     ? OutputFile.open(
                         latePath, start.window().lateBytes(), start.tail(Checkpoint.LATE))
-                    : OutputFile.open(latePath);
-        RecordSource source =
-            durable
-                ? RecordSource.tracking(
-                    inputs,
-                    settings,
-                    start.fileIndex(),
-                    start.offset(),
-                    start.line(),
-                    start.read(),
-                    verifyStart)
-                : new RecordSource(
-                    inputs, settings, stdin, start.fileIndex(), start.offset(), start.line())) {
+                    : OutputFile.open(latePath)) {
       crash.reached(DedupStep.OUTPUTS_CUT);
       JobProgress p =
           new JobProgress(
@@ -635,7 +695,7 @@ public final class DedupJob {
               crash,
               crash == CrashPoints.NONE); // crash points count on checkpoints at fixed counts
       try (p) { // before the outputs close: a checkpoint in flight finishes first
-        return loop(p, inputs, source, setup, store, dir, start, started, restoreMillis);
+        return loop(p, inputs, source, first, setup, store, dir, start, started, restoreMillis);
       }
     }
   }
@@ -645,6 +705,7 @@ public final class DedupJob {
       JobProgress p,
       List<InputFile> inputs,
       RecordSource source,
+      RecordBatch first,
       Setup setup,
       StateStore store,
       StateDirectory dir,
@@ -660,13 +721,14 @@ public final class DedupJob {
     long firstRecordMillis = -1;
     long totalBytes = bytesBefore(inputs, inputs.size());
     long before = bytesBefore(inputs, start.fileIndex());
-    reachStart(source);
     // a resume inside an input: what the source read to get there, as stored, counts as done
     long startDone = before + (start.offset() == 0 ? 0 : source.rawBytesRead());
     listener.progress(Math.min(startDone, totalBytes), totalBytes, p.records, p.kept());
     long lastProgress = System.nanoTime();
+    RecordBatch next = first;
     while (true) {
-      RecordBatch batch = source.next();
+      RecordBatch batch = next != null ? next : source.next();
+      next = null;
       if (firstRecordMillis < 0) {
         firstRecordMillis = (System.nanoTime() - started) / 1_000_000;
       }

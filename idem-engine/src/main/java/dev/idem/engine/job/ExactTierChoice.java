@@ -53,8 +53,8 @@ final class ExactTierChoice {
 
   /** Why this job cannot use the partitioned method, or {@code null} when it can. */
   private static String whyNotPartitioned(DedupJobSpec spec, List<InputFile> inputs) {
-    if (inputs.stream().anyMatch(InputFile::isStdin)) {
-      return "on standard input (it cannot be read twice)";
+    if (inputs.stream().anyMatch(InputFile::isStream)) {
+      return "on standard input or a pipe (it cannot be read twice)";
     }
     if (spec.keyMode() == KeyMode.FULL_KEY) {
       return "with --key-mode full";

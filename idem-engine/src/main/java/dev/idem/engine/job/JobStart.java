@@ -97,13 +97,27 @@ final class JobStart {
 
   /**
    * This worker's name in a shared seen-set: stable for the life of its state (so a resumed worker
-   * knows its own marks), unique across workers; a job without state gets a new one.
+   * knows its own marks, however its state directory is named), unique across workers; a job
+   * without state gets a new one.
    */
   static String workerId(DedupJobSpec spec, Manifest manifest) {
-    String identity =
-        spec.state() == null
-            ? java.util.UUID.randomUUID().toString()
-            : spec.state().toAbsolutePath() + "@" + manifest.created();
+    if (spec.state() == null) {
+      return hash(java.util.UUID.randomUUID().toString());
+    }
+    if (manifest.worker() != null) {
+      return manifest.worker();
+    }
+    // a state written before the manifest kept its worker: named as that idem named it
+    return hash(spec.state().toAbsolutePath() + "@" + manifest.created());
+  }
+
+  /** A new worker's name, kept in its manifest: from its state directory's real path, and now. */
+  static String newWorkerId(Path state) throws IOException {
+    Files.createDirectories(state);
+    return hash(state.toRealPath() + "@" + java.time.Instant.now() + "@" + System.nanoTime());
+  }
+
+  private static String hash(String identity) {
     return Long.toHexString(
         com.dynatrace.hash4j.hashing.Hashing.xxh3_64()
             .hashBytesToLong(identity.getBytes(java.nio.charset.StandardCharsets.UTF_8)));

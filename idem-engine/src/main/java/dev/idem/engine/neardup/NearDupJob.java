@@ -123,9 +123,13 @@ public final class NearDupJob {
         OutputFile.requireDirectory(p); // before the work, not after it
       }
     }
-    if (spec.state() != null && inputs.stream().anyMatch(InputFile::isStdin)) {
-      throw new JobException(
-          "standard input cannot be resumed: a near-dup with --state reads files");
+    if (spec.state() != null) {
+      InputFile.requireFiles(inputs, "a job with --state reads its inputs again when it resumes");
+    }
+    if (!spec.streaming()) {
+      InputFile.requireFiles(
+          inputs.stream().filter(f -> !f.isStdin()).toList(), // standard input is kept in --tmp
+          "near-dup reads its inputs twice (--streaming reads them once)");
     }
     try (ResumableRun<NearDupState.Progress> state =
         spec.state() == null

@@ -39,7 +39,7 @@ public final class InputEstimate {
     Sample sample = new Sample(0, 0);
     int sampled = 0;
     for (InputFile f : inputs) {
-      if (f.isStdin() || sampled == FILES_SAMPLED) {
+      if (f.isStream() || sampled == FILES_SAMPLED) {
         continue;
       }
       sampled++;
@@ -54,7 +54,7 @@ public final class InputEstimate {
     double meanRecordBytes = (double) sample.bytes() / Math.max(1, sample.records());
     double total = 0;
     for (InputFile f : inputs) {
-      total += f.isStdin() ? UNKNOWN * meanRecordBytes : f.compression().estimatedBytes(f.size());
+      total += f.isStream() ? UNKNOWN * meanRecordBytes : f.compression().estimatedBytes(f.size());
     }
     return Math.max(1024, (long) Math.ceil(total / meanRecordBytes));
   }

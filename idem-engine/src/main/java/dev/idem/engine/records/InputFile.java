@@ -1,6 +1,7 @@
 package dev.idem.engine.records;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import dev.idem.engine.JobException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
@@ -40,10 +41,44 @@ public record InputFile(
     return isStdin(path);
   }
 
-  /** How the file is compressed ({@link Compression#ofInput}); standard input is read as is. */
+  /**
+   * True for an input that can be read only once, from its start: standard input, a pipe, a FIFO, a
+   * device ({@code /dev/stdin}, {@code <(command)}). Such an input is never opened before the job
+   * reads it (opening a FIFO to look at it would take its data, or end its writer), and it cannot
+   * be read again: not by a resume, nor by a job that reads its inputs twice.
+   */
+  @JsonIgnore
+  public boolean isStream() {
+    return isStdin() || size < 0;
+  }
+
+  /**
+   * Refuses a stream among {@code inputs} ({@link #isStream}) for a job that must read them again;
+   * {@code why} says why, e.g. {@code "a job with --state reads its inputs again when it resumes"}.
+   *
+   * @throws JobException naming the first stream
+   */
+  public static void requireFiles(List<InputFile> inputs, String why) throws JobException {
+    for (InputFile f : inputs) {
+      if (f.isStream()) {
+        throw new JobException(
+            (f.isStdin()
+                    ? "standard input"
+                    : f.path() + " is not a regular file (a pipe, FIFO or device): it")
+                + " can be read only once, and "
+                + why
+                + "; give a file");
+      }
+    }
+  }
+
+  /**
+   * How the file is compressed ({@link Compression#ofInput}); a stream is not looked into before it
+   * is read (reading decompresses it all the same, by its first bytes).
+   */
   @JsonIgnore
   public Compression compression() throws IOException {
-    return isStdin() ? Compression.NONE : Compression.ofInput(Path.of(path));
+    return isStream() ? Compression.NONE : Compression.ofInput(Path.of(path));
   }
 
   /** True for the name that stands for standard input. */
@@ -74,10 +109,16 @@ public record InputFile(
     return InputPaths.expand(names);
   }
 
-  /** The identity of a file as it is now. */
+  /** The identity of a file as it is now; a stream ({@link #isStream}) is not opened. */
   public static InputFile identify(Path path) throws IOException {
+    if (!Files.exists(path)) {
+      throw new IOException(path + ": no such file");
+    }
     if (!Files.isReadable(path)) {
       throw new IOException(path + ": permission denied");
+    }
+    if (!Files.isRegularFile(path) && !Files.isDirectory(path)) {
+      return new InputFile(path.toString(), -1, 0, null, null, null);
     }
     BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);
     CRC32C crc = new CRC32C();

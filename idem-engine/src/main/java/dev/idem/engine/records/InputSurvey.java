@@ -88,11 +88,10 @@ public final class InputSurvey {
       long sampleBytes)
       throws IOException {
     List<InputFile> files = InputFile.expand(inputs);
-    if (files.stream().anyMatch(InputFile::isStdin)) {
-      throw new JobException(
-          "estimating distinct keys reads the inputs before the job does, "
-              + "which standard input cannot do twice: give files, or give the count (--expected N)");
-    }
+    InputFile.requireFiles(
+        files,
+        "estimating distinct keys reads the inputs before the job does (or give the count, "
+            + "--expected N)");
     RecordSource.Settings settings;
     try {
       settings =

@@ -105,8 +105,9 @@ public final class OutputFile implements AutoCloseable {
                 + size
                 + " bytes, shorter than the "
                 + checkpointLength
-                + " bytes of the last checkpoint: it was changed outside this job; "
-                + "start over with a fresh --state directory");
+                + " bytes of the last checkpoint: it was changed outside this job; restore it, "
+                + "or start the job over (a new --state directory; for split, an empty output "
+                + "directory)");
       }
       if (tailChecksum != null && tailChecksum(ch, checkpointLength) != tailChecksum) {
         throw new IOException(
@@ -116,7 +117,7 @@ public final class OutputFile implements AutoCloseable {
                 + checkpointLength
                 + " are not the ones this job wrote (another job or a "
                 + "person wrote it since); resuming would cut their data. Restore the file, or start "
-                + "over with a fresh --state directory and another output file");
+                + "the job over with another output (and a new --state directory)");
       }
       ch.truncate(checkpointLength);
       ch.position(checkpointLength);
@@ -137,7 +138,7 @@ public final class OutputFile implements AutoCloseable {
       throw new IOException(
           path
               + " is not a regular file: a resumed job cannot cut it back to its last "
-              + "checkpoint; start over with a fresh --state directory, or write to a file");
+              + "checkpoint; start the job over, or write to a file");
     }
     OutputStream out;
     try {

@@ -9,7 +9,6 @@ import dev.idem.engine.records.Compression;
 import dev.idem.engine.records.InputCheck;
 import dev.idem.engine.records.InputFile;
 import dev.idem.engine.records.InputRead;
-import dev.idem.engine.records.InputReads;
 import dev.idem.engine.records.KeyExtractor;
 import dev.idem.engine.records.KeySpec;
 import dev.idem.engine.records.OutputFile;
@@ -17,28 +16,36 @@ import dev.idem.engine.records.RecordBatch;
 import dev.idem.engine.records.RecordFormat;
 import dev.idem.engine.records.RecordSource;
 import dev.idem.engine.records.VerifyInputs;
-import dev.idem.engine.run.Json;
-import dev.idem.engine.run.StateDirectory;
-import dev.idem.engine.state.Checkpoint;
+import dev.idem.engine.run.CrashPoints;
+import dev.idem.engine.run.InputCursor;
+import dev.idem.engine.run.InputPosition;
+import dev.idem.engine.run.JobIdentity;
+import dev.idem.engine.run.JobListener;
+import dev.idem.engine.run.ResumableRun;
+import dev.idem.engine.run.StateFile;
 import java.io.IOException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * {@code idem split}: routes every record to the shard file of the node that owns its key, so that
  * exact dedup can run per shard on separate machines and the union of their outputs equals a global
  * dedup. Records keep their bytes and their input order within a shard.
  *
- * <p>Resumable with the dedup job's protocol, minus the dedup: a checkpoint flushes and syncs every
+ * <p>Resumable through the job kernel ({@link ResumableRun}): a checkpoint flushes and syncs every
  * shard file (compressed, it first ends the current gzip member or zstd frame, so a file cut back
  * to a checkpoint decompresses whole), then atomically writes the input position and every shard's
- * length to {@code DIR/.idem-split/checkpoint.json}. A rerun of the same command cuts the shard
- * files back to those lengths and reads on from that position, once its inputs are found to hold
- * what the split read of them ({@link InputCheck}).
+ * mark (length and tail checksum) to {@code DIR/.idem-split/checkpoint.json}. A rerun of the same
+ * command cuts the shard files back to their marks, refusing a shard changed since, and reads on
+ * from that position, once its inputs are found to hold what the split read of them ({@link
+ * InputCheck}).
  */
 public final class SplitJob {
 
@@ -69,35 +76,52 @@ public final class SplitJob {
       long records, long badRecords, long[] perShard, boolean alreadyComplete, boolean resumed) {}
 
   /**
-   * The durable state of a split; {@code job} identifies the command. {@code read} is what was read
-   * of input {@code fileIndex}, {@code ended} of each input before it (both {@code null} in the
-   * checkpoints of versions that did not keep them).
+   * A split's checkpoint.
+   *
+   * @param shards each shard file's mark
+   * @param perShard records written to each shard
    */
   record Checkpoint(
-      String job,
-      List<InputFile> inputs,
-      int fileIndex,
-      long offset,
-      long line,
+      InputPosition position,
       long records,
       long badRecords,
-      long[] lengths,
+      List<OutputFile.Mark> shards,
       long[] perShard,
-      long quarantineBytes,
-      boolean complete,
-      InputRead read,
-      List<InputRead> ended) {}
+      OutputFile.Mark quarantine,
+      boolean complete) {
+
+    static Checkpoint start(int shards) {
+      return new Checkpoint(
+          InputPosition.START,
+          0,
+          0,
+          java.util.Collections.nCopies(shards, OutputFile.Mark.EMPTY),
+          new long[shards],
+          OutputFile.Mark.EMPTY,
+          false);
+    }
+  }
+
+  /** A split's crash points, besides the kernel's. */
+  enum Step {
+    /** A record written to its shard. */
+    RECORD_WRITTEN,
+    /** Every shard synced for a checkpoint, not yet committed. */
+    SHARDS_SYNCED
+  }
 
   static final String STATE = ".idem-split";
   private static final String CHECKPOINT = "checkpoint.json";
 
+  /** Version 2: the first in the state-file encoding, with the shards' tail checksums. */
+  static final ResumableRun.Layout<Checkpoint> LAYOUT =
+      new ResumableRun.Layout<>(
+          "split", CHECKPOINT, 2, Checkpoint.class, SplitJob::legacy, c -> true);
+
   private final Spec spec;
   private final Listener listener;
 
-  /** What this run read ({@link InputReads}), and what was read of the inputs before it. */
-  private InputReads reads;
-
-  private final List<InputRead> ended = new ArrayList<>();
+  private final CrashPoints crash;
   private boolean verifyStart;
 
   /** Hears about progress, and about what the user should know. */
@@ -109,9 +133,10 @@ public final class SplitJob {
     default void warning(String message) {}
   }
 
-  private SplitJob(Spec spec, Listener listener) {
+  private SplitJob(Spec spec, Listener listener, CrashPoints crash) {
     this.spec = spec;
     this.listener = listener;
+    this.crash = crash;
   }
 
   /**
@@ -121,7 +146,12 @@ public final class SplitJob {
    * @throws JobException when the command differs from the split in the directory
    */
   public static Result run(Spec spec, Listener listener) throws IOException {
-    return new SplitJob(spec, listener).run();
+    return run(spec, listener, CrashPoints.configured());
+  }
+
+  /** {@link #run}, reaching {@code crash} at each step (test seam, see {@link CrashPoints}). */
+  static Result run(Spec spec, Listener listener, CrashPoints crash) throws IOException {
+    return new SplitJob(spec, listener, crash).run();
   }
 
   /**
@@ -145,83 +175,69 @@ public final class SplitJob {
     return directory.resolve(STATE);
   }
 
-  private String identity() {
-    return "format "
-        + spec.format().displayName()
-        + ", key "
-        + spec.key().describe()
-        + ", header "
-        + spec.header()
-        + ", normalizer "
-        + spec.normalizer().spec()
-        + ", ring "
-        + spec.ring().describe()
-        + ", gzip "
-        + (spec.compression() == Compression.GZIP) // as splits before zstd wrote it
-        + (spec.compression() == Compression.ZSTD ? ", zstd" : "");
+  /** What the command asked that decides the shards: a resume must ask the same. */
+  private JobIdentity identity(List<InputFile> inputs) {
+    Map<String, String> m = new LinkedHashMap<>();
+    m.put("format", spec.format().displayName());
+    m.put("key", spec.key().describe());
+    m.put("header", Boolean.toString(spec.header()));
+    m.put("normalize", spec.normalizer().spec());
+    m.put("ring", spec.ring().describe());
+    m.put("compress", spec.compression().name().toLowerCase(Locale.ROOT));
+    return new JobIdentity(LAYOUT.job(), inputs, m);
   }
 
   private Result run() throws IOException {
     List<InputFile> inputs = InputFile.expand(spec.inputs());
-    if (inputs.stream().anyMatch(InputFile::isStdin)) {
-      throw new JobException("split reads files, not standard input: it resumes by position");
-    }
+    InputFile.requireFiles(inputs, "split resumes by position in its inputs");
     int n = spec.ring().size();
     if (Files.exists(spec.directory()) && !Files.isDirectory(spec.directory())) {
       throw new JobException(
           spec.directory() + " is a file; -o names the directory the shard " + "files go to");
     }
     Files.createDirectories(spec.directory());
-    try (StateDirectory state = StateDirectory.open(stateDirectory(spec.directory()), CHECKPOINT)) {
-      Checkpoint cp = readCheckpoint(state);
-      if (cp == null) {
-        requireNoShardFiles(n);
-        cp =
-            new Checkpoint(
-                identity(),
-                inputs,
-                0,
-                0,
-                0,
-                0,
-                0,
-                new long[n],
-                new long[n],
-                0,
-                false,
-                null,
-                List.of());
-        // committed before any shard file exists, so a kill from here on leaves a resumable split
-        state.writeAtomically(CHECKPOINT, Json.write(cp));
-      } else {
-        checkSameJob(cp, inputs);
+    Path stateDir = stateDirectory(spec.directory());
+    if (!Files.exists(stateDir.resolve(CHECKPOINT))) {
+      requireNoShardFiles(n); // before the state: a directory of someone else's shards
+    }
+    // the first checkpoint is committed before any shard file exists, so a kill from then on
+    // leaves a resumable split
+    try (ResumableRun<Checkpoint> state =
+        ResumableRun.open(LAYOUT, stateDir, identity(inputs), Checkpoint.start(n), crash)) {
+      Checkpoint cp = state.checkpoint();
+      if (state.resumed()) {
         if (cp.complete()) {
           return new Result(cp.records(), cp.badRecords(), cp.perShard(), true, true);
         }
-        List<InputRead> before = cp.ended() == null ? List.of() : cp.ended();
         InputCheck.Outcome o =
-            InputCheck.run(
-                cp.inputs(),
-                inputs,
-                cp.fileIndex(),
-                cp.offset(),
-                cp.read(),
-                f -> f < before.size() ? before.get(f) : null,
-                spec.verifyInputs());
-        o.notes().forEach(listener::note);
-        o.warnings().forEach(listener::warning);
+            state.checkInputs(inputs, cp.position(), spec.verifyInputs(), listener());
         verifyStart = o.verifyStart();
-        ended.addAll(before);
-        while (ended.size() < cp.fileIndex()) {
-          ended.add(null); // read to its end under a version that did not keep what it read
-        }
-        o.vouched().forEach(ended::set);
+        cp = withPosition(cp, ResumableRun.vouched(cp.position(), o));
       }
       return split(inputs, state, cp);
     }
   }
 
-  private Result split(List<InputFile> inputs, StateDirectory state, Checkpoint start)
+  private JobListener listener() {
+    return new JobListener() {
+      @Override
+      public void warning(String message) {
+        listener.warning(message);
+      }
+
+      @Override
+      public void note(String message) {
+        listener.note(message);
+      }
+    };
+  }
+
+  private static Checkpoint withPosition(Checkpoint c, InputPosition at) {
+    return new Checkpoint(
+        at, c.records(), c.badRecords(), c.shards(), c.perShard(), c.quarantine(), c.complete());
+  }
+
+  private Result split(List<InputFile> inputs, ResumableRun<Checkpoint> state, Checkpoint start)
       throws IOException {
     int n = spec.ring().size();
     RecordSource.Settings settings;
@@ -241,33 +257,28 @@ public final class SplitJob {
     long total = inputs.stream().mapToLong(InputFile::size).sum();
     Path quarantinePath =
         spec.onBadRecord() instanceof BadRecordPolicy.Quarantine q ? q.file() : null;
+    InputPosition at = start.position();
     try (RecordSource source =
             RecordSource.tracking(
                 inputs,
                 settings,
-                start.fileIndex(),
-                start.offset(),
-                start.line(),
-                start.read(),
+                at.fileIndex(),
+                at.offset(),
+                at.line(),
+                at.current(),
                 verifyStart);
         OutputFile quarantine =
-            quarantinePath == null
-                ? null
-                : OutputFile.open(quarantinePath, start.quarantineBytes(), null)) {
-      reads = source.reads();
+            quarantinePath == null ? null : OutputFile.open(quarantinePath, start.quarantine())) {
+      InputCursor cursor = new InputCursor(source.reads(), at, inputs.size());
       for (int i = 0; i < n; i++) {
         shards.add(
             OutputFile.open(
                 spec.directory().resolve(shardFileName(i, spec.format(), spec.compression())),
-                start.lengths()[i],
-                null));
+                start.shards().get(i)));
       }
       long[] perShard = start.perShard().clone();
       long records = start.records();
       long bad = start.badRecords();
-      int file = start.fileIndex();
-      long offset = start.offset();
-      long line = start.line();
       long sinceCheckpoint = 0;
       while (true) {
         RecordBatch batch = source.next();
@@ -277,6 +288,7 @@ public final class SplitJob {
               int owner =
                   spec.ring().owner(batch.fingerprints[2 * i], batch.fingerprints[2 * i + 1]);
               shards.get(owner).writeRecord(batch, i);
+              state.reached(Step.RECORD_WRITTEN);
               perShard[owner]++;
               records++;
               sinceCheckpoint++;
@@ -289,18 +301,7 @@ public final class SplitJob {
             case RecordBatch.BLANK -> {}
             default -> {
               if (spec.onBadRecord() instanceof BadRecordPolicy.Fail) {
-                checkpoint(
-                    state,
-                    shards,
-                    quarantine,
-                    inputs,
-                    file,
-                    offset,
-                    line,
-                    records,
-                    bad,
-                    perShard,
-                    false);
+                checkpoint(state, shards, quarantine, cursor, records, bad, perShard, false);
                 throw new BadRecordException(
                     inputs.get(batch.fileIndex[i]).path(), batch.line[i], batch.problem[i], true);
               }
@@ -325,22 +326,17 @@ public final class SplitJob {
               records++;
             }
           }
-          file = batch.fileIndex[i];
-          offset = batch.endOffset[i];
-          line = batch.endLine[i];
-          reads.handled(batch, i);
+          cursor.handled(batch, i);
         }
         boolean end = batch.endOfInput;
         source.recycle(batch);
         listener.progress(end ? total : source.rawBytesRead(), total, records);
         if (end) {
-          checkpoint(
-              state, shards, quarantine, inputs, file, offset, line, records, bad, perShard, true);
+          checkpoint(state, shards, quarantine, cursor, records, bad, perShard, true);
           return new Result(records, bad, perShard, false, start.records() > 0);
         }
         if (sinceCheckpoint >= spec.checkpointRecords()) {
-          checkpoint(
-              state, shards, quarantine, inputs, file, offset, line, records, bad, perShard, false);
+          checkpoint(state, shards, quarantine, cursor, records, bad, perShard, false);
           sinceCheckpoint = 0;
         }
       }
@@ -352,89 +348,83 @@ public final class SplitJob {
   }
 
   private void checkpoint(
-      StateDirectory state,
+      ResumableRun<Checkpoint> state,
       List<OutputFile> shards,
       OutputFile quarantine,
-      List<InputFile> inputs,
-      int file,
-      long offset,
-      long line,
+      InputCursor cursor,
       long records,
       long bad,
       long[] perShard,
       boolean done)
       throws IOException {
-    long[] lengths = new long[shards.size()];
-    for (int i = 0; i < shards.size(); i++) {
-      shards.get(i).sync(); // ends a compressed shard's frame: the length is a frame's end
-      lengths[i] = shards.get(i).length();
+    List<OutputFile.Mark> marks = new ArrayList<>(shards.size());
+    for (OutputFile shard : shards) {
+      marks.add(shard.mark()); // ends a compressed shard's frame: the length is a frame's end
     }
-    if (quarantine != null) {
-      quarantine.sync();
-    }
-    while (ended.size() < file) { // an input before the one being read: read to its end
-      ended.add(reads.ended(ended.size()));
-    }
-    state.writeAtomically(
-        CHECKPOINT,
-        Json.write(
-            new Checkpoint(
-                identity(),
-                inputs,
-                file,
-                offset,
-                line,
-                records,
-                bad,
-                lengths,
-                perShard,
-                quarantine == null ? 0 : quarantine.length(),
-                done,
-                reads.current(),
-                ended)));
+    OutputFile.Mark quarantineMark = quarantine == null ? OutputFile.Mark.EMPTY : quarantine.mark();
+    state.reached(Step.SHARDS_SYNCED);
+    state.commit(
+        new Checkpoint(
+            done ? cursor.finalPosition() : cursor.position(),
+            records,
+            bad,
+            marks,
+            perShard.clone(),
+            quarantineMark,
+            done));
   }
 
-  private static Checkpoint readCheckpoint(StateDirectory state) throws IOException {
-    Path f = state.path().resolve(CHECKPOINT);
-    try {
-      return Json.read(Files.readAllBytes(f), Checkpoint.class);
-    } catch (NoSuchFileException e) {
-      return null;
-    } catch (IOException e) {
-      throw new JobException(
-          f
-              + ": unreadable ("
-              + e.getMessage().lines().findFirst().orElse("")
-              + "); remove the directory to start the split over");
-    }
-  }
+  /** A split's checkpoint as idem wrote it before the state-file encoding. */
+  record LegacyCheckpoint(
+      String job,
+      List<InputFile> inputs,
+      int fileIndex,
+      long offset,
+      long line,
+      long records,
+      long badRecords,
+      long[] lengths,
+      long[] perShard,
+      long quarantineBytes,
+      boolean complete,
+      InputRead read,
+      List<InputRead> ended) {}
 
-  private void checkSameJob(Checkpoint cp, List<InputFile> inputs) throws JobException {
-    List<String> differences = new ArrayList<>();
-    if (!cp.job().equals(identity())) {
-      differences.add("the split in it: " + cp.job() + "; this command: " + identity());
+  /** How a legacy checkpoint described the command, as one line. */
+  private static final Pattern LEGACY_JOB =
+      Pattern.compile(
+          "format (\\S+), key (.+), header (true|false), normalizer (.+), ring (.+), gzip"
+              + " (true|false)(, zstd)?");
+
+  /** A legacy checkpoint, its identity's one line read into the settings it names. */
+  private static ResumableRun.Saved<Checkpoint> legacy(StateFile.Contents json) throws IOException {
+    LegacyCheckpoint c = json.as(LegacyCheckpoint.class);
+    Matcher job = LEGACY_JOB.matcher(c.job());
+    if (!job.matches()) {
+      throw StateFile.damaged(json.file(), "cannot read the split it describes: " + c.job());
     }
-    if (cp.inputs().size() != inputs.size()) {
-      differences.add(
-          "it split " + cp.inputs().size() + " input files, this command names " + inputs.size());
-    } else {
-      for (int i = 0; i < inputs.size(); i++) {
-        String d =
-            cp.inputs().get(i).isSameFileAs(inputs.get(i))
-                ? cp.inputs().get(i).differenceFrom(inputs.get(i))
-                : "input " + (i + 1) + " was " + cp.inputs().get(i).path();
-        if (d != null) {
-          differences.add(d);
-        }
-      }
+    Map<String, String> settings = new LinkedHashMap<>();
+    settings.put("format", job.group(1));
+    settings.put("key", job.group(2));
+    settings.put("header", job.group(3));
+    settings.put("normalize", job.group(4));
+    settings.put("ring", job.group(5));
+    settings.put(
+        "compress", job.group(7) != null ? "zstd" : job.group(6).equals("true") ? "gzip" : "none");
+    List<OutputFile.Mark> marks = new ArrayList<>();
+    for (long length : c.lengths()) {
+      marks.add(new OutputFile.Mark(length, null));
     }
-    if (!differences.isEmpty()) {
-      throw new JobException(
-          spec.directory()
-              + " holds another split:\n  "
-              + String.join("\n  ", differences)
-              + "\nrerun the original command to resume it, or split into an empty directory");
-    }
+    return new ResumableRun.Saved<>(
+        new JobIdentity(LAYOUT.job(), c.inputs(), settings),
+        new Checkpoint(
+            new InputPosition(c.fileIndex(), c.offset(), c.line(), c.read(), c.ended()),
+            c.records(),
+            c.badRecords(),
+            marks,
+            c.perShard(),
+            new OutputFile.Mark(c.quarantineBytes(), null),
+            c.complete()));
   }
 
   private void requireNoShardFiles(int n) throws IOException {

@@ -205,7 +205,7 @@ public final class SortDedupJob {
     if (spec.state() == null && !Files.isDirectory(tmp)) {
       throw new IOException("--tmp " + tmp + ": no such directory");
     }
-    List<InputFile> files = inputs.stream().filter(f -> !f.isStdin()).toList();
+    List<InputFile> files = inputs.stream().filter(f -> !f.isStream()).toList();
     long bytes = files.stream().mapToLong(SortDedupJob::estimatedTextBytes).sum();
     long recordsGuess = files.isEmpty() ? 0 : bytes / meanLineBytes(files.get(0)) + 1;
     long compressedTemp = tempBytesFor(bytes, recordsGuess);
@@ -219,10 +219,7 @@ public final class SortDedupJob {
     boolean compress =
         spec.compressRuns() != null ? spec.compressRuns() : plainTemp + plainTemp / 4 > usable;
     if (spec.state() != null) {
-      if (inputs.stream().anyMatch(InputFile::isStdin)) {
-        throw new JobException(
-            "standard input cannot be resumed: a sort-dedup with --state reads files");
-      }
+      InputFile.requireFiles(inputs, "a job with --state reads its inputs again when it resumes");
       state = SortState.open(spec.state(), SortState.identity(spec, inputs), crash);
     }
     SortState.Progress from = state == null || !state.resumed() ? null : state.checkpoint();

@@ -42,7 +42,8 @@ public record Manifest(
     String dropped,
     String window,
     String shard,
-    String seenBefore) {
+    String seenBefore,
+    String worker) {
 
   /** The version of the state layout this build writes and reads. */
   public static final int FORMAT_VERSION = 1;
@@ -136,6 +137,7 @@ public record Manifest(
         dropped,
         window,
         shard,
-        seenBefore);
+        seenBefore,
+        worker);
   }
 }
