@@ -112,6 +112,7 @@ final class ParquetDedupRun {
                   ? ParquetDedup.NullKeys.SKIP
                   : ParquetDedup.NullKeys.FAIL)
           .cacheBytes(CacheSizeConverter.resolve(c.rocksDbCache))
+          .verifyInputs(c.verify.verifyInputs)
           .notes(n -> note(n));
     } catch (IllegalArgumentException e) {
       throw usage(e.getMessage());

@@ -5,7 +5,9 @@ import dev.idem.core.filter.FilterSnapshot;
 import dev.idem.core.filter.FilterType;
 import dev.idem.core.filter.Filters;
 import dev.idem.core.filter.MembershipFilter;
+import dev.idem.engine.run.JobIdentity;
 import dev.idem.engine.run.StateDirectory;
+import dev.idem.engine.run.StateMismatchException;
 import dev.idem.engine.store.DirectoryLock;
 import dev.idem.engine.store.JournalReplay;
 import dev.idem.engine.store.PendingKeys;
@@ -22,7 +24,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * The durable state of a {@link Deduplicator} opened on a directory: the keys marked up to the last
@@ -392,25 +393,19 @@ final class DurableState implements AutoCloseable {
     return s;
   }
 
+  /** Refuses a store written with other settings, naming each, as every job's state is. */
   private static void requireSame(Path dir, Map<String, String> saved, Map<String, String> now)
       throws IOException {
-    List<String> differences = new ArrayList<>();
-    for (Map.Entry<String, String> e : now.entrySet()) {
-      String was = saved.get(e.getKey());
-      if (!Objects.equals(was, e.getValue())) {
-        differences.add(
-            e.getKey() + ": the state has " + was + ", this deduplicator " + e.getValue());
-      }
-    }
+    List<JobIdentity.Difference> differences =
+        new JobIdentity(DURABLE_SET, List.of(), saved)
+            .differencesFrom(new JobIdentity(DURABLE_SET, List.of(), now));
     if (!differences.isEmpty()) {
-      throw new IOException(
-          dir
-              + " was written with other settings:\n  "
-              + String.join("\n  ", differences)
-              + "\nopen it with the settings it was created "
-              + "with, or use another directory");
+      throw new StateMismatchException(dir, differences);
     }
   }
+
+  /** The kind of state a durable deduplicator keeps, in its identity. */
+  static final String DURABLE_SET = "durable-set";
 
   private static byte[] encode(Map<String, String> settings) {
     StringBuilder sb = new StringBuilder();

@@ -2,23 +2,26 @@ package dev.idem.parquet;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.idem.engine.records.InputFile;
+import dev.idem.engine.records.InputRead;
+import dev.idem.engine.records.OutputFile;
+import dev.idem.engine.run.JobIdentity;
+import dev.idem.engine.run.StateFile;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Objects;
+import java.util.Map;
 
 /**
- * Where a Parquet job stands, committed with its keys as the deduplicator's token: the job (inputs,
- * key, output) and the position after the last closed part. Rows are read again from the start of
- * row group {@code rowGroup} of input {@code file}; parts from {@code parts} on are deleted.
+ * Where a Parquet job stands, committed with its keys as the deduplicator's token, in the job
+ * kernel's state encoding ({@link StateFile}): the job's identity and the position after the last
+ * closed part. Rows are read again from the start of row group {@code rowGroup} of input {@code
+ * file}; parts from {@code parts} on are deleted.
  *
- * @param inputs the inputs' identities when the job began
- * @param key the key columns as the user named them
- * @param keyAsText whether keys are compared as text
- * @param normalize the key normaliser's spec
- * @param output the output directory, absolute
- * @param dropped the directory of dropped rows, absolute, or null
+ * @param identity the job: its inputs when it began, key, output
+ * @param read what the job read of each input it began (all of it: row groups are read in any order
+ *     a file's footer gives), for a resume to check the inputs still hold it; empty in checkpoints
+ *     written before idem kept it
  * @param file the input to go on with
  * @param rowGroup the row group of {@code file} to go on with
  * @param parts closed part files
@@ -29,13 +32,8 @@ import java.util.Objects;
  * @param done whether every input was read
  */
 record ParquetCheckpoint(
-    int version,
-    List<InputFile> inputs,
-    List<String> key,
-    boolean keyAsText,
-    String normalize,
-    String output,
-    String dropped,
+    JobIdentity identity,
+    List<InputRead> read,
     int file,
     int rowGroup,
     long parts,
@@ -45,61 +43,84 @@ record ParquetCheckpoint(
     long nullKeys,
     boolean done) {
 
-  static final int VERSION = 1;
-  private static final ObjectMapper JSON = new ObjectMapper();
+  static final String JOB = "parquet-dedup";
+
+  /** Version 2: the first in the state encoding, with what was read of the inputs. */
+  static final int VERSION = 2;
 
   byte[] encode() {
-    try {
-      return JSON.writeValueAsBytes(this);
-    } catch (IOException e) {
-      throw new IllegalStateException("a checkpoint always encodes", e);
-    }
+    return StateFile.encode(JOB, VERSION, this);
   }
 
-  static ParquetCheckpoint decode(byte[] token) throws IOException {
-    ParquetCheckpoint c = JSON.readValue(token, ParquetCheckpoint.class);
-    if (c.version != VERSION) {
-      throw new IOException(
-          "a Parquet job checkpoint of version " + c.version + "; this idem reads " + VERSION);
+  /**
+   * The checkpoint in {@code token}; {@code state} names it in errors.
+   *
+   * @throws IOException when the token is damaged or not a Parquet job's
+   */
+  static ParquetCheckpoint decode(Path state, byte[] token) throws IOException {
+    StateFile.Contents c = StateFile.decode(state, token, JOB, VERSION);
+    if (c.version() != StateFile.LEGACY_VERSION) {
+      return c.as(ParquetCheckpoint.class);
     }
-    return c;
+    // written by a plain Jackson mapper: names as in Java
+    Legacy l = new ObjectMapper().readValue(c.body(), Legacy.class);
+    return new ParquetCheckpoint(
+        identity(l.inputs(), l.key(), l.keyAsText(), l.normalize(), 0, l.output(), l.dropped()),
+        List.of(),
+        l.file(),
+        l.rowGroup(),
+        l.parts(),
+        l.rows(),
+        l.kept(),
+        l.duplicates(),
+        l.nullKeys(),
+        l.done());
   }
 
-  /** What differs between the job of this checkpoint and {@code job} over {@code files}. */
-  List<String> differencesFrom(ParquetDedup job, List<InputFile> files) {
-    List<String> differences = new ArrayList<>();
-    if (!key().equals(job.key) || keyAsText() != job.keyAsText) {
-      differences.add("the key: the job's is " + key() + (keyAsText() ? " as text" : ""));
-    }
-    if (!normalize().equals(job.normalizer.spec())) {
-      differences.add("--normalize: the job's is " + normalize());
-    }
-    if (!output().equals(job.output.toAbsolutePath().toString())) {
-      differences.add("the output: the job's is " + output());
-    }
-    if (!Objects.equals(dropped(), absolute(job.dropped))) {
-      differences.add("--dropped: the job's is " + (dropped() == null ? "none" : dropped()));
-    }
-    if (inputs().size() != files.size()) {
-      differences.add("the inputs: the job had " + inputs().size() + " files, now " + files.size());
-    } else {
-      for (int i = 0; i < files.size(); i++) {
-        InputFile was = inputs().get(i);
-        InputFile now = files.get(i);
-        String change =
-            !was.path().equals(now.path())
-                ? "input " + (i + 1) + " was " + was.path() + ", now " + now.path()
-                : was.differenceFrom(now);
-        if (change != null) {
-          differences.add(change);
-        }
-      }
-    }
-    return differences;
+  /** What decides a Parquet job's output: a resume must ask the same. */
+  static JobIdentity identity(ParquetDedup job, List<InputFile> inputs) {
+    return identity(
+        inputs,
+        job.key,
+        job.keyAsText,
+        job.normalizer.spec(),
+        job.seed,
+        OutputFile.absolute(job.output),
+        OutputFile.absolute(job.dropped));
   }
 
-  /** A path as checkpoints keep it: absolute, or null. */
-  static String absolute(Path p) {
-    return p == null ? null : p.toAbsolutePath().toString();
+  private static JobIdentity identity(
+      List<InputFile> inputs,
+      List<String> key,
+      boolean keyAsText,
+      String normalize,
+      long seed,
+      String output,
+      String dropped) {
+    Map<String, String> m = new LinkedHashMap<>();
+    m.put("key", String.join(",", key) + (keyAsText ? " (as text)" : ""));
+    m.put("normalize", normalize);
+    m.put("seed", Long.toString(seed));
+    m.put("output", output);
+    m.put("dropped", dropped);
+    return new JobIdentity(JOB, inputs, m);
   }
+
+  /** A checkpoint as idem wrote it before the state encoding (bare JSON, version 1). */
+  record Legacy(
+      int version,
+      List<InputFile> inputs,
+      List<String> key,
+      boolean keyAsText,
+      String normalize,
+      String output,
+      String dropped,
+      int file,
+      int rowGroup,
+      long parts,
+      long rows,
+      long kept,
+      long duplicates,
+      long nullKeys,
+      boolean done) {}
 }

@@ -1,6 +1,7 @@
 package dev.idem.parquet;
 
 import dev.idem.core.KeyNormalizer;
+import dev.idem.engine.records.VerifyInputs;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -61,6 +62,7 @@ public final class ParquetDedup {
   final NullKeys nullKeys;
   final long cacheBytes;
   final Consumer<String> notes;
+  final VerifyInputs verifyInputs;
 
   private ParquetDedup(Builder b) {
     this.inputs = b.inputs;
@@ -78,6 +80,7 @@ public final class ParquetDedup {
     this.nullKeys = b.nullKeys;
     this.cacheBytes = b.cacheBytes;
     this.notes = b.notes;
+    this.verifyInputs = b.verifyInputs;
   }
 
   public static Builder builder() {
@@ -118,6 +121,7 @@ public final class ParquetDedup {
     private long rowGroupBytes = 128L << 20;
     private NullKeys nullKeys = NullKeys.FAIL;
     private long cacheBytes = 64L << 20;
+    private VerifyInputs verifyInputs = VerifyInputs.SAMPLE;
     private Consumer<String> notes = n -> {};
 
     private Builder() {}
@@ -235,6 +239,15 @@ public final class ParquetDedup {
     }
 
     /** Receives one-line notes for the user (a resume, parts deleted). */
+    /**
+     * How a resume checks that the inputs still hold what the job read of them (default: {@link
+     * VerifyInputs#SAMPLE}).
+     */
+    public Builder verifyInputs(VerifyInputs how) {
+      this.verifyInputs = java.util.Objects.requireNonNull(how, "verifyInputs");
+      return this;
+    }
+
     public Builder notes(Consumer<String> n) {
       this.notes = Objects.requireNonNull(n);
       return this;

@@ -6,7 +6,14 @@ import dev.idem.core.filter.MembershipFilter;
 import dev.idem.engine.Deduplicator;
 import dev.idem.engine.Idem;
 import dev.idem.engine.JobException;
+import dev.idem.engine.records.InputCheck;
 import dev.idem.engine.records.InputFile;
+import dev.idem.engine.records.InputRead;
+import dev.idem.engine.run.InputPosition;
+import dev.idem.engine.run.JobIdentity;
+import dev.idem.engine.run.JobListener;
+import dev.idem.engine.run.ResumableRun;
+import dev.idem.engine.run.StateMismatchException;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -59,6 +66,9 @@ final class ParquetJob {
   private long rowsSinceCheckpoint;
 
   private long lastCheckpoint = System.nanoTime();
+
+  /** What the job read of each input it began, for its checkpoints. */
+  private final List<InputRead> read = new ArrayList<>();
 
   /** When this run read its first row (its key columns), or -1 before that. */
   private long firstRowNanos = -1;
@@ -168,13 +178,12 @@ final class ParquetJob {
     }
     ParquetCheckpoint cp;
     try {
-      cp = ParquetCheckpoint.decode(token);
-    } catch (IOException e) {
+      cp = ParquetCheckpoint.decode(job.state, token);
+      requireSameJob(cp);
+    } catch (IOException | RuntimeException e) {
       dedup.close();
-      throw new JobException(
-          job.state + " is not the state of a Parquet dedup job (" + e.getMessage() + ")");
+      throw e;
     }
-    requireSameJob(cp);
     parts = cp.parts();
     rows = cp.rows();
     keptRows = cp.kept();
@@ -202,22 +211,42 @@ final class ParquetJob {
     return cp;
   }
 
+  /**
+   * Refuses a checkpoint of another job, or over inputs that no longer hold what it read of them
+   * (every input it began, whole: {@code InputCheck}).
+   */
   private void requireSameJob(ParquetCheckpoint cp) throws IOException {
-    List<String> differences = cp.differencesFrom(job, inputs);
+    List<JobIdentity.Difference> differences =
+        cp.identity().differencesFrom(ParquetCheckpoint.identity(job, inputs));
     if (!differences.isEmpty()) {
-      dedup.close();
-      throw new JobException(
-          "this command differs from the job in "
-              + job.state
-              + ":\n  "
-              + String.join("\n  ", differences)
-              + "\nrun the original command to resume it, or use a new --state directory");
+      throw new StateMismatchException(job.state, differences);
     }
+    InputCheck.Outcome o =
+        ResumableRun.checkInputs(
+            cp.identity().inputs(),
+            inputs,
+            InputPosition.allRead(cp.read()),
+            job.verifyInputs,
+            new JobListener() {
+              @Override
+              public void warning(String message) {
+                job.notes.accept("warning: " + message);
+              }
+
+              @Override
+              public void note(String message) {
+                job.notes.accept(message);
+              }
+            });
+    read.addAll(ResumableRun.vouched(InputPosition.allRead(cp.read()), o).ended());
   }
 
   /** Judges and writes the row groups of input {@code f} from {@code firstGroup} on. */
   private void readFile(int f, int firstGroup) throws IOException {
     String name = inputs.get(f).path();
+    if (job.state != null && read.size() == f) {
+      read.add(InputRead.ofWholeFile(inputs.get(f))); // what the next checkpoints stand for
+    }
     Path path = Path.of(name);
     try (ParquetFileReader keys = ParquetFileReader.open(new LocalInputFile(path), readOptions);
         ParquetFileReader all = ParquetFileReader.open(new LocalInputFile(path), readOptions)) {
@@ -366,13 +395,8 @@ final class ParquetJob {
   private ParquetCheckpoint checkpoint(int file, int group, boolean done) {
     ParquetCheckpoint cp =
         new ParquetCheckpoint(
-            ParquetCheckpoint.VERSION,
-            inputs,
-            job.key,
-            job.keyAsText,
-            job.normalizer.spec(),
-            job.output.toAbsolutePath().toString(),
-            ParquetCheckpoint.absolute(job.dropped),
+            ParquetCheckpoint.identity(job, inputs),
+            List.copyOf(read),
             file,
             group,
             parts,
@@ -453,7 +477,7 @@ final class ParquetJob {
         cp.kept(),
         cp.duplicates(),
         cp.nullKeys(),
-        cp.inputs().size(),
+        cp.identity().inputs().size(),
         cp.parts(),
         resumed,
         complete,

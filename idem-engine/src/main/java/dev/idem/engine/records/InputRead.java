@@ -1,5 +1,11 @@
 package dev.idem.engine.records;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.zip.CRC32C;
+
 /**
  * What a job read of one input, kept with its checkpoints so that a resume can tell whether the
  * input still holds it ({@link InputCheck}). Stored as JSON: in the dedup checkpoint for the input
@@ -18,4 +24,26 @@ package dev.idem.engine.records;
  * @param fileKey the file's key (device and inode) then, or {@code null} where there is none
  */
 public record InputRead(
-    long bytes, Long crc, long stride, long[] blocks, String modified, String fileKey) {}
+    long bytes, Long crc, long stride, long[] blocks, String modified, String fileKey) {
+
+  /**
+   * What a job reads of {@code input} when it reads all of it, not front to back (a Parquet file,
+   * by row group): the CRC32C of its stored bytes and sampled blocks, taken now.
+   */
+  public static InputRead ofWholeFile(InputFile input) throws IOException {
+    Path path = Path.of(input.path());
+    CRC32C crc = new CRC32C();
+    long bytes = 0;
+    try (InputStream in = Files.newInputStream(path)) {
+      byte[] buf = new byte[1 << 16];
+      for (int n; (n = in.read(buf)) > 0; ) {
+        crc.update(buf, 0, n);
+        bytes += n;
+      }
+    }
+    SampledBlocks s = new SampledBlocks();
+    s.extendTo(path, bytes);
+    return new InputRead(
+        bytes, crc.getValue(), s.stride(), s.blocks(), input.modified(), input.fileKey());
+  }
+}

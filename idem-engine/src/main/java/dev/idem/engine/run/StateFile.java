@@ -68,6 +68,17 @@ public final class StateFile {
 
   /** Writes {@code body} to {@code file} atomically, as {@code kind} at {@code version}. */
   public static void write(Path file, String kind, int version, Object body) throws IOException {
+    StateDirectory.writeAtomically(
+        file.toAbsolutePath().getParent(),
+        file.getFileName().toString(),
+        encode(kind, version, body));
+  }
+
+  /**
+   * {@code body} in this encoding, as bytes: for a state kept elsewhere than in a file of its own
+   * (a job's commit token in a durable set's store).
+   */
+  public static byte[] encode(String kind, int version, Object body) {
     byte[] json = Json.write(body);
     CRC32C crc = new CRC32C();
     crc.update(json);
@@ -83,8 +94,7 @@ public final class StateFile {
             .getBytes(StandardCharsets.US_ASCII);
     byte[] content = Arrays.copyOf(header, header.length + json.length);
     System.arraycopy(json, 0, content, header.length, json.length);
-    StateDirectory.writeAtomically(
-        file.toAbsolutePath().getParent(), file.getFileName().toString(), content);
+    return content;
   }
 
   /**
@@ -102,6 +112,15 @@ public final class StateFile {
     } catch (NoSuchFileException e) {
       return null;
     }
+    return decode(file, content, kind, version);
+  }
+
+  /**
+   * Reads {@code content}, made by {@link #encode} as {@code kind} at a version up to {@code
+   * version}, or a bare JSON body from before this encoding; {@code file} names it in errors.
+   */
+  public static Contents decode(Path file, byte[] content, String kind, int version)
+      throws IOException {
     if (content.length > 0 && content[0] == '{') {
       return new Contents(file, LEGACY_VERSION, content);
     }
