@@ -34,6 +34,11 @@ class ChildProcessTest {
 
   /** The child's process, not started: stderr to a pipe, the rest to be redirected at will. */
   static ProcessBuilder builder(String maxHeap, String... args) {
+    return builder(maxHeap, List.of(), args);
+  }
+
+  /** {@link #builder(String, String...)} with more JVM options ({@code -Dname=value}). */
+  static ProcessBuilder builder(String maxHeap, List<String> jvmOptions, String... args) {
     // quick-starting JVMs: these children live for a second or two, often less
     List<String> command =
         new ArrayList<>(
@@ -42,10 +47,10 @@ class ChildProcessTest {
                 "-XX:TieredStopAtLevel=1",
                 "-XX:+UseSerialGC",
                 "-Xmx" + maxHeap,
-                "-Xshare:auto",
-                "-cp",
-                System.getProperty("java.class.path"),
-                IdemCommand.class.getName()));
+                "-Xshare:auto"));
+    command.addAll(jvmOptions);
+    command.addAll(
+        List.of("-cp", System.getProperty("java.class.path"), IdemCommand.class.getName()));
     command.addAll(List.of(args));
     return new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.PIPE);
   }

@@ -436,7 +436,8 @@ final class PartitionedPlan {
       Files.deleteIfExists(file);
     }
     progress.end();
-    return p.partitionsJudged() < p.partitions() || bits.count() == duplicates;
+    // a plan judged to its end before this run had its bits checked against their checksum
+    return p.partitionsJudged() == p.partitions() || bits.count() == duplicates;
   }
 
   /**

@@ -106,8 +106,7 @@ public final class OutputFile implements AutoCloseable {
                 + " bytes, shorter than the "
                 + checkpointLength
                 + " bytes of the last checkpoint: it was changed outside this job; restore it, "
-                + "or start the job over (a new --state directory; for split, an empty output "
-                + "directory)");
+                + "or start the job over with a new state");
       }
       if (tailChecksum != null && tailChecksum(ch, checkpointLength) != tailChecksum) {
         throw new IOException(
@@ -117,7 +116,7 @@ public final class OutputFile implements AutoCloseable {
                 + checkpointLength
                 + " are not the ones this job wrote (another job or a "
                 + "person wrote it since); resuming would cut their data. Restore the file, or start "
-                + "the job over with another output (and a new --state directory)");
+                + "the job over with another output and a new state");
       }
       ch.truncate(checkpointLength);
       ch.position(checkpointLength);
