@@ -17,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -389,6 +390,26 @@ public final class Deduplicator implements AutoCloseable {
    * Configures a {@link Deduplicator}; see {@link Idem#deduplicator()}. Each setter checks its
    * value where it is set; {@link #build} checks that they fit together.
    */
+  /**
+   * What a durable deduplicator's state directory holds ({@link #describeState}).
+   *
+   * @param settings what a reopen must match: fingerprinter, filter type, expected keys, rate, key
+   *     mode
+   * @param commits the commits made, in every session
+   * @param keys the keys committed
+   * @param token the last commit's token, or {@code null}
+   */
+  public record StateDescription(
+      Map<String, String> settings, long commits, long keys, byte[] token) {}
+
+  /**
+   * Describes the durable state in {@code directory} without opening it for writing (it may be in
+   * use), or returns {@code null} when the directory holds none.
+   */
+  public static StateDescription describeState(Path directory) throws IOException {
+    return DurableState.describe(directory);
+  }
+
   public static final class Builder {
     private long expectedKeys = -1;
     private double fpp = 0.001;

@@ -135,6 +135,26 @@ final class DurableState implements AutoCloseable {
    * @throws IOException naming the directory when it is in use, belongs to something else, was
    *     written with other settings (each difference named), or is damaged
    */
+  /**
+   * What the durable state in {@code dir} holds, read without disturbing it (RocksDB opened read
+   * only, the lock left alone), or {@code null} when {@code dir} is not one.
+   */
+  static Deduplicator.StateDescription describe(Path dir) throws IOException {
+    if (!Files.exists(dir.resolve(STORE_CREATED))) {
+      return null;
+    }
+    Path storeDir = dir.resolve("store");
+    Map<String, String> settings;
+    CommitRecord last;
+    try (StateStore store = StateStore.openReadOnly(storeDir, false)) {
+      byte[] saved = store.meta(SETTINGS);
+      settings = saved == null ? Map.of() : decode(saved);
+      byte[] commit = store.meta(COMMIT);
+      last = commit == null ? CommitRecord.NONE : CommitRecord.decode(commit, storeDir);
+    }
+    return new Deduplicator.StateDescription(settings, last.sequence(), last.keys(), last.token());
+  }
+
   static DurableState open(
       Path dir,
       Fingerprinter fingerprinter,

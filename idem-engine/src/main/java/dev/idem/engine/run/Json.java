@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JavaType;
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
 import com.fasterxml.jackson.databind.SerializationFeature;
@@ -62,6 +63,11 @@ public final class Json {
   /** Reads {@code length} bytes of {@code json} from {@code from} as {@code type}. */
   public static <T> T read(byte[] json, int from, int length, JavaType type) throws IOException {
     return MAPPER.readValue(json, from, length, type);
+  }
+
+  /** {@code value} as a JSON tree, named as in state files. */
+  public static JsonNode tree(Object value) {
+    return MAPPER.valueToTree(value);
   }
 
   /** {@code type} as Jackson names it, to build generic types from. */

@@ -1,8 +1,11 @@
 package dev.idem.engine.state;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.idem.engine.Deduplicator;
 import dev.idem.engine.JobException;
 import dev.idem.engine.KeyMode;
 import dev.idem.engine.run.Json;
+import dev.idem.engine.run.StateFile;
 import dev.idem.engine.store.StateStore;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
@@ -14,38 +17,89 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
 
 /**
- * A look into a state directory without disturbing it (RocksDB opened read-only, the lock only
- * tested): the job's manifest, its last checkpoint, its files and whether a process runs it.
+ * A look into any idem state without disturbing it (files only read, RocksDB opened read-only, the
+ * lock only tested): what kind of state it is, the job's identity, its last checkpoint, its files
+ * and whether a process runs it. A dedup job's state carries more ({@link #dedup}).
  *
- * @param manifest the job's identity
- * @param checkpoint the last checkpoint ({@link Checkpoint#START} if none yet)
+ * @param kind {@code "dedup"}, {@code "sort-dedup"}, {@code "near-dup"}, {@code "split"}, {@code
+ *     "parquet-dedup"} or {@code "durable-set"} (a library deduplicator's)
+ * @param file the file that makes the directory that kind of state
+ * @param version the layout version of that file ({@link StateFile#LEGACY_VERSION}: before the
+ *     state encoding)
  * @param runningBy who holds the lock ("pid 1234"), or {@code null} when no process runs it
- * @param snapshots filter snapshot files and their sizes
- * @param storeBytes bytes of RocksDB's live table files
- * @param estimatedKeys RocksDB's estimate of the keys in {@code seen}
+ * @param identity the job's identity (inputs and settings) as the state keeps it, as JSON
+ * @param checkpoint the last checkpoint as the state keeps it, as JSON; {@code null} before the
+ *     first
+ * @param files the other files of the state, each with its size
+ * @param dedup a dedup job's manifest, checkpoint and store; {@code null} for other kinds
  */
 public record StateInspection(
-    Manifest manifest,
-    Checkpoint checkpoint,
+    String kind,
+    Path file,
+    int version,
     String runningBy,
-    List<String> snapshots,
-    long storeBytes,
-    long estimatedKeys) {
+    JsonNode identity,
+    JsonNode checkpoint,
+    List<String> files,
+    Dedup dedup) {
 
   /**
-   * Inspects {@code state}.
+   * What a dedup job's state holds beyond the others.
    *
-   * @throws JobException when it is not a state directory
+   * @param manifest the job's identity
+   * @param checkpoint the last checkpoint ({@link Checkpoint#START} if none yet)
+   * @param storeBytes bytes of RocksDB's live table files
+   * @param estimatedKeys RocksDB's estimate of the keys in {@code seen}
+   */
+  public record Dedup(
+      Manifest manifest, Checkpoint checkpoint, long storeBytes, long estimatedKeys) {}
+
+  /** The files that make a directory a state of the job named beside each. */
+  private static final Map<String, String> KERNEL_FILES =
+      Map.of(
+          "SORT-DEDUP.json", "sort-dedup",
+          "NEAR-DUP.json", "near-dup",
+          "checkpoint.json", "split",
+          ".idem-split/checkpoint.json", "split");
+
+  /**
+   * Inspects {@code state}: a state directory of any job, or a split's output directory.
+   *
+   * @throws JobException when it is not an idem state, naming what was looked for
    */
   public static StateInspection of(Path state) throws IOException {
-    Path manifestFile = state.resolve("MANIFEST.json");
-    if (!Files.isRegularFile(manifestFile)) {
-      throw new JobException(state + ": not an idem state directory (no MANIFEST.json)");
+    if (!Files.isDirectory(state)) {
+      throw new JobException(state + ": no such directory");
     }
-    Manifest m = Json.read(Files.readAllBytes(manifestFile), Manifest.class);
-    String running = lockHolder(state.resolve("LOCK"));
+    if (Files.isRegularFile(state.resolve(Manifest.FILE))) {
+      return dedup(state);
+    }
+    for (Map.Entry<String, String> e : KERNEL_FILES.entrySet()) {
+      Path file = state.resolve(e.getKey());
+      if (Files.isRegularFile(file)) {
+        return kernel(state, file, e.getValue());
+      }
+    }
+    Deduplicator.StateDescription d = Deduplicator.describeState(state);
+    if (d != null) {
+      return durable(state, d);
+    }
+    throw new JobException(
+        state
+            + ": not an idem state directory (none of "
+            + Manifest.FILE
+            + ", SORT-DEDUP.json, NEAR-DUP.json, .idem-split/checkpoint.json or store.created is "
+            + "there)");
+  }
+
+  private static StateInspection dedup(Path state) throws IOException {
+    Path file = state.resolve(Manifest.FILE);
+    StateFile.Contents c = StateFile.read(file, "dedup", Integer.MAX_VALUE);
+    Manifest m = c.as(Manifest.class);
     Checkpoint cp = Checkpoint.START;
     long storeBytes = 0;
     long keys = 0;
@@ -60,16 +114,91 @@ public record StateInspection(
         keys = store.estimatedSeenKeys();
       }
     }
-    List<String> snapshots = new ArrayList<>();
-    try (var files = Files.list(state)) {
-      for (Path p : files.sorted().toList()) {
-        String n = p.getFileName().toString();
-        if ((n.startsWith("filter-") || n.startsWith("exact-")) && n.endsWith(".snap")) {
-          snapshots.add(n + " (" + Files.size(p) + " bytes)");
-        }
+    return new StateInspection(
+        "dedup",
+        file,
+        c.version(),
+        lockHolder(state.resolve("LOCK")),
+        Json.tree(m.identity()),
+        Json.tree(cp),
+        files(state, Manifest.FILE),
+        new Dedup(m, cp, storeBytes, keys));
+  }
+
+  /** A state of a job on the kernel: its file holds the identity and the last checkpoint. */
+  private static StateInspection kernel(Path state, Path file, String job) throws IOException {
+    StateFile.Contents c = StateFile.read(file, job, Integer.MAX_VALUE);
+    JsonNode body = c.as(JsonNode.class);
+    boolean legacy = c.version() == StateFile.LEGACY_VERSION;
+    Path dir = file.getParent();
+    return new StateInspection(
+        job,
+        file,
+        c.version(),
+        lockHolder(dir.resolve("LOCK")),
+        legacy ? body.get("job") : body.get("identity"),
+        legacy ? body : body.get("checkpoint"),
+        files(dir, file.getFileName().toString()),
+        null);
+  }
+
+  /** A library deduplicator's durable set, or a Parquet job's, whose token is its checkpoint. */
+  private static StateInspection durable(Path state, Deduplicator.StateDescription d)
+      throws IOException {
+    JsonNode identity = Json.tree(d.settings());
+    JsonNode checkpoint = null;
+    String kind = "durable-set";
+    if (d.token() != null) {
+      try {
+        JsonNode token =
+            StateFile.decode(state, d.token(), "parquet-dedup", Integer.MAX_VALUE)
+                .as(JsonNode.class);
+        kind = "parquet-dedup";
+        identity = token.has("identity") ? token.get("identity") : identity;
+        checkpoint = token;
+      } catch (IOException | RuntimeException e) {
+        checkpoint = // a library caller's own token: shown as text where it is text
+            Json.tree(
+                Map.of(
+                    "commits",
+                    d.commits(),
+                    "keys",
+                    d.keys(),
+                    "token",
+                    new String(d.token(), StandardCharsets.UTF_8)));
       }
     }
-    return new StateInspection(m, cp, running, snapshots, storeBytes, keys);
+    return new StateInspection(
+        kind,
+        state.resolve("store.created"),
+        StateFile.LEGACY_VERSION,
+        lockHolder(state.resolve("LOCK")),
+        identity,
+        checkpoint,
+        files(state, "store.created"),
+        null);
+  }
+
+  /** The files and directories of {@code dir} but {@code except}, each with its size. */
+  private static List<String> files(Path dir, String except) throws IOException {
+    List<String> out = new ArrayList<>();
+    try (Stream<Path> list = Files.list(dir)) {
+      for (Path p : list.sorted().toList()) {
+        String n = p.getFileName().toString();
+        if (n.equals(except) || n.equals("LOCK")) {
+          continue;
+        }
+        out.add(
+            n + (Files.isDirectory(p) ? "/ (" + treeBytes(p) : " (" + Files.size(p)) + " bytes)");
+      }
+    }
+    return out;
+  }
+
+  private static long treeBytes(Path dir) throws IOException {
+    try (Stream<Path> walk = Files.walk(dir)) {
+      return walk.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+    }
   }
 
   private static String lockHolder(Path lockFile) throws IOException {
