@@ -28,6 +28,7 @@ import dev.idem.engine.records.InputRead;
 import dev.idem.engine.records.InputReads;
 import dev.idem.engine.records.KeyExtractor;
 import dev.idem.engine.records.OutputFile;
+import dev.idem.engine.records.OutputGuard;
 import dev.idem.engine.records.RecordBatch;
 import dev.idem.engine.records.RecordSource;
 import dev.idem.engine.records.ScratchDirectory;
@@ -181,6 +182,7 @@ public final class DedupJob {
           "a shared exact store works alone: not with windows, a shard, "
               + "approximate mode or full keys");
     }
+    refuseDestructivePaths();
     List<InputFile> inputs = InputFile.expand(spec.inputs());
     if (spec.inputs().stream().anyMatch(InputPaths::isPattern)) {
       listener.note(
@@ -414,6 +416,29 @@ public final class DedupJob {
           warnings.add(w);
           listener.warning(w);
         });
+  }
+
+  /**
+   * Refuses outputs that are inputs, lie in the state directory or are each other, before anything
+   * is opened for writing: the same guard the command runs, for the library's callers.
+   */
+  private void refuseDestructivePaths() throws IOException {
+    OutputGuard guard =
+        new OutputGuard()
+            .resumable(spec.state() != null)
+            .inputs(spec.inputs())
+            .input("the keys seen before " + spec.seenBefore(), spec.seenBefore())
+            .stateDirectory("the state directory " + spec.state(), spec.state())
+            .output("the output " + spec.output(), spec.output())
+            .output("the dropped file " + spec.dropped(), spec.dropped());
+    if (spec.onBadRecord() instanceof BadRecordPolicy.Quarantine q) {
+      guard.output("the quarantine file " + q.file(), q.file());
+    }
+    if (spec.window() != null
+        && spec.window().late() instanceof WindowSpec.LatePolicy.SideOutput s) {
+      guard.output("the late file " + s.file(), s.file());
+    }
+    guard.check();
   }
 
   /** The shared set's warnings are the job's: printed, and counted in its result. */

@@ -8,6 +8,7 @@ import dev.idem.engine.records.InputFile;
 import dev.idem.engine.records.InputRead;
 import dev.idem.engine.records.KeyExtractor;
 import dev.idem.engine.records.OutputFile;
+import dev.idem.engine.records.OutputGuard;
 import dev.idem.engine.records.RecordBatch;
 import dev.idem.engine.records.RecordSource;
 import dev.idem.engine.run.CrashPoints;
@@ -123,6 +124,7 @@ public final class NearDupJob {
         OutputFile.requireDirectory(p); // before the work, not after it
       }
     }
+    refuseDestructivePaths();
     if (spec.state() != null) {
       InputFile.requireFiles(inputs, "a job with --state reads its inputs again when it resumes");
     }
@@ -347,6 +349,25 @@ public final class NearDupJob {
   private void warn(String message) {
     warnings.add(message);
     warn.accept(message);
+  }
+
+  /**
+   * Refuses outputs that are inputs, lie in the state directory or are each other, before anything
+   * is opened for writing: the same guard the command runs, for the library's callers.
+   */
+  private void refuseDestructivePaths() throws IOException {
+    OutputGuard guard =
+        new OutputGuard()
+            .resumable(spec.state() != null)
+            .inputs(spec.inputs())
+            .stateDirectory("the state directory " + spec.state(), spec.state())
+            .output("the output " + spec.output(), spec.output())
+            .output("the dropped file " + spec.dropped(), spec.dropped())
+            .output("the clusters file " + spec.clusters(), spec.clusters());
+    if (spec.onBadRecord() instanceof BadRecordPolicy.Quarantine q) {
+      guard.output("the quarantine file " + q.file(), q.file());
+    }
+    guard.check();
   }
 
   /** What the kernel tells the user, as this job's warnings. */

@@ -12,6 +12,7 @@ import dev.idem.engine.records.InputRead;
 import dev.idem.engine.records.KeyExtractor;
 import dev.idem.engine.records.KeySpec;
 import dev.idem.engine.records.OutputFile;
+import dev.idem.engine.records.OutputGuard;
 import dev.idem.engine.records.RecordBatch;
 import dev.idem.engine.records.RecordFormat;
 import dev.idem.engine.records.RecordSource;
@@ -195,6 +196,7 @@ public final class SplitJob {
       throw new JobException(
           spec.directory() + " is a file; -o names the directory the shard " + "files go to");
     }
+    refuseDestructivePaths(stateDirectory(spec.directory()));
     Files.createDirectories(spec.directory());
     Path stateDir = stateDirectory(spec.directory());
     if (!Files.exists(stateDir.resolve(CHECKPOINT))) {
@@ -216,6 +218,25 @@ public final class SplitJob {
       }
       return split(inputs, state, cp);
     }
+  }
+
+  /**
+   * Refuses shard files and a quarantine file that are inputs or each other, before anything is
+   * opened for writing: the same guard the command runs, for the library's callers.
+   */
+  private void refuseDestructivePaths(Path stateDir) throws IOException {
+    OutputGuard guard =
+        new OutputGuard()
+            .inputs(spec.inputs())
+            .stateDirectory("the split's state " + stateDir, stateDir);
+    for (int i = 0; i < spec.ring().size(); i++) {
+      Path shard = spec.directory().resolve(shardFileName(i, spec.format(), spec.compression()));
+      guard.output("shard file " + shard, shard);
+    }
+    if (spec.onBadRecord() instanceof BadRecordPolicy.Quarantine q) {
+      guard.output("the quarantine file " + q.file(), q.file());
+    }
+    guard.check();
   }
 
   private JobListener listener() {

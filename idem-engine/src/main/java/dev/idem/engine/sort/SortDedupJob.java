@@ -9,6 +9,7 @@ import dev.idem.engine.records.InputFile;
 import dev.idem.engine.records.Inputs;
 import dev.idem.engine.records.KeyExtractor;
 import dev.idem.engine.records.OutputFile;
+import dev.idem.engine.records.OutputGuard;
 import dev.idem.engine.records.RecordBatch;
 import dev.idem.engine.records.RecordSource;
 import dev.idem.engine.run.CrashPoints;
@@ -201,6 +202,7 @@ public final class SortDedupJob {
     if (spec.output() != null) {
       OutputFile.requireDirectory(spec.output()); // before the work, not after it
     }
+    refuseDestructivePaths();
     Path tmp = spec.tmp() != null ? spec.tmp() : Path.of(System.getProperty("java.io.tmpdir"));
     if (spec.state() == null && !Files.isDirectory(tmp)) {
       throw new IOException("--tmp " + tmp + ": no such directory");
@@ -497,6 +499,23 @@ public final class SortDedupJob {
       p = p.getParent();
     }
     return p == null ? Path.of(".") : p;
+  }
+
+  /**
+   * Refuses outputs that are inputs, lie in the state directory or are each other, before anything
+   * is opened for writing: the same guard the command runs, for the library's callers.
+   */
+  private void refuseDestructivePaths() throws IOException {
+    OutputGuard guard =
+        new OutputGuard()
+            .resumable(spec.state() != null)
+            .inputs(spec.inputs())
+            .stateDirectory("the state directory " + spec.state(), spec.state())
+            .output("the output " + spec.output(), spec.output());
+    if (spec.onBadRecord() instanceof BadRecordPolicy.Quarantine q) {
+      guard.output("the quarantine file " + q.file(), q.file());
+    }
+    guard.check();
   }
 
   private boolean keepLast() {

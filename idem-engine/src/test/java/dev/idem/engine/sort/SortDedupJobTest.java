@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idem.core.KeyNormalizer;
+import dev.idem.engine.JobException;
 import dev.idem.engine.records.BadRecordException;
 import dev.idem.engine.records.BadRecordPolicy;
 import dev.idem.engine.records.KeySpec;
@@ -61,6 +62,33 @@ class SortDedupJobTest {
         null,
         policy,
         1 << 20);
+  }
+
+  /** A library caller gets the command's guard: an output that is an input is never emptied. */
+  @Test
+  void anOutputThatIsAnInputIsRefusedBeforeItIsOpened() throws IOException {
+    Path in = dir.resolve("in.txt");
+    Files.writeString(in, "a\nb\na\n");
+    SortDedupSpec spec =
+        new SortDedupSpec(
+            List.of(in.toString()),
+            RecordFormat.LINES,
+            new KeySpec.WholeLine(),
+            false,
+            KeyNormalizer.identity(),
+            0,
+            false,
+            1 << 20,
+            tmp(),
+            SortDedupSpec.Keep.FIRST,
+            SortDedupSpec.Order.INPUT,
+            in,
+            new BadRecordPolicy.Fail(),
+            1 << 20);
+    assertThatThrownBy(() -> run(spec, TINY, new SortDedupJob.Listener() {}))
+        .isInstanceOf(JobException.class)
+        .hasMessageContaining("the output " + in);
+    assertThat(Files.readString(in)).isEqualTo("a\nb\na\n");
   }
 
   private byte[] run(SortDedupSpec spec, SortPlan plan, SortDedupJob.Listener listener)
