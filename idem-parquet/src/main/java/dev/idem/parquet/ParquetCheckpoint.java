@@ -34,6 +34,7 @@ import java.util.Map;
 record ParquetCheckpoint(
     JobIdentity identity,
     List<InputRead> read,
+    InputRead current,
     int file,
     int rowGroup,
     long parts,
@@ -67,6 +68,7 @@ record ParquetCheckpoint(
     return new ParquetCheckpoint(
         identity(l.inputs(), l.key(), l.keyAsText(), l.normalize(), 0, l.output(), l.dropped()),
         List.of(),
+        null,
         l.file(),
         l.rowGroup(),
         l.parts(),

@@ -2,6 +2,7 @@ package dev.idem.parquet;
 
 import dev.idem.core.KeyNormalizer;
 import dev.idem.engine.records.VerifyInputs;
+import dev.idem.engine.run.CrashPoints;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -266,7 +267,7 @@ public final class ParquetDedup {
       if (inputs == null || key == null || output == null) {
         throw new IllegalStateException("set inputs(…), key(…) and output(…) before run()");
       }
-      return new ParquetJob(new ParquetDedup(this)).run();
+      return new ParquetJob(new ParquetDedup(this), CrashPoints.configured()).run();
     }
   }
 }

@@ -9,6 +9,7 @@ import dev.idem.engine.JobException;
 import dev.idem.engine.records.InputCheck;
 import dev.idem.engine.records.InputFile;
 import dev.idem.engine.records.InputRead;
+import dev.idem.engine.run.CrashPoints;
 import dev.idem.engine.run.InputPosition;
 import dev.idem.engine.run.JobIdentity;
 import dev.idem.engine.run.JobListener;
@@ -27,6 +28,7 @@ import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.example.data.simple.convert.GroupRecordConverter;
 import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.io.LocalInputFile;
 import org.apache.parquet.io.ParquetDecodingException;
@@ -67,8 +69,14 @@ final class ParquetJob {
 
   private long lastCheckpoint = System.nanoTime();
 
-  /** What the job read of each input it began, for its checkpoints. */
+  /** What the job read of each input before the one it reads, for its checkpoints. */
   private final List<InputRead> read = new ArrayList<>();
+
+  /** What it read of the input it reads: through the last row group judged ({@code null}: none). */
+  private InputRead current;
+
+  /** Where each row group of the input being read ends in the file. */
+  private long[] groupEnds = new long[0];
 
   /** When this run read its first row (its key columns), or -1 before that. */
   private long firstRowNanos = -1;
@@ -78,8 +86,17 @@ final class ParquetJob {
 
   private static final byte DUPLICATE = 2;
 
-  ParquetJob(ParquetDedup job) {
+  /** A Parquet job's crash points, besides the kernel's ({@link CrashPoints}). */
+  enum Step {
+    /** A part file closed and renamed into place, the checkpoint that counts it not committed. */
+    PART_CLOSED
+  }
+
+  private final CrashPoints crash;
+
+  ParquetJob(ParquetDedup job, CrashPoints crash) {
     this.job = job;
+    this.crash = crash;
     // pages carry a CRC when their writer wrote one (parquet-java does by default): a damaged
     // page is an error, not rows with wrong values
     this.readOptions = ParquetReadOptions.builder(conf).usePageChecksumVerification(true).build();
@@ -221,11 +238,14 @@ final class ParquetJob {
     if (!differences.isEmpty()) {
       throw new StateMismatchException(job.state, differences);
     }
+    InputPosition at =
+        new InputPosition(
+            cp.file(), cp.current() == null ? 0 : cp.current().bytes(), 0, cp.current(), cp.read());
     InputCheck.Outcome o =
         ResumableRun.checkInputs(
             cp.identity().inputs(),
             inputs,
-            InputPosition.allRead(cp.read()),
+            at,
             job.verifyInputs,
             new JobListener() {
               @Override
@@ -238,15 +258,24 @@ final class ParquetJob {
                 job.notes.accept(message);
               }
             });
-    read.addAll(ResumableRun.vouched(InputPosition.allRead(cp.read()), o).ended());
+    if (o.verifyStart() && cp.current() != null) { // modified since: what was read, in full
+      InputFile in = inputs.get(cp.file());
+      if (!cp.current().crc().equals(InputRead.ofPrefix(in, null, cp.current().bytes()).crc())) {
+        throw InputCheck.refusal(
+            List.of(
+                in.path()
+                    + ": its first "
+                    + cp.current().bytes()
+                    + " bytes differ from the ones the job read"));
+      }
+    }
+    read.addAll(ResumableRun.vouched(at, o).ended());
+    current = cp.current();
   }
 
   /** Judges and writes the row groups of input {@code f} from {@code firstGroup} on. */
   private void readFile(int f, int firstGroup) throws IOException {
     String name = inputs.get(f).path();
-    if (job.state != null && read.size() == f) {
-      read.add(InputRead.ofWholeFile(inputs.get(f))); // what the next checkpoints stand for
-    }
     Path path = Path.of(name);
     try (ParquetFileReader keys = ParquetFileReader.open(new LocalInputFile(path), readOptions);
         ParquetFileReader all = ParquetFileReader.open(new LocalInputFile(path), readOptions)) {
@@ -256,6 +285,11 @@ final class ParquetJob {
       keys.setRequestedSchema(key.projection());
       String createdBy = keys.getFooter().getFileMetaData().getCreatedBy();
       int groups = keys.getRowGroups().size();
+      groupEnds = new long[groups];
+      for (int g = 0; g < groups; g++) {
+        BlockMetaData b = keys.getRowGroups().get(g);
+        groupEnds[g] = b.getStartingPos() + b.getCompressedSize();
+      }
       for (int g = firstGroup; g < groups; g++) {
         byte[] verdicts = judge(name, g, keys.readRowGroup(g), key, createdBy);
         write(all.readRowGroup(g), verdicts);
@@ -373,7 +407,18 @@ final class ParquetJob {
    */
   private void closePart(int nextFile, int nextGroup, boolean end) throws IOException {
     boolean open = kept.isOpen() || (dropped != null && dropped.isOpen());
-    if (!open && (parts > 0 || schema == null || !end)) {
+    if (!open && !end) {
+      // no row written since the last checkpoint (all repeats): no part to close, but the position
+      // is committed all the same, so that a kill does not make the resume judge them again
+      rowsSinceCheckpoint = 0;
+      lastCheckpoint = System.nanoTime();
+      if (job.state != null) {
+        dedup.commit(checkpoint(nextFile, nextGroup, false).encode());
+        crash.reached(ResumableRun.Step.CHECKPOINT_COMMITTED);
+      }
+      return;
+    }
+    if (!open && (parts > 0 || schema == null)) {
       return;
     }
     if (copy == null) {
@@ -387,16 +432,22 @@ final class ParquetJob {
     rowsSinceCheckpoint = 0;
     lastCheckpoint = System.nanoTime();
     if (job.state != null && !end) {
+      crash.reached(Step.PART_CLOSED);
       dedup.commit(checkpoint(nextFile, nextGroup, false).encode());
+      crash.reached(ResumableRun.Step.CHECKPOINT_COMMITTED);
     }
   }
 
   /** The checkpoint at a position; with a state, the end's is committed too. */
-  private ParquetCheckpoint checkpoint(int file, int group, boolean done) {
+  private ParquetCheckpoint checkpoint(int file, int group, boolean done) throws IOException {
+    if (job.state != null) {
+      noteRead(file, group);
+    }
     ParquetCheckpoint cp =
         new ParquetCheckpoint(
             ParquetCheckpoint.identity(job, inputs),
             List.copyOf(read),
+            current,
             file,
             group,
             parts,
@@ -409,6 +460,25 @@ final class ParquetJob {
       dedup.commit(cp.encode());
     }
     return cp;
+  }
+
+  /**
+   * Brings what was read up to the position before row group {@code group} of input {@code file}:
+   * the inputs before it whole, its bytes through the row group before.
+   */
+  private void noteRead(int file, int group) throws IOException {
+    while (read.size() < file) {
+      InputFile in = inputs.get(read.size());
+      read.add(InputRead.ofPrefix(in, current, Files.size(Path.of(in.path()))));
+      current = null;
+    }
+    if (file < inputs.size() && group > 0) {
+      long end = 0;
+      for (int g = 0; g < group; g++) {
+        end = Math.max(end, groupEnds[g]);
+      }
+      current = InputRead.ofPrefix(inputs.get(file), current, end);
+    }
   }
 
   private void requireSameSchema(String name, MessageType fileSchema) {

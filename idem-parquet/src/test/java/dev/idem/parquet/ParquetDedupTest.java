@@ -330,7 +330,7 @@ class ParquetDedupTest {
     job.run();
     assertThatThrownBy(() -> job.key(List.of("id")).run())
         .isInstanceOf(JobException.class)
-        .hasMessageContaining("the key: the job's is [meta.url]");
+        .hasMessageContaining("key differs: the state has meta.url, this command has id");
     assertThatThrownBy(
             () ->
                 ParquetDedup.builder()

@@ -1,9 +1,10 @@
 package dev.idem.engine.records;
 
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.file.Files;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.zip.CRC32C;
 
 /**
@@ -27,23 +28,32 @@ public record InputRead(
     long bytes, Long crc, long stride, long[] blocks, String modified, String fileKey) {
 
   /**
-   * What a job reads of {@code input} when it reads all of it, not front to back (a Parquet file,
-   * by row group): the CRC32C of its stored bytes and sampled blocks, taken now.
+   * What a job has read of {@code input} when it has read its first {@code bytes} bytes as stored,
+   * in any order (a Parquet file, by row group): their CRC32C and sampled blocks, read now. {@code
+   * before}, what it had read of a shorter prefix, is extended rather than read again.
    */
-  public static InputRead ofWholeFile(InputFile input) throws IOException {
+  public static InputRead ofPrefix(InputFile input, InputRead before, long bytes)
+      throws IOException {
     Path path = Path.of(input.path());
+    boolean extend = before != null && before.crc() != null && before.bytes() <= bytes;
+    long from = extend ? before.bytes() : 0;
     CRC32C crc = new CRC32C();
-    long bytes = 0;
-    try (InputStream in = Files.newInputStream(path)) {
-      byte[] buf = new byte[1 << 16];
-      for (int n; (n = in.read(buf)) > 0; ) {
-        crc.update(buf, 0, n);
-        bytes += n;
+    try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
+      ByteBuffer buf = ByteBuffer.allocate(1 << 16);
+      for (long at = from; at < bytes; ) {
+        buf.clear().limit((int) Math.min(buf.capacity(), bytes - at));
+        int n = ch.read(buf, at);
+        if (n < 0) {
+          throw new IOException(input.path() + ": ends before byte " + bytes);
+        }
+        crc.update(buf.flip());
+        at += n;
       }
     }
-    SampledBlocks s = new SampledBlocks();
+    long value =
+        extend ? Crc32c.combine(before.crc(), crc.getValue(), bytes - from) : crc.getValue();
+    SampledBlocks s = extend ? SampledBlocks.of(before) : new SampledBlocks();
     s.extendTo(path, bytes);
-    return new InputRead(
-        bytes, crc.getValue(), s.stride(), s.blocks(), input.modified(), input.fileKey());
+    return new InputRead(bytes, value, s.stride(), s.blocks(), input.modified(), input.fileKey());
   }
 }
