@@ -218,8 +218,18 @@ final class DedupCommand implements Callable<Integer> {
       paramLabel = "PORT",
       description =
           "Serve the job's counters (records, kept, input bytes, warnings) for "
-              + "Prometheus at http://HOST:PORT/metrics while it runs (0: any free port, printed).")
+              + "Prometheus at http://ADDRESS:PORT/metrics while it runs (0: any free port, "
+              + "printed).")
   Integer metricsPort;
+
+  @Option(
+      names = "--metrics-address",
+      paramLabel = "ADDRESS",
+      defaultValue = "127.0.0.1",
+      description =
+          "Where --metrics-port listens (default: ${DEFAULT-VALUE}, this machine only; 0.0.0.0 "
+              + "for every interface, which lets anyone who can reach it read the counters).")
+  String metricsAddress;
 
   @Option(
       names = "--recent",
@@ -354,6 +364,11 @@ final class DedupCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
+    if (metricsPort != null && (metricsPort < 0 || metricsPort > 65535)) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--metrics-port must be from 0 (any free port) to 65535, got " + metricsPort);
+    }
     if (ParquetDedupRun.applies(record.format, inputs)) {
       return new ParquetDedupRun(this, io).call();
     }
@@ -363,10 +378,15 @@ final class DedupCommand implements Callable<Integer> {
       refuseDestructivePaths(jobSpec);
       JobResult result;
       try (MetricsEndpoint metrics =
-          metricsPort == null ? null : summary.metrics().start(metricsPort)) {
+          metricsPort == null ? null : summary.metrics().start(metricsAddress, metricsPort)) {
         if (metrics != null && !output.quiet) {
           io.err()
-              .println("idem dedup: metrics at http://localhost:" + metrics.port() + "/metrics");
+              .println(
+                  "idem dedup: metrics at http://"
+                      + metricsAddress
+                      + ":"
+                      + metrics.port()
+                      + "/metrics");
         }
         result = DedupJob.run(jobSpec, io.in(), io.data(), summary.listener());
       }

@@ -162,7 +162,8 @@ final class SortDedupCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     output.requireOneUseOfStandardOutput(spec.commandLine());
     SortDedupSpec jobSpec = jobSpec();
-    SortDedupSummary summary = new SortDedupSummary(io, output, tmp);
+    SortDedupSummary summary =
+        new SortDedupSummary(io, output, state != null ? state.resolve("runs") : tmp);
     try {
       refuseDestructivePaths(jobSpec);
       SortDedupResult result = SortDedupJob.run(jobSpec, io.in(), io.data(), summary.listener());

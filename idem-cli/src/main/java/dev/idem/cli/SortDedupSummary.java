@@ -20,15 +20,15 @@ final class SortDedupSummary {
   private final Io io;
   private final boolean quiet;
   private final OutputOptions output;
-  private final Path tmp;
+  private final Path runs;
   private final boolean drawProgress;
   private final PhaseBar bar = new PhaseBar();
 
-  SortDedupSummary(Io io, OutputOptions output, Path tmp) {
+  SortDedupSummary(Io io, OutputOptions output, Path runs) {
     this.io = io;
     this.quiet = output.quiet;
     this.output = output;
-    this.tmp = tmp;
+    this.runs = runs;
     this.drawProgress = !quiet && io.err() == System.err && Terminal.stderrIsTerminal();
   }
 
@@ -89,7 +89,7 @@ final class SortDedupSummary {
       io.err()
           .printf(
               Locale.ROOT,
-              "  memory %s: the input fit in memory, nothing written to " + "--tmp%n",
+              "  memory %s: the input fit in memory, no sorted runs written%n",
               ByteSize.format(r.memoryBytes()));
     } else {
       io.err()
@@ -104,7 +104,7 @@ final class SortDedupSummary {
               r.fanIn(),
               ByteSize.format(r.tempBytesWritten()),
               r.runsCompressed() ? "LZ4" : "uncompressed",
-              tmp != null ? tmp : System.getProperty("java.io.tmpdir"),
+              runs != null ? runs : System.getProperty("java.io.tmpdir"),
               ByteSize.format(r.tempPeakBytes()));
     }
     double seconds = r.elapsedMillis() / 1000.0;

@@ -96,6 +96,21 @@ public final class MetricsEndpoint implements AutoCloseable {
      * @throws IOException when the port cannot be bound, naming it
      */
     public MetricsEndpoint start(int port) throws IOException {
+      return start("127.0.0.1", port);
+    }
+
+    /**
+     * Serves the counters at {@code http://address:port/metrics}: loopback unless asked otherwise,
+     * since the counters say what a job reads; {@code 0.0.0.0} for every interface.
+     *
+     * @throws IOException when the port cannot be bound, naming it
+     * @throws IllegalArgumentException for a port outside 0-65535
+     */
+    public MetricsEndpoint start(String address, int port) throws IOException {
+      if (port < 0 || port > 65535) {
+        throw new IllegalArgumentException(
+            "the metrics port must be from 0 (any free one) to 65535, got " + port);
+      }
       PrometheusRegistry registry = new PrometheusRegistry();
       counters.forEach(
           (name, c) ->
@@ -106,9 +121,10 @@ public final class MetricsEndpoint implements AutoCloseable {
                   .register(registry));
       try {
         return new MetricsEndpoint(
-            HTTPServer.builder().port(port).registry(registry).buildAndStart());
+            HTTPServer.builder().hostname(address).port(port).registry(registry).buildAndStart());
       } catch (IOException e) {
-        throw new IOException("metrics: cannot listen on port " + port + ": " + e.getMessage(), e);
+        throw new IOException(
+            "metrics: cannot listen on " + address + ":" + port + ": " + e.getMessage(), e);
       }
     }
   }

@@ -224,9 +224,13 @@ public final class RedisSeenSet implements SharedSeenSet {
             + "command when Redis is back");
   }
 
+  /** How long a job waits for a server that is loading its data (an AOF replay can take long). */
+  private static final long LOADING_WAIT_MILLIS = 600_000;
+
   private void connectWithRetries() throws IOException {
     JedisException last = null;
-    for (int attempt = 0; attempt < ATTEMPTS; attempt++) {
+    long loadingSince = -1;
+    for (int attempt = 0; attempt < ATTEMPTS; ) {
       try {
         connect();
         marker.begin(jedis);
@@ -240,10 +244,35 @@ public final class RedisSeenSet implements SharedSeenSet {
       } catch (JedisException e) {
         last = e;
         disconnect();
-        backoff(attempt);
+        if (String.valueOf(e.getMessage()).startsWith("LOADING")) {
+          // loading its data from disk: it will answer, and what it answers then is what counts
+          long now = System.currentTimeMillis();
+          if (loadingSince < 0) {
+            loadingSince = now;
+          }
+          if (now - loadingSince < LOADING_WAIT_MILLIS) {
+            sleep(1000);
+            continue;
+          }
+        }
+        backoff(attempt++);
       }
     }
-    throw new IOException(description + ": cannot connect (" + last.getMessage() + ")");
+    throw new IOException(
+        description
+            + ": cannot connect ("
+            + last.getMessage()
+            + "); nothing was marked: rerun the same command when Redis answers (a job with "
+            + "--state resumes from its last checkpoint)");
+  }
+
+  private static void sleep(long millis) throws IOException {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted while waiting for Redis");
+    }
   }
 
   private void connect() {

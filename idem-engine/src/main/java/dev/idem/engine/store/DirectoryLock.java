@@ -51,12 +51,17 @@ public final class DirectoryLock implements AutoCloseable {
       ch.close();
       return null;
     }
-    ch.truncate(0);
-    ch.write(
-        ByteBuffer.wrap(
-            ("pid " + ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.UTF_8)),
-        0);
-    ch.force(false);
+    try {
+      ch.truncate(0);
+      ch.write(
+          ByteBuffer.wrap(
+              ("pid " + ProcessHandle.current().pid() + "\n").getBytes(StandardCharsets.UTF_8)),
+          0);
+      ch.force(false);
+    } catch (IOException e) {
+      ch.close(); // and the lock with it
+      throw new IOException(dir.resolve(FILE) + ": cannot write: " + e.getMessage(), e);
+    }
     return new DirectoryLock(ch, lock);
   }
 
