@@ -4,6 +4,8 @@ import dev.idem.engine.records.BadRecordPolicy;
 import dev.idem.engine.records.LineReader;
 import dev.idem.engine.records.OutputGuard;
 import java.io.IOException;
+import java.util.Iterator;
+import java.util.List;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.TypeConversionException;
@@ -23,6 +25,7 @@ final class BadRecordOptions {
       paramLabel = "POLICY",
       defaultValue = "fail",
       converter = PolicyConverter.class,
+      completionCandidates = PolicyConverter.class,
       description =
           "A record that is not valid or has no key: fail (exit 1 naming file, line "
               + "and reason), skip, or quarantine=FILE (default: ${DEFAULT-VALUE}). All are "
@@ -63,7 +66,14 @@ final class BadRecordOptions {
   }
 
   /** {@code fail}, {@code skip} or {@code quarantine=FILE}, as the engine parses it. */
-  static final class PolicyConverter implements ITypeConverter<BadRecordPolicy> {
+  static final class PolicyConverter implements ITypeConverter<BadRecordPolicy>, Iterable<String> {
+
+    /** The words for shell completion. */
+    @Override
+    public Iterator<String> iterator() {
+      return List.of("fail", "skip", "quarantine=").iterator();
+    }
+
     @Override
     public BadRecordPolicy convert(String value) {
       try {
