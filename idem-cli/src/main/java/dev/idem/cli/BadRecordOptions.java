@@ -4,6 +4,7 @@ import dev.idem.engine.records.BadRecordPolicy;
 import dev.idem.engine.records.LineReader;
 import dev.idem.engine.records.OutputGuard;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.List;
 import picocli.CommandLine.ITypeConverter;
@@ -28,8 +29,9 @@ final class BadRecordOptions {
       completionCandidates = PolicyConverter.class,
       description =
           "A record that is not valid or has no key: fail (exit 1 naming file, line "
-              + "and reason), skip, or quarantine=FILE (default: ${DEFAULT-VALUE}). All are "
-              + "counted.")
+              + "and reason), skip, or quarantine=FILE: the record as read to FILE (and, for "
+              + "dedup, its input, line and reason to FILE.reasons.tsv) (default: "
+              + "${DEFAULT-VALUE}). All are counted.")
   BadRecordPolicy policy;
 
   @Option(
@@ -62,6 +64,17 @@ final class BadRecordOptions {
   void addQuarantineTo(OutputGuard guard) throws IOException {
     if (policy instanceof BadRecordPolicy.Quarantine q) {
       guard.output("--on-bad-record quarantine=" + q.file(), q.file());
+    }
+  }
+
+  /**
+   * Adds the quarantine file's reasons, {@code FILE.reasons.tsv}, if there is a quarantine file:
+   * for {@code dedup}, which writes them.
+   */
+  void addQuarantineReasonsTo(OutputGuard guard) throws IOException {
+    if (policy instanceof BadRecordPolicy.Quarantine q) {
+      Path reasons = q.file().resolveSibling(q.file().getFileName() + ".reasons.tsv");
+      guard.output("--on-bad-record quarantine=" + q.file() + " (its " + reasons + ")", reasons);
     }
   }
 

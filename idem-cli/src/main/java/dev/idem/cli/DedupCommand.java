@@ -496,6 +496,7 @@ final class DedupCommand implements Callable<Integer> {
     }
     guard.output("-o " + s.output(), s.output()).output("--dropped " + s.dropped(), s.dropped());
     badRecords.addQuarantineTo(guard);
+    badRecords.addQuarantineReasonsTo(guard);
     if (s.window() != null && s.window().late() instanceof WindowSpec.LatePolicy.SideOutput so) {
       guard.output("--late side-output=" + so.file(), so.file());
     }
