@@ -10,6 +10,7 @@ import dev.idem.engine.state.Checkpoint;
 import dev.idem.engine.state.Manifest;
 import dev.idem.engine.state.StateInspection;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -31,7 +32,8 @@ import picocli.CommandLine.Parameters;
     description = {
       "Describe a dedup job's state directory: its command (MANIFEST), last "
           + "checkpoint, counts, sizes, and whether a process is running it. Safe while the job "
-          + "runs.",
+          + "runs. The states of dedup on text records only: those of sort-dedup, near-dup, "
+          + "Parquet dedup and split are named as such and refused (exit 1).",
       ""
     })
 final class InspectCommand implements Callable<Integer> {
@@ -44,12 +46,39 @@ final class InspectCommand implements Callable<Integer> {
 
   private final Io io;
 
+  /**
+   * The states of the other resumable jobs, which have no manifest, named as what they are rather
+   * than "not an idem state directory".
+   */
+  private void refuseOtherKinds() {
+    if (Files.exists(state.resolve("MANIFEST.json"))) {
+      return;
+    }
+    String kind =
+        Files.exists(state.resolve("SORT-DEDUP.json"))
+            ? "an idem sort-dedup job"
+            : Files.exists(state.resolve("NEAR-DUP.json"))
+                ? "an idem near-dup job"
+                : Files.exists(state.resolve("store.created"))
+                    ? "a Parquet dedup job or a library Deduplicator"
+                    : null;
+    if (kind != null) {
+      throw new UserException(
+          state
+              + " is the state of "
+              + kind
+              + ": idem inspect describes the states of dedup jobs on text records only; rerun "
+              + "that job's command to resume it");
+    }
+  }
+
   InspectCommand(Io io) {
     this.io = io;
   }
 
   @Override
   public Integer call() throws IOException {
+    refuseOtherKinds();
     StateInspection s;
     try {
       s = StateInspection.of(state);

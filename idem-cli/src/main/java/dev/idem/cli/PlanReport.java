@@ -9,6 +9,7 @@ import dev.idem.engine.plan.Workload;
 import dev.idem.engine.records.DistinctKeyCounter;
 import dev.idem.engine.records.InputSurvey;
 import java.io.PrintStream;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -209,7 +210,16 @@ final class PlanReport {
     }
     StringBuilder line = new StringBuilder(text.substring(0, lead));
     boolean empty = true;
+    // a number and its unit stay on one line: "8.0 GiB", "0.61 %"
+    List<String> words = new ArrayList<>();
     for (String word : text.substring(lead).split(" +")) {
+      if (!words.isEmpty() && word.matches("(B|KiB|MiB|GiB|TiB|%)[,.;:)]*")) {
+        words.set(words.size() - 1, words.get(words.size() - 1) + " " + word);
+      } else {
+        words.add(word);
+      }
+    }
+    for (String word : words) {
       if (word.isEmpty()) {
         continue;
       }
