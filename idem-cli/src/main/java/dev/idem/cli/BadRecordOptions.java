@@ -4,6 +4,9 @@ import dev.idem.engine.records.BadRecordPolicy;
 import dev.idem.engine.records.LineReader;
 import dev.idem.engine.records.OutputGuard;
 import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Iterator;
+import java.util.List;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.TypeConversionException;
@@ -23,10 +26,12 @@ final class BadRecordOptions {
       paramLabel = "POLICY",
       defaultValue = "fail",
       converter = PolicyConverter.class,
+      completionCandidates = PolicyConverter.class,
       description =
           "A record that is not valid or has no key: fail (exit 1 naming file, line "
-              + "and reason), skip, or quarantine=FILE (default: ${DEFAULT-VALUE}). All are "
-              + "counted.")
+              + "and reason), skip, or quarantine=FILE: the record as read to FILE (and, for "
+              + "dedup, its input, line and reason to FILE.reasons.tsv) (default: "
+              + "${DEFAULT-VALUE}). All are counted.")
   BadRecordPolicy policy;
 
   @Option(
@@ -62,8 +67,26 @@ final class BadRecordOptions {
     }
   }
 
+  /**
+   * Adds the quarantine file's reasons, {@code FILE.reasons.tsv}, if there is a quarantine file:
+   * for {@code dedup}, which writes them.
+   */
+  void addQuarantineReasonsTo(OutputGuard guard) throws IOException {
+    if (policy instanceof BadRecordPolicy.Quarantine q) {
+      Path reasons = q.file().resolveSibling(q.file().getFileName() + ".reasons.tsv");
+      guard.output("--on-bad-record quarantine=" + q.file() + " (its " + reasons + ")", reasons);
+    }
+  }
+
   /** {@code fail}, {@code skip} or {@code quarantine=FILE}, as the engine parses it. */
-  static final class PolicyConverter implements ITypeConverter<BadRecordPolicy> {
+  static final class PolicyConverter implements ITypeConverter<BadRecordPolicy>, Iterable<String> {
+
+    /** The words for shell completion. */
+    @Override
+    public Iterator<String> iterator() {
+      return List.of("fail", "skip", "quarantine=").iterator();
+    }
+
     @Override
     public BadRecordPolicy convert(String value) {
       try {

@@ -9,6 +9,7 @@ import dev.idem.engine.records.VerifyInputs;
 import dev.idem.engine.sort.SortDedupSpec;
 import java.util.Arrays;
 import java.util.EnumMap;
+import java.util.Iterator;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -21,9 +22,10 @@ import picocli.CommandLine.TypeConversionException;
  * ({@code [FINGERPRINT, FULL_KEY]}) and cannot offer only some constants; this one names the value
  * and the words the help text uses: {@code 'zstd' is not auto, lz4 or none}.
  *
- * <p>picocli creates converters from their class, so each option type has its subclass below.
+ * <p>picocli creates converters from their class, so each option type has its subclass below. Each
+ * is also the option's completion candidates: the same words, in the same case.
  */
-class ChoiceConverter<E extends Enum<E>> implements ITypeConverter<E> {
+class ChoiceConverter<E extends Enum<E>> implements ITypeConverter<E>, Iterable<String> {
 
   /** The word for each constant, in declaration order: the order the message lists them. */
   private final Map<E, String> words;
@@ -48,6 +50,15 @@ class ChoiceConverter<E extends Enum<E>> implements ITypeConverter<E> {
       }
     }
     throw new TypeConversionException("'" + value + "' is not " + choices());
+  }
+
+  /**
+   * The words, for shell completion ({@code completionCandidates}, which picocli would otherwise
+   * take from the enum's constants, in upper case, all of them).
+   */
+  @Override
+  public Iterator<String> iterator() {
+    return words.values().iterator();
   }
 
   /** {@code a, b or c}. */

@@ -19,6 +19,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.ArgGroup;
@@ -35,6 +36,22 @@ import picocli.CommandLine.TypeConversionException;
 /** {@code idem dedup}: the main job. */
 @Command(
     name = "dedup",
+    footerHeading = "%nExamples:%n",
+    footer = {
+      "  # the first event of each id; resumable: after a crash, run the same command",
+      "  idem dedup --key id --state st -o clean.jsonl examples/clicks.jsonl",
+      "  # whole lines, from standard input to standard output",
+      "  idem dedup --whole-line < urls.txt > unique.txt",
+      "  # CSV by column name; bad records to bad.csv, why to bad.csv.reasons.tsv",
+      "  idem dedup --column url --on-bad-record quarantine=bad.csv -o clean.csv \\",
+      "      urls.csv",
+      "  # a user's clicks within 10 minutes (of event time, field ts) are one",
+      "  idem dedup --key user --window 10m --sliding --time-field ts \\",
+      "      -o once.jsonl examples/clicks.jsonl",
+      "  # keys larger than memory: to partition files, each judged in a 256 MiB heap",
+      "  idem dedup --whole-line --memory 256m --exact-store partitioned \\",
+      "      --state st-big -o unique-lines.txt urls.txt"
+    },
     mixinStandardHelpOptions = true,
     versionProvider = IdemCommand.Version.class,
     sortOptions = false,
@@ -66,6 +83,7 @@ final class DedupCommand implements Callable<Integer> {
       paramLabel = "MODE",
       defaultValue = "exact",
       converter = ChoiceConverter.Mode.class,
+      completionCandidates = ChoiceConverter.Mode.class,
       description =
           "exact: every 'maybe' is confirmed, no new record is ever dropped "
               + "(default); approximate: the filter alone decides, a new record is dropped with "
@@ -77,6 +95,7 @@ final class DedupCommand implements Callable<Integer> {
       paramLabel = "KM",
       defaultValue = "fingerprint",
       converter = ChoiceConverter.KeyModes.class,
+      completionCandidates = ChoiceConverter.KeyModes.class,
       description =
           "What the exact tier stores: fingerprint (16 bytes/key; two keys are "
               + "confused with probability ~n^2/2^129) or full (the key's bytes, exact). Default: "
@@ -115,6 +134,7 @@ final class DedupCommand implements Callable<Integer> {
       names = "--filter",
       paramLabel = "TYPE",
       converter = ChoiceConverter.Filter.class,
+      completionCandidates = ChoiceConverter.Filter.class,
       description =
           "Filter type: bloom, blocked, partitioned or scalable (default: blocked "
               + "with --expected, scalable without); the deletable and exact structures are not "
@@ -133,6 +153,7 @@ final class DedupCommand implements Callable<Integer> {
       paramLabel = "WHERE",
       defaultValue = "auto",
       converter = ExactStore.Converter.class,
+      completionCandidates = ExactStore.Converter.class,
       description =
           "auto (memory when the exact set and the job's 32 MiB of working heap fit in "
               + "--memory, with room for the set to double when the key count is guessed from "
@@ -289,6 +310,7 @@ final class DedupCommand implements Callable<Integer> {
         paramLabel = "FMT",
         defaultValue = "millis",
         converter = ChoiceConverter.TimeFormat.class,
+        completionCandidates = ChoiceConverter.TimeFormat.class,
         description = "millis, seconds or iso (default: ${DEFAULT-VALUE}).")
     EventTime timeFormat;
 
@@ -316,6 +338,7 @@ final class DedupCommand implements Callable<Integer> {
         paramLabel = "POLICY",
         defaultValue = "drop",
         converter = LatePolicyConverter.class,
+        completionCandidates = LatePolicyConverter.class,
         description =
             "Events older than the watermark allows: drop (counted), emit (written "
                 + "to the output, counted), or side-output=FILE (default: ${DEFAULT-VALUE}).")
@@ -323,7 +346,15 @@ final class DedupCommand implements Callable<Integer> {
   }
 
   /** {@code drop}, {@code emit} or {@code side-output=FILE}, as the engine parses it. */
-  static final class LatePolicyConverter implements ITypeConverter<WindowSpec.LatePolicy> {
+  static final class LatePolicyConverter
+      implements ITypeConverter<WindowSpec.LatePolicy>, Iterable<String> {
+
+    /** The words for shell completion. */
+    @Override
+    public Iterator<String> iterator() {
+      return List.of("drop", "emit", "side-output=").iterator();
+    }
+
     @Override
     public WindowSpec.LatePolicy convert(String value) {
       try {
@@ -374,6 +405,9 @@ final class DedupCommand implements Callable<Integer> {
     }
     DedupJobSpec jobSpec = jobSpec();
     JobSummary summary = new JobSummary(io, output, jobSpec.rocksDbCacheBytes());
+    if (state != null) {
+      Signals.whenStopped(() -> summary.stopped(state));
+    }
     try {
       refuseDestructivePaths(jobSpec);
       JobResult result;
@@ -388,6 +422,7 @@ final class DedupCommand implements Callable<Integer> {
                       + metrics.port()
                       + "/metrics");
         }
+        Terminal.sayWhenReadingTheTerminal(io, "idem dedup", inputs, "records");
         result = DedupJob.run(jobSpec, io.in(), io.data(), summary.listener());
       }
       summary.finish(result);
@@ -415,6 +450,7 @@ final class DedupCommand implements Callable<Integer> {
     }
     guard.output("-o " + s.output(), s.output()).output("--dropped " + s.dropped(), s.dropped());
     badRecords.addQuarantineTo(guard);
+    badRecords.addQuarantineReasonsTo(guard);
     if (s.window() != null && s.window().late() instanceof WindowSpec.LatePolicy.SideOutput so) {
       guard.output("--late side-output=" + so.file(), so.file());
     }

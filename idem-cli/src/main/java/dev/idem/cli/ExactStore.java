@@ -3,6 +3,8 @@ package dev.idem.cli;
 import dev.idem.core.shared.SharedSeenSet;
 import dev.idem.engine.job.DedupJobSpec.ExactStoreChoice;
 import dev.idem.redis.RedisSeenSet;
+import java.util.Iterator;
+import java.util.List;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.TypeConversionException;
 
@@ -16,7 +18,14 @@ import picocli.CommandLine.TypeConversionException;
 record ExactStore(ExactStoreChoice local, SharedSeenSet.Opener shared) {
 
   /** {@code auto}, {@code memory}, {@code rocksdb}, {@code partitioned} or {@code redis://...}. */
-  static final class Converter implements ITypeConverter<ExactStore> {
+  static final class Converter implements ITypeConverter<ExactStore>, Iterable<String> {
+
+    /** The words for shell completion; a Redis URL is completed to its scheme. */
+    @Override
+    public Iterator<String> iterator() {
+      return List.of("auto", "memory", "rocksdb", "partitioned", "redis://").iterator();
+    }
+
     @Override
     public ExactStore convert(String value) {
       if (value.startsWith("redis:")) {

@@ -29,6 +29,15 @@ import picocli.CommandLine.Spec;
 /** {@code idem filter build}: keys in, snapshot out. */
 @Command(
     name = "build",
+    footerHeading = "%nExamples:%n",
+    footer = {
+      "  # a blocked Bloom filter for 1 M keys at 0.1 %%, keys one per line",
+      "  idem filter build --type blocked --expected 1M --fpp 0.1%% -o urls.idx \\",
+      "      urls.txt",
+      "  # keys compared after trimming and lower-casing",
+      "  idem filter build --expected 1M --normalize trim,lowercase -o lower.idx \\",
+      "      urls.txt"
+    },
     mixinStandardHelpOptions = true,
     versionProvider = IdemCommand.Version.class,
     description = {
@@ -123,6 +132,7 @@ final class FilterBuildCommand implements Callable<Integer> {
       throw new UserException(output + ": cannot write: directory " + dir + " does not exist");
     }
     MembershipFilter filter = createFilter();
+    Terminal.sayWhenReadingTheTerminal(io, "idem filter build", inputs, "keys");
     Fingerprinter fingerprinter = Fingerprinter.xxh3().withSeed(seed).withNormalizer(normalizer);
     long lines = 0;
     UltraLogLog distinct = UltraLogLog.create(DISTINCT_SKETCH_PRECISION);

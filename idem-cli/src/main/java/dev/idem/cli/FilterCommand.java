@@ -13,6 +13,12 @@ import picocli.CommandLine.TypeConversionException;
 /** {@code idem filter}: the approximate-membership filters on their own. */
 @Command(
     name = "filter",
+    footerHeading = "%nExamples:%n",
+    footer = {
+      "  idem filter build --expected 1M --fpp 0.1%% -o urls.idx urls.txt",
+      "  idem filter query urls.idx https://example.com/a https://example.com/zzz",
+      "  idem filter stats urls.idx"
+    },
     mixinStandardHelpOptions = true,
     versionProvider = IdemCommand.Version.class,
     description = {

@@ -18,6 +18,13 @@ import picocli.CommandLine.Parameters;
 /** {@code idem filter query}: one answer per key. */
 @Command(
     name = "query",
+    footerHeading = "%nExamples:%n",
+    footer = {
+      "  idem filter build --expected 1M -o urls.idx urls.txt",
+      "  # KEY<TAB>maybe (possibly added) or KEY<TAB>new (certainly never added)",
+      "  idem filter query urls.idx https://example.com/a https://example.com/zzz",
+      "  idem filter query urls.idx < more-urls.txt"
+    },
     mixinStandardHelpOptions = true,
     versionProvider = IdemCommand.Version.class,
     description = {
@@ -46,6 +53,7 @@ final class FilterQueryCommand implements Callable<Integer> {
       defaultValue = "auto",
       paramLabel = "MODE",
       converter = ChoiceConverter.Load.class,
+      completionCandidates = ChoiceConverter.Load.class,
       description =
           "How to load the filter: auto (map it when larger than a quarter of the "
               + "heap), heap or map (default: ${DEFAULT-VALUE}).")
@@ -69,6 +77,7 @@ final class FilterQueryCommand implements Callable<Integer> {
         answer(out, filter, fingerprinter, bytes, 0, bytes.length, "argument '" + key + "'");
       }
     } else {
+      Terminal.sayWhenReadingTheTerminal(io, "idem filter query", List.of(), "keys");
       LineReader reader = new LineReader(new FlushingInputStream(io.in(), out), "<stdin>");
       while (reader.next()) {
         answer(

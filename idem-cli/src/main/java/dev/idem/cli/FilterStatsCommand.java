@@ -21,6 +21,12 @@ import picocli.CommandLine.Parameters;
 /** {@code idem filter stats}: what a snapshot holds. */
 @Command(
     name = "stats",
+    footerHeading = "%nExamples:%n",
+    footer = {
+      "  idem filter build --expected 1M -o urls.idx urls.txt",
+      "  idem filter stats urls.idx",
+      "  idem filter stats --json urls.idx"
+    },
     mixinStandardHelpOptions = true,
     versionProvider = IdemCommand.Version.class,
     description = {"Describe a filter snapshot: layout, hashing, fill and expected error.", ""})

@@ -15,6 +15,11 @@ import picocli.CommandLine.Spec;
 /** {@code idem filter verify}: theory against measurement. */
 @Command(
     name = "verify",
+    footerHeading = "%nExamples:%n",
+    footer = {
+      "  # a blocked filter's measured false-positive rate against its target",
+      "  idem filter verify --type blocked --expected 100k --fpp 0.01 --trials 3"
+    },
     mixinStandardHelpOptions = true,
     versionProvider = IdemCommand.Version.class,
     description = {

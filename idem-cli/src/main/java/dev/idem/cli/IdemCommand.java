@@ -10,7 +10,6 @@ import java.io.UncheckedIOException;
 import java.lang.reflect.Constructor;
 import java.util.List;
 import java.util.Properties;
-import picocli.AutoComplete;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.IVersionProvider;
@@ -25,6 +24,12 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "idem",
+    footerHeading = "%nExamples:%n",
+    footer = {
+      "  idem dedup --key id --state st -o clean.jsonl examples/clicks.jsonl",
+      "  idem plan --sample examples/clicks.jsonl --key id",
+      "  idem help dedup"
+    },
     mixinStandardHelpOptions = true,
     versionProvider = IdemCommand.Version.class,
     description = {
@@ -40,8 +45,8 @@ import picocli.CommandLine.Spec;
       ReshardCommand.class,
       InspectCommand.class,
       FilterCommand.class,
-      CommandLine.HelpCommand.class,
-      AutoComplete.GenerateCompletion.class
+      HelpCommand.class,
+      CompletionCommand.class
     },
     exitCodeListHeading = "%nExit status:%n",
     exitCodeList = {

@@ -23,6 +23,12 @@ import picocli.CommandLine.Parameters;
 /** {@code idem inspect STATE}. */
 @Command(
     name = "inspect",
+    footerHeading = "%nExamples:%n",
+    footer = {
+      "  idem dedup --key id --state st-inspect -o kept.jsonl examples/clicks.jsonl",
+      "  idem inspect st-inspect",
+      "  idem inspect --json st-inspect"
+    },
     mixinStandardHelpOptions = true,
     versionProvider = IdemCommand.Version.class,
     description = {

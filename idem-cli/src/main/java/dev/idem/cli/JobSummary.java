@@ -66,8 +66,12 @@ final class JobSummary {
         if (!drawProgress) {
           return;
         }
-        ProgressBar b = bar.of("dedup", Math.min(done, total), Math.max(1, total), " MiB", 1 << 20);
-        b.stepTo(Math.min(done, Math.max(1, total)));
+        // standard input has no size: its bar counts what was read, with no end to reach
+        ProgressBar b =
+            total <= 0
+                ? bar.of("dedup", done, -1, " MiB", 1 << 20)
+                : bar.of("dedup", Math.min(done, total), total, " MiB", 1 << 20);
+        b.stepTo(total <= 0 ? done : Math.min(done, total));
         b.setExtraMessage(
             String.format(
                 Locale.ROOT,
@@ -104,6 +108,25 @@ final class JobSummary {
         }
       }
     };
+  }
+
+  /**
+   * What a job resumable from {@code state} says when a signal stops it: how far it had read (as
+   * the last progress report saw it), on a line of its own after a bar.
+   */
+  String stopped(java.nio.file.Path state) {
+    long records = recordsRead;
+    return (drawProgress ? System.lineSeparator() : "")
+        + Signals.resumable(
+            "idem dedup",
+            state,
+            records == 0
+                ? ""
+                : String.format(
+                    Locale.ROOT,
+                    "after about %,d records (%s of input read)",
+                    records,
+                    ByteSize.format(bytesRead)));
   }
 
   /** Stops the bar without a summary (the job failed). */

@@ -27,6 +27,14 @@ import picocli.CommandLine.Spec;
 /** {@code idem near-dup}: removes near-duplicate documents with MinHash LSH. */
 @Command(
     name = "near-dup",
+    footerHeading = "%nExamples:%n",
+    footer = {
+      "  # drop articles at least 80 %% similar (word 5-grams) to an earlier one",
+      "  idem near-dup --content text --verify --clusters groups.tsv \\",
+      "      -o unique.jsonl examples/articles.jsonl",
+      "  # the memory and the bands for 100 M documents",
+      "  idem plan --near-dup --records 100M --verify"
+    },
     mixinStandardHelpOptions = true,
     versionProvider = IdemCommand.Version.class,
     sortOptions = false,
@@ -88,6 +96,7 @@ final class NearDupCommand implements Callable<Integer> {
       paramLabel = "words|chars",
       defaultValue = "words",
       converter = TokenizerConverter.class,
+      completionCandidates = TokenizerConverter.class,
       description =
           "words: tokens are runs between white space; chars: characters, white space "
               + "read as one space (default: ${DEFAULT-VALUE}).")
@@ -254,8 +263,13 @@ final class NearDupCommand implements Callable<Integer> {
   public Integer call() throws IOException {
     NearDupSpec jobSpec = jobSpec();
     NearDupSummary summary = new NearDupSummary(io, output);
+    if (jobSpec.state() != null) {
+      Signals.whenStopped(
+          () -> System.lineSeparator() + Signals.resumable("idem near-dup", jobSpec.state(), ""));
+    }
     try {
       refuseDestructivePaths(jobSpec);
+      Terminal.sayWhenReadingTheTerminal(io, "idem near-dup", inputs, "documents");
       NearDupResult result = NearDupJob.run(jobSpec, io.in(), io.data(), summary::warning);
       summary.finish(result, jobSpec);
       return 0;

@@ -67,6 +67,9 @@ final class ParquetDedupRun {
 
   int call() throws IOException {
     ParquetDedup.Builder job = builder();
+    if (c.state != null) {
+      Signals.whenStopped(() -> Signals.resumable("idem dedup", c.state, ""));
+    }
     ParquetDedupResult r;
     try {
       r = job.run();

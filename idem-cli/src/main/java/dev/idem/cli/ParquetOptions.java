@@ -18,6 +18,7 @@ final class ParquetOptions {
       paramLabel = "CODEC",
       defaultValue = "zstd",
       converter = CompressionConverter.class,
+      completionCandidates = CompressionConverter.class,
       description = "Parquet output: zstd, snappy, gzip or none (default: ${DEFAULT-VALUE}).")
   ParquetDedup.Compression compression;
 

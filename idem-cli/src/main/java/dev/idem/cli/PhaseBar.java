@@ -7,7 +7,8 @@ import me.tongfei.progressbar.ProgressBarStyle;
 
 /**
  * The progress bar of a job's current phase, on a terminal: one bar at a time, a new one when the
- * phase changes, so each phase has its own speed and ETA.
+ * phase changes, so each phase has its own speed and ETA; each drawn as a {@link BarLine}, which
+ * fits the terminal's width.
  */
 final class PhaseBar {
 
@@ -29,7 +30,7 @@ final class PhaseBar {
               .startsFrom(done, Duration.ZERO)
               .setStyle(ProgressBarStyle.ASCII)
               .setUnit(unit, unitSize)
-              .showSpeed()
+              .setRenderer(new BarLine(unit, unitSize))
               .setConsumer(Terminal.progressBarConsumer())
               .build();
     }

@@ -31,6 +31,13 @@ import picocli.CommandLine.Spec;
 /** {@code idem plan}: which method, how big, and the command that runs it. */
 @Command(
     name = "plan",
+    footerHeading = "%nExamples:%n",
+    footer = {
+      "  # which method for 2 G distinct keys among 3 G records, in an 8 GiB heap?",
+      "  idem plan --records 3G --distinct 2G --memory 8g",
+      "  # count an input's records and distinct keys first, then advise",
+      "  idem plan --sample examples/clicks.jsonl --key id"
+    },
     mixinStandardHelpOptions = true,
     versionProvider = IdemCommand.Version.class,
     sortOptions = false,
@@ -71,7 +78,8 @@ final class PlanCommand implements Callable<Integer> {
       converter = SizeConverter.class,
       description =
           "The memory budget, e.g. 512m or 4g: the Java heap the recommended command may use "
-              + "(bin/idem: IDEM_JAVA_OPTS=-Xmx512m holds it there); a job's memory counts its "
+              + "(bin/idem sets the JVM's heap limit from the --memory of dedup, sort-dedup and "
+              + "near-dup; IDEM_JAVA_OPTS=-Xmx... overrides it); a job's memory counts its "
               + "working heap, a structure's does not, RocksDB's block cache is outside the heap "
               + "(default: none: everything fits).")
   Long memory;
@@ -116,6 +124,7 @@ final class PlanCommand implements Callable<Integer> {
       paramLabel = "redis|none",
       defaultValue = "none",
       converter = ChoiceConverter.SharedStates.class,
+      completionCandidates = ChoiceConverter.SharedStates.class,
       description = "Whether workers must share one state (default: ${DEFAULT-VALUE}).")
   SharedState sharedState;
 
@@ -152,6 +161,7 @@ final class PlanCommand implements Callable<Integer> {
         names = "--format",
         paramLabel = "FORMAT",
         converter = ChoiceConverter.Format.class,
+        completionCandidates = ChoiceConverter.Format.class,
         description = "As for idem dedup.")
     RecordFormat format;
 
@@ -342,36 +352,43 @@ final class PlanCommand implements Callable<Integer> {
     for (double s : new double[] {0.5, 0.7, 0.8, 0.85, 0.9, 0.95}) {
       curve.append(String.format(java.util.Locale.ROOT, ", %.3f at %.2f", bands.probability(s), s));
     }
-    out.printf(
-        java.util.Locale.ROOT,
-        "  LSH %d bands × %d rows of %d permutations: P(candidate)%s (50 %% at s = %.3f)%n",
-        bands.bands(),
-        bands.rows(),
-        numPerm,
-        curve,
-        bands.halfPoint());
-    out.printf(
-        java.util.Locale.ROOT,
-        "  memory: about %,d bytes a document%s, %s in all%s%n",
-        plan.bytesPerDocument(),
-        nearDup.verify
-            ? String.format(java.util.Locale.ROOT, " (%.0f words of shingles included)", words)
-            : "",
-        ByteSize.format(plan.totalBytes()),
-        memory == null
-            ? ""
-            : fits
-                ? "; fits in --memory " + ByteSize.format(memory)
-                : String.format(
-                    java.util.Locale.ROOT,
-                    "; does NOT fit in --memory %s: judging holds the first %,d documents' "
-                        + "tables in memory and the other %,d documents' in RocksDB in --tmp "
-                        + "(about %s on disk; each of their lookups is a read)",
-                    ByteSize.format(memory),
-                    plan.documentsInMemory(memory),
-                    documents - plan.documentsInMemory(memory),
-                    ByteSize.format(plan.spilledBytes(memory))));
-    out.println("  command: " + command);
+    PlanReport.wrap(
+        out,
+        String.format(
+            java.util.Locale.ROOT,
+            "  LSH %d bands × %d rows of %d permutations: P(candidate)%s (50 %% at s = %.3f)",
+            bands.bands(),
+            bands.rows(),
+            numPerm,
+            curve,
+            bands.halfPoint()),
+        "    ");
+    PlanReport.wrap(
+        out,
+        String.format(
+            java.util.Locale.ROOT,
+            "  memory: about %,d bytes a document%s, %s in all%s",
+            plan.bytesPerDocument(),
+            nearDup.verify
+                ? String.format(java.util.Locale.ROOT, " (%.0f words of shingles included)", words)
+                : "",
+            ByteSize.format(plan.totalBytes()),
+            memory == null
+                ? ""
+                : fits
+                    ? "; fits in --memory " + ByteSize.format(memory)
+                    : String.format(
+                        java.util.Locale.ROOT,
+                        "; does NOT fit in --memory %s: judging holds the first %,d documents' "
+                            + "tables in memory and the other %,d documents' in RocksDB in --tmp "
+                            + "(about %s on disk; each of their lookups is a read)",
+                        ByteSize.format(memory),
+                        plan.documentsInMemory(memory),
+                        documents - plan.documentsInMemory(memory),
+                        ByteSize.format(plan.spilledBytes(memory)))),
+        "    ");
+    out.println("  command:");
+    out.println("  " + command);
     return 0;
   }
 
@@ -407,10 +424,12 @@ final class PlanCommand implements Callable<Integer> {
     }
     long n;
     long recordCount;
+    boolean estimated = false;
     if (distinct != null) {
       n = distinct;
     } else if (survey != null) {
       n = Math.max(1, (long) Math.ceil(survey.whole().high()));
+      estimated = true;
     } else if (records != null) {
       n = records;
     } else if (window != null && keysPerWindow != null) {
@@ -422,8 +441,18 @@ final class PlanCommand implements Callable<Integer> {
     }
     recordCount = records != null ? records : survey != null ? survey.recordsInWhole() : n;
     if (recordCount < n) {
-      throw usage(
-          "--records (" + recordCount + ") cannot be fewer than the distinct keys (" + n + ")");
+      if (!estimated) {
+        throw usage(
+            "--records ("
+                + recordCount
+                + ") cannot be fewer than --distinct ("
+                + n
+                + "): every distinct key is in a record");
+      }
+      // the estimate's upper end passes the records when (nearly) every key is distinct: there
+      // cannot be more distinct keys than records
+      n = Math.max(1, recordCount);
+      recordCount = n;
     }
     double keyBytes = survey != null && survey.meanKeyBytes() > 0 ? survey.meanKeyBytes() : 36;
     long inputBytes = survey != null ? survey.recordBytesInWhole() : 0;

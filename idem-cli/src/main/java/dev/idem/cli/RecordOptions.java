@@ -51,6 +51,7 @@ final class RecordOptions {
       names = "--format",
       paramLabel = "FORMAT",
       converter = ChoiceConverter.Format.class,
+      completionCandidates = ChoiceConverter.Format.class,
       description =
           "jsonl, csv, tsv, lines or parquet (default: parquet when every input is a "
               + ".parquet file (dedup only), else jsonl for --key/--content, csv for --column "

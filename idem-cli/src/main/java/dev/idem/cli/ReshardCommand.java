@@ -19,6 +19,15 @@ import picocli.CommandLine.Spec;
 /** {@code idem reshard}: the kept keys of finished jobs, regrouped by a new ring. */
 @Command(
     name = "reshard",
+    footerHeading = "%nExamples:%n",
+    footer = {
+      "  # the keys of two finished shard jobs, moved onto a ring of 3 nodes",
+      "  idem dedup --key id --shard 0/2 --state st-0 -o out-0.jsonl \\",
+      "      examples/clicks.jsonl",
+      "  idem dedup --key id --shard 1/2 --state st-1 -o out-1.jsonl \\",
+      "      examples/clicks.jsonl",
+      "  idem reshard --shards 3 -o ring3 st-0 st-1"
+    },
     mixinStandardHelpOptions = true,
     versionProvider = IdemCommand.Version.class,
     sortOptions = false,

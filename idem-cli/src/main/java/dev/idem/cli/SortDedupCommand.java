@@ -22,6 +22,14 @@ import picocli.CommandLine.Spec;
 /** {@code idem sort-dedup}: exact dedup of inputs larger than memory, by external sort. */
 @Command(
     name = "sort-dedup",
+    footerHeading = "%nExamples:%n",
+    footer = {
+      "  # sorted and unique, like LC_ALL=C sort -u, within 64 MiB",
+      "  idem sort-dedup --whole-line --order key --memory 64m -o sorted.txt urls.txt",
+      "  # the last event of each id, resumable",
+      "  idem sort-dedup --key id --keep last --state st-sort -o last.jsonl \\",
+      "      examples/clicks.jsonl"
+    },
     mixinStandardHelpOptions = true,
     versionProvider = IdemCommand.Version.class,
     sortOptions = false,
@@ -98,6 +106,7 @@ final class SortDedupCommand implements Callable<Integer> {
       paramLabel = "auto|lz4|none",
       defaultValue = "auto",
       converter = ChoiceConverter.RunCompression.class,
+      completionCandidates = ChoiceConverter.RunCompression.class,
       description =
           "lz4: compress the records in the sorted runs; none: store them as they "
               + "are, which writes more to --tmp (up to about twice the input in input order) but "
@@ -124,6 +133,7 @@ final class SortDedupCommand implements Callable<Integer> {
       paramLabel = "first|last",
       defaultValue = "first",
       converter = ChoiceConverter.Keep.class,
+      completionCandidates = ChoiceConverter.Keep.class,
       description = "Which record of a key survives (default: ${DEFAULT-VALUE}).")
   SortDedupSpec.Keep keep;
 
@@ -132,6 +142,7 @@ final class SortDedupCommand implements Callable<Integer> {
       paramLabel = "input|key",
       defaultValue = "input",
       converter = ChoiceConverter.Order.class,
+      completionCandidates = ChoiceConverter.Order.class,
       description =
           "input: survivors in the order they were read (default); key: grouped by "
               + "key, in 128-bit fingerprint order (byte order with --exact-key), one merge pass "
@@ -164,8 +175,13 @@ final class SortDedupCommand implements Callable<Integer> {
     SortDedupSpec jobSpec = jobSpec();
     SortDedupSummary summary =
         new SortDedupSummary(io, output, state != null ? state.resolve("runs") : tmp);
+    if (jobSpec.state() != null) {
+      Signals.whenStopped(
+          () -> System.lineSeparator() + Signals.resumable("idem sort-dedup", jobSpec.state(), ""));
+    }
     try {
       refuseDestructivePaths(jobSpec);
+      Terminal.sayWhenReadingTheTerminal(io, "idem sort-dedup", inputs, "records");
       SortDedupResult result = SortDedupJob.run(jobSpec, io.in(), io.data(), summary.listener());
       summary.finish(result);
       return 0;

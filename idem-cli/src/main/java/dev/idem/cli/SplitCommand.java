@@ -24,6 +24,12 @@ import picocli.CommandLine.Spec;
 /** {@code idem split}: one shard file per ring node, each record to its key's owner. */
 @Command(
     name = "split",
+    footerHeading = "%nExamples:%n",
+    footer = {
+      "  # 4 shards by key (consistent hashing); each can be deduplicated alone",
+      "  idem split --key id --shards 4 -o shards examples/clicks.jsonl",
+      "  idem dedup --key id -o clean-0.jsonl shards/shard-00000.jsonl"
+    },
     mixinStandardHelpOptions = true,
     versionProvider = IdemCommand.Version.class,
     sortOptions = false,
@@ -70,6 +76,7 @@ final class SplitCommand implements Callable<Integer> {
       paramLabel = "CODEC",
       defaultValue = "none",
       converter = ChoiceConverter.FileCompression.class,
+      completionCandidates = ChoiceConverter.FileCompression.class,
       description =
           "Shard files compressed: none, gzip (.gz) or zstd (.zst), one frame per checkpoint so "
               + "that a resumed split appends (default: ${DEFAULT-VALUE}).")
@@ -143,6 +150,8 @@ final class SplitCommand implements Callable<Integer> {
     SplitJob.Result result;
     try {
       refuseDestructivePaths(job);
+      Signals.whenStopped(
+          () -> Signals.resumable("idem split", directory + " (its .idem-split/)", ""));
       result =
           SplitJob.run(
               job,

@@ -2,9 +2,13 @@ package dev.idem.cli;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import me.tongfei.progressbar.ConsoleProgressBarConsumer;
 
-/** Whether standard error is a terminal, which decides if progress is drawn. */
+/**
+ * Whether standard error is a terminal, which decides if progress is drawn, and whether standard
+ * input is one, which a command that waits for it says.
+ */
 final class Terminal {
 
   private Terminal() {}
@@ -18,6 +22,39 @@ final class Terminal {
     consumer.getMaxRenderedLength();
     Signals.exitOnInterrupt();
     return consumer;
+  }
+
+  /**
+   * Tells the user, when a command is about to read standard input and that is the terminal, that
+   * it waits for them: {@code idem dedup --whole-line} typed with no input file otherwise sits
+   * silently (behind a progress bar at 0). Nothing is said when standard input is a file or a pipe.
+   *
+   * @param command the command's name ({@code idem dedup})
+   * @param what what it reads ({@code records})
+   */
+  static void sayWhenReadingTheTerminal(Io io, String command, List<String> inputs, String what) {
+    boolean readsStdin = inputs.isEmpty() || inputs.contains("-");
+    if (readsStdin && io.in() == System.in && stdinIsTerminal()) {
+      io.err()
+          .println(
+              command
+                  + ": reading "
+                  + what
+                  + " from standard input (the terminal): type them, then Ctrl-D; or name "
+                  + "input files (see '"
+                  + command
+                  + " --help')");
+    }
+  }
+
+  /** Whether standard input is a terminal (Linux: where file descriptor 0 points). */
+  static boolean stdinIsTerminal() {
+    try {
+      String target = Files.readSymbolicLink(Path.of("/proc/self/fd/0")).toString();
+      return target.startsWith("/dev/pts/") || target.startsWith("/dev/tty");
+    } catch (Exception e) {
+      return System.console() != null;
+    }
   }
 
   static boolean stderrIsTerminal() {

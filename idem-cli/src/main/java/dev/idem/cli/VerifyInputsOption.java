@@ -11,6 +11,7 @@ final class VerifyInputsOption {
       paramLabel = "HOW",
       defaultValue = "sample",
       converter = ChoiceConverter.Verify.class,
+      completionCandidates = ChoiceConverter.Verify.class,
       description =
           "How a resumed job checks that its inputs still hold what it read of them "
               + "(docs/GUARANTEES.md): sample (the default): sizes, the first 64 KiB and up to 32 "

@@ -319,4 +319,58 @@ class DedupCommandTest {
     Cli.Result r = Cli.run("dedup", "--key", "id", "--mode", "approximate", in.toString());
     assertThat(r.err()).contains("mode approximate; exact tier none");
   }
+
+  /** The capacity the exact set in memory was made with, from the summary's filter line. */
+  private static long setCapacity(Path stats) throws IOException {
+    String filter = new ObjectMapper().readTree(stats.toFile()).get("filter").asText();
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("at capacity (\\d+)").matcher(filter);
+    assertThat(m.find()).as(filter).isTrue();
+    return Long.parseLong(m.group(1));
+  }
+
+  @Test
+  void standardInputStartsWithASmallExactSetThatGrows() throws IOException {
+    // 300 records: a set for them, not for the millions a guess without a size allowed for
+    StringBuilder small = new StringBuilder();
+    for (int i = 0; i < 300; i++) {
+      small.append("{\"id\":").append(i % 200).append("}\n");
+    }
+    Path stats = dir.resolve("small.json");
+    Cli.Result r =
+        Cli.runWithInput(
+            small.toString(), "dedup", "--key", "id", "--stats-json", stats.toString());
+    assertThat(r.status()).as(r.err()).isZero();
+    assertThat(r.out().lines()).hasSize(200);
+    assertThat(setCapacity(stats)).isLessThan(100_000);
+
+    // and it grows to what comes: 400,000 distinct keys, each kept once
+    StringBuilder large = new StringBuilder();
+    for (int i = 0; i < 400_000; i++) {
+      large.append(i).append('\n');
+    }
+    large.append("7\n");
+    Path largeStats = dir.resolve("large.json");
+    Cli.Result l =
+        Cli.runWithInput(
+            large.toString(), "dedup", "--whole-line", "--stats-json", largeStats.toString());
+    assertThat(l.status()).as(l.err()).isZero();
+    assertThat(l.out().lines()).hasSize(400_000);
+    assertThat(setCapacity(largeStats)).isGreaterThanOrEqualTo(400_000);
+
+    // --expected sizes it
+    Path expected = dir.resolve("expected.json");
+    Cli.Result e =
+        Cli.runWithInput(
+            small.toString(),
+            "dedup",
+            "--key",
+            "id",
+            "--expected",
+            "2M",
+            "--stats-json",
+            expected.toString());
+    assertThat(e.status()).as(e.err()).isZero();
+    assertThat(setCapacity(expected)).isGreaterThanOrEqualTo(2_000_000);
+  }
 }

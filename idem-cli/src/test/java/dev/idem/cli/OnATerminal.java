@@ -37,8 +37,15 @@ final class OnATerminal {
   }
 
   static OnATerminal start(String heap, String... args) throws IOException {
+    return start(0, heap, args);
+  }
+
+  /** {@link #start(String, String...)} on a terminal {@code columns} wide (0: as it comes). */
+  static OnATerminal start(int columns, String heap, String... args) throws IOException {
     List<String> java = ChildProcessTest.builder(heap, args).command();
-    String line = java.stream().map(a -> "'" + a + "'").collect(Collectors.joining(" "));
+    String line =
+        (columns > 0 ? "stty cols " + columns + " rows 24; exec " : "")
+            + java.stream().map(a -> "'" + a + "'").collect(Collectors.joining(" "));
     ProcessBuilder terminal =
         new ProcessBuilder("/usr/bin/script", "-qefc", line, "/dev/null").redirectErrorStream(true);
     terminal.environment().remove("CI"); // which turns progress bars off

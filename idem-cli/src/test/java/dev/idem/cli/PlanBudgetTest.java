@@ -53,7 +53,7 @@ class PlanBudgetTest {
         plan.out()
             .lines()
             .dropWhile(l -> !l.startsWith("Recommended:"))
-            .skip(1)
+            .filter(l -> l.startsWith("  idem "))
             .findFirst()
             .orElseThrow()
             .strip();

@@ -59,7 +59,7 @@ class PlanCommandTest {
         r.out()
             .lines()
             .dropWhile(l -> !l.startsWith("Recommended:"))
-            .skip(1)
+            .filter(l -> l.startsWith("  idem "))
             .findFirst()
             .orElseThrow()
             .strip();
@@ -134,5 +134,61 @@ class PlanCommandTest {
         Cli.runWithInput("{\"id\":1}\n", "dedup", "--key", "id", "--expected", "auto", "-");
     assertThat(stdin.status()).isNotZero();
     assertThat(stdin.err()).contains("standard input");
+  }
+
+  @Test
+  void anInputWhoseKeysAreAllDistinctIsPlannable() throws IOException {
+    // the sample's upper estimate passes the record count when every key is distinct
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < 101_947; i++) {
+      b.append("https://example.com/").append(i).append('\n');
+    }
+    Path urls = Files.writeString(dir.resolve("urls.txt"), b);
+    Cli.Result r = Cli.run("plan", "--sample", urls.toString(), "--whole-line");
+    assertThat(r.status()).as(r.err()).isZero();
+    assertThat(r.out())
+        .contains("Workload: 101,947 records, 101,947 distinct keys")
+        .contains("Recommended: exact set in memory")
+        .contains("--expected 101947");
+    // given both, more distinct keys than records is still a mistake
+    Cli.Result both = Cli.run("plan", "--records", "10", "--distinct", "20");
+    assertThat(both.status()).isEqualTo(2);
+    assertThat(both.err()).contains("--records (10) cannot be fewer than --distinct (20)");
+  }
+
+  @Test
+  void theReportFitsAnEightyColumnTerminalButForTheCommandToCopy() throws IOException {
+    Path in = clicks();
+    String[][] plans = {
+      {"plan", "--records", "3G", "--distinct", "2G", "--memory", "8g"},
+      {"plan", "--distinct", "100M", "--fpp", "0.01", "--memory", "1g"},
+      {"plan", "--distinct", "2G", "--memory", "512k"},
+      {"plan", "--stream", "--window", "10m", "--keys-per-window", "5M"},
+      {"plan", "--sample", in.toString(), "--key", "id", "--memory", "256m"},
+      {"plan", "--near-dup", "--records", "100M", "--verify", "--memory", "1g"},
+    };
+    for (String[] plan : plans) {
+      Cli.Result r = Cli.run(plan);
+      assertThat(r.status()).as(r.err()).isZero();
+      assertThat(r.out().lines().filter(l -> !l.startsWith("  idem ")))
+          .as(String.join(" ", plan))
+          .allMatch(l -> l.length() <= 80, "at most 80 columns");
+    }
+  }
+
+  @Test
+  void theHeapAdviceSaysWhatBinIdemDoes() {
+    // a command with --memory: bin/idem passes the heap limit itself
+    Cli.Result partitioned =
+        Cli.run("plan", "--records", "3G", "--distinct", "2G", "--memory", "8g");
+    assertThat(partitioned.out())
+        .contains("--memory 8192m")
+        .contains("bin/idem starts the JVM with the heap limit that --memory needs")
+        .doesNotContain("IDEM_JAVA_OPTS=-Xmx8g holds");
+    // one without: --memory would hold it
+    Cli.Result inMemory = Cli.run("plan", "--distinct", "1M", "--memory", "1g");
+    assertThat(inMemory.out())
+        .contains("Recommended: exact set in memory")
+        .contains("add --memory 1024m to hold bin/idem's heap to the budget");
   }
 }

@@ -18,9 +18,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Ctrl-C and {@code kill} on {@code sort-dedup} while it has runs in {@code --tmp}: the process
- * removes them, prints nothing alarming, and exits 130 or 143. Ctrl-C is sent with a progress bar
- * on a terminal (a pseudo-terminal from {@code script}), where the bar's terminal library used to
- * swallow it.
+ * removes them, prints nothing alarming, and exits 130 or 143. A resumable job says where it
+ * stopped and that the same command resumes it. Ctrl-C is sent with a progress bar on a terminal (a
+ * pseudo-terminal from {@code script}), where the bar's terminal library used to swallow it.
  */
 class SignalsTest {
 
@@ -77,6 +77,37 @@ class SignalsTest {
     assertThat(shown).doesNotContain("Exception");
     assertThat(terminal.script.exitValue()).isEqualTo(130);
     assertThat(runDirectories()).as("%s", shown).isEmpty();
+  }
+
+  @Test
+  void ctrlCOnAResumableDedupSaysWhereItStoppedAndThatTheSameCommandResumes() throws Exception {
+    Path state = dir.resolve("state");
+    String[] command = {
+      "dedup",
+      "--whole-line",
+      "--checkpoint-every",
+      "10000",
+      "--state",
+      state.toString(),
+      "-o",
+      dir.resolve("unique.txt").toString(),
+      input.toString()
+    };
+    Process p = ChildProcessTest.start(command);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+    while (!Files.exists(state.resolve("MANIFEST.json")) && System.nanoTime() < deadline) {
+      Thread.sleep(20);
+    }
+    signal("INT", p.pid());
+    String err = KillLoop.stderr(p);
+    assertThat(p.exitValue()).as(err).isEqualTo(130);
+    assertThat(err)
+        .contains("idem dedup: stopped")
+        .contains(state + " keeps the job's last checkpoint: run the same command to resume")
+        .doesNotContain("Exception");
+    Cli.Result resumed = Cli.run(command);
+    assertThat(resumed.status()).as(resumed.err()).isZero();
+    assertThat(Files.readAllLines(dir.resolve("unique.txt"))).hasSize(2_000_000);
   }
 
   private static void signal(String name, long pid) throws Exception {

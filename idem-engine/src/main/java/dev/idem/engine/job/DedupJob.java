@@ -111,6 +111,12 @@ public final class DedupJob {
 
   static final long PROGRESS_MILLIS = 500;
 
+  /**
+   * The records whose keys the exact set in memory of a job on standard input alone is first sized
+   * for, when {@code --expected} does not say: it grows from there.
+   */
+  static final long STDIN_SET_CAPACITY = 1 << 16;
+
   private final DedupJobSpec spec;
   private final InputStream stdin;
   private final OutputStream stdout;
@@ -323,13 +329,25 @@ public final class DedupJob {
         tiers.warnings.forEach(listener::warning);
         setup = tieredSetup(manifest, tiers, dir, fingerprinter, cp.snapshotSequence());
       } else {
+        // standard input has no size to guess the keys from: an exact set in memory starts small
+        // and grows, rather than take the guess's room for millions of keys (100 MiB for 47 KB)
+        long setCapacity =
+            exactStore.kind() == ExactTierPlacement.Kind.MEMORY
+                    && !expected.isKnown()
+                    && inputs.stream().allMatch(InputFile::isStdin)
+                ? Math.min(capacity, STDIN_SET_CAPACITY)
+                : capacity;
         MembershipFilter filter =
-            Filters.forKeys(filterType, expected.countOr(-1), capacity, spec.fpp());
+            Filters.forKeys(
+                filterType,
+                expected.countOr(-1),
+                Tiers.setAlone(manifest) ? setCapacity : capacity,
+                spec.fpp());
         ExactStore exact = null;
         if (Tiers.setAlone(manifest)) {
           // the filter is the exact set
         } else if (exactStore.kind() == ExactTierPlacement.Kind.MEMORY) {
-          exact = ExactStores.inMemory(capacity, fullKeys);
+          exact = ExactStores.inMemory(setCapacity, fullKeys);
         } else if (exactStore.kind() == ExactTierPlacement.Kind.ROCKSDB) {
           ScratchDirectory ephemeral = scratch("idem-dedup-", "a RocksDB exact tier");
           closer.register(ephemeral::delete); // after the tier is closed
@@ -703,6 +721,11 @@ public final class DedupJob {
                     ? OutputFile.open(
                         quarantinePath, start.quarantineBytes(), start.tail(Checkpoint.QUARANTINE))
                     : OutputFile.open(quarantinePath);
+        ReasonsFile reasons =
+            quarantinePath == null
+                ? null
+                : ReasonsFile.open(
+                    quarantinePath, sameQuarantine, inputs, start.fileIndex(), start.line());
         OutputFile late =
             latePath == null
                 ? null
@@ -715,7 +738,14 @@ public final class DedupJob {
           new JobProgress(
               start,
               judge,
-              new JobProgress.Outputs(out, dropped, quarantine, late, quarantinePath, latePath),
+              new JobProgress.Outputs(
+                  out,
+                  dropped,
+                  quarantine,
+                  late,
+                  quarantinePath,
+                  latePath,
+                  reasons == null ? null : reasons.file()),
               source.reads(),
               crash,
               crash == CrashPoints.NONE); // crash points count on checkpoints at fixed counts
@@ -886,6 +916,13 @@ public final class DedupJob {
           : new BadRecordException(name, batch.line[i], batch.problem[i], dir != null);
     }
     if (policy instanceof BadRecordPolicy.Quarantine) {
+      ReasonsFile.write(
+          p.outputs.reasons(),
+          name,
+          batch.line[i],
+          batch.tooLongToKeep(i)
+              ? batch.problem[i] + " (too long to quarantine: not in the quarantine file)"
+              : batch.problem[i]);
       if (batch.tooLongToKeep(i)) {
         String w =
             name

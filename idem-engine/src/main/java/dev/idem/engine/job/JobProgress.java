@@ -34,14 +34,18 @@ import java.util.concurrent.Future;
  */
 final class JobProgress implements AutoCloseable {
 
-  /** The files a job writes, and the paths of those it may name in a checkpoint. */
+  /**
+   * The files a job writes, and the paths of those it may name in a checkpoint; {@code reasons} is
+   * the quarantine file's {@link ReasonsFile}, synced with the outputs but cut back by its content.
+   */
   record Outputs(
       OutputFile out,
       OutputFile dropped,
       OutputFile quarantine,
       OutputFile late,
       Path quarantinePath,
-      Path latePath) {}
+      Path latePath,
+      OutputFile reasons) {}
 
   final Checkpoint start;
   final Judge judge;
@@ -176,6 +180,10 @@ final class JobProgress implements AutoCloseable {
     flush(Checkpoint.DROPPED, outputs.dropped(), tails, files);
     flush(Checkpoint.QUARANTINE, outputs.quarantine(), tails, files);
     flush(Checkpoint.LATE, outputs.late(), tails, files);
+    if (outputs.reasons() != null) {
+      outputs.reasons().flush(); // synced with the outputs; no length or tail in the checkpoint
+      files.add(outputs.reasons());
+    }
     sequence++;
     StateStore.Commit commit = store.commit();
     Checkpoint cp;
