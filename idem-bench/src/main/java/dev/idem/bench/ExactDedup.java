@@ -90,26 +90,17 @@ final class ExactDedup extends Scenario {
         LineData.Check check = LineData.check(shape, out, facts.distinct(), first);
         boolean correct = o.ok() && check.correct(c.ordered());
         String what =
-            o.ok()
-                ? check.describe(c.ordered())
-                : "failed (exit " + o.exit() + "): " + o.stderrTail();
+            o.ok() ? check.describe(c.ordered()) : "failed (exit " + o.exit() + "): " + o.error();
         Map<String, Object> metrics = new LinkedHashMap<>();
-        metrics.put("records_per_s", Math.round(facts.records() / o.wallSeconds()));
+        if (correct) {
+          metrics.put("records_per_s", Math.round(facts.records() / o.wallSeconds()));
+        }
         Path stats = tmp.resolve("stats.json");
         if (Files.exists(stats)) {
           metrics.put(
               "exact_store", Results.JSON.readTree(stats.toFile()).path("exact_store").asText());
         }
-        b.record(
-            scenario,
-            "",
-            c.name(),
-            rep,
-            o,
-            correct,
-            what.lines().findFirst().orElse(""),
-            ref,
-            metrics);
+        b.record(scenario, "", c.name(), rep, o, correct, what, ref, metrics);
       }
     }
     Files.deleteIfExists(out);

@@ -90,8 +90,7 @@ final class NearDupScenario extends Scenario {
         metrics.put("precision", round4(pr.precision()));
         metrics.put("recall", round4(pr.recall()));
         metrics.put("ideal_14x8_recall", round4(ideal));
-        String check =
-            o.ok() ? "precision and recall against the truth" : "failed: " + o.stderrTail();
+        String check = o.ok() ? "precision and recall against the truth" : "failed: " + o.error();
         b.record("near-dup", "", c.name(), rep, o, o.ok(), check, "idem-14x8-verify", metrics);
       }
     }

@@ -98,6 +98,16 @@ final class ProcessHarness {
       return exit == 0 && !killed;
     }
 
+    /** The line of its stderr that names the error (an exception's), else its last line. */
+    String error() {
+      List<String> lines = stderrTail.lines().filter(l -> !l.isBlank()).toList();
+      return lines.stream()
+          .filter(l -> l.contains("rror") || l.contains("xception"))
+          .reduce((first, last) -> last)
+          .orElse(lines.isEmpty() ? "" : lines.get(lines.size() - 1))
+          .strip();
+    }
+
     /** The value of {@code name=value} in the stdout lines (the last one wins), or null. */
     String stat(String name) {
       String value = null;

@@ -24,11 +24,14 @@ final class Render {
   /** One table: rows of one scenario, part and size, by contender. */
   record Table(String title, String ref, Map<String, List<Results.Row>> byContender) {
 
+    /** The median wall time of the contender's correct runs; NaN when there is none. */
     double medianWall(String contender) {
-      List<Results.Row> runs = byContender.get(contender);
-      return runs == null
-          ? Double.NaN
-          : Stats.median(runs.stream().mapToDouble(Results.Row::wallSeconds).toArray());
+      List<Results.Row> runs = byContender.getOrDefault(contender, List.of());
+      return Stats.median(
+          runs.stream()
+              .filter(Results.Row::correct)
+              .mapToDouble(Results.Row::wallSeconds)
+              .toArray());
     }
 
     double medianRssMib(String contender) {
@@ -78,7 +81,11 @@ final class Render {
       long wrong = runs.stream().filter(r -> !r.correct()).count();
       b.append(
           String.format(
-              Locale.ROOT, "| %s | %s (%s) |", e.getKey(), two(wall), String.join(" / ", each)));
+              Locale.ROOT,
+              "| %s | %s (%s) |",
+              e.getKey(),
+              Double.isNaN(wall) ? "failed" : two(wall),
+              String.join(" / ", each)));
       if (refWall > 0) {
         b.append(' ').append(two(Stats.speedup(refWall, wall))).append(" |");
       }

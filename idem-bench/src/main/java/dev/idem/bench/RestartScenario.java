@@ -95,7 +95,7 @@ final class RestartScenario extends Scenario {
                     missed,
                     repeated,
                     right,
-                    o.stderrTail());
+                    o.error());
         b.record("restart", "", name, rep, o, correct, check, "idem", metrics);
       }
     }

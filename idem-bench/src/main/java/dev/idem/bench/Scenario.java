@@ -101,7 +101,7 @@ abstract class Scenario {
               o.cpuSeconds(),
               o.rssKiB(),
               o.killed() ? ", killed" : "",
-              o.exit() != 0 && !o.killed() ? ", exit " + o.exit() + ": " + o.stderrTail() : ""));
+              o.exit() != 0 && !o.killed() ? ", exit " + o.exit() + ": " + o.error() : ""));
       return o;
     }
 
