@@ -155,6 +155,13 @@ final class ProcessHarness {
     }
     ProcSampler proc = gnuTime ? null : new ProcSampler();
     long timeoutNanos = TimeUnit.SECONDS.toNanos(w.timeoutSeconds());
+    if (w.ready() == null && w.kill() == null && proc == null) {
+      // nothing to poll: wait without waking up (a poller costs a few % of a core)
+      if (timeoutNanos > 0 && !p.waitFor(timeoutNanos, TimeUnit.NANOSECONDS)) {
+        killed.set(true);
+        kill(p, gnuTime);
+      }
+    }
     for (int tick = 0; p.isAlive(); tick++) {
       if (w.ready() != null && ready.get() < 0 && w.ready().getAsBoolean()) {
         ready.compareAndSet(-1, System.nanoTime() - t0);
