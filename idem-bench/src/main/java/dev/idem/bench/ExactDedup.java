@@ -116,94 +116,34 @@ final class ExactDedup extends Scenario {
   private List<Contender> catalogue(Bench b, Path in, Path out, Path tmp) {
     String field = kind == Kind.JSONL ? "id" : null;
     List<String> key = field == null ? List.of("--whole-line") : List.of("--key", field);
-    String stats = tmp.resolve("stats.json").toString();
-    String st = b.work.resolve("state").toString();
+    List<String> io =
+        List.of("--stats-json", tmp.resolve("stats.json") + "", "-o", out + "", in + "");
+    List<String> st = List.of("--state", b.work.resolve("state") + "");
+    List<String> sortIo = List.of("-T", tmp + "", "-o", out + "", in + "");
+    Map<String, String> c = Map.of("LC_ALL", "C");
     List<Contender> all = new ArrayList<>();
     if (kind == Kind.BEYOND_MEMORY) {
       String budget = b.option("budget", "256m");
-      long bytes = parseSize(budget);
-      String sortMemory = (JobMemory.sortMemoryFor(bytes) >> 20) + "m";
-      all.add(
-          idem(
-              b,
-              "idem-state",
-              budget,
-              key,
-              "--memory",
-              budget,
-              "--state",
-              st,
-              "--stats-json",
-              stats,
-              "-o",
-              out + "",
-              in + ""));
+      long mib = parseSize(budget) >> 20;
+      String sortMemory = (JobMemory.sortMemoryFor(mib << 20) >> 20) + "m";
+      all.add(Contender.idem("idem-state", budget, cat("dedup", key, "--memory", budget, st, io)));
       all.add(
           Contender.idem(
               "idem-sort-dedup",
               budget,
-              join(
-                  List.of("sort-dedup", "-q"),
-                  key,
-                  "--memory",
-                  sortMemory,
-                  "--tmp",
-                  tmp + "",
-                  "-o",
-                  out + "",
-                  in + "")));
-      all.add(
-          Contender.duckdb("duckdb", DuckDbSql.dedup(in, out, field, (bytes >> 20) + "MiB", tmp)));
-      all.add(
-          Contender.tool(
-                  "sort",
-                  Map.of("LC_ALL", "C"),
-                  "sort",
-                  "-u",
-                  "-S",
-                  (bytes >> 20) + "M",
-                  "-T",
-                  tmp + "",
-                  "-o",
-                  out + "",
-                  in + "")
-              .unordered());
+              cat("sort-dedup", key, "--memory", sortMemory, "--tmp", tmp, io.subList(2, 5))));
+      all.add(Contender.duckdb("duckdb", DuckDbSql.dedup(in, out, field, mib + "MiB", tmp)));
+      all.add(Contender.tool("sort", c, cat("sort", "-u", "-S", mib + "M", sortIo)).unordered());
       return all;
     }
     String heap = b.option("idem-heap", idemHeap(b.size));
-    all.add(
-        idem(
-            b,
-            "idem-state",
-            heap,
-            key,
-            "--state",
-            st,
-            "--stats-json",
-            stats,
-            "-o",
-            out + "",
-            in + ""));
-    all.add(idem(b, "idem", heap, key, "--stats-json", stats, "-o", out + "", in + ""));
+    all.add(Contender.idem("idem-state", heap, cat("dedup", key, st, io)));
+    all.add(Contender.idem("idem", heap, cat("dedup", key, io)));
     all.add(Contender.duckdb("duckdb", DuckDbSql.dedup(in, out, field, null, tmp)));
     all.add(Contender.duckdb("duckdb-256MB", DuckDbSql.dedup(in, out, field, "256MB", tmp)));
     all.add(Contender.polars("polars", in, out, field));
     List<String> sortKey = field == null ? List.of() : List.of("-t", ",", "-k", "1,1");
-    all.add(
-        Contender.tool(
-                "sort",
-                Map.of("LC_ALL", "C"),
-                join(
-                    List.of("sort", "-u"),
-                    sortKey,
-                    "-S",
-                    "64M",
-                    "-T",
-                    tmp + "",
-                    "-o",
-                    out + "",
-                    in + ""))
-            .unordered());
+    all.add(Contender.tool("sort", c, cat("sort", "-u", sortKey, "-S", "64M", sortIo)).unordered());
     String awk =
         field == null
             ? "!s[$0]++"
@@ -213,28 +153,23 @@ final class ExactDedup extends Scenario {
         Contender.idem(
             "idem-sort-dedup",
             heap,
-            join(
-                List.of("sort-dedup", "-q"),
-                key,
-                "--memory",
-                "64m",
-                "--tmp",
-                tmp + "",
-                "-o",
-                out + "",
-                in + "")));
+            cat("sort-dedup", key, "--memory", "64m", "--tmp", tmp, io.subList(2, 5))));
     return all;
   }
 
-  private static Contender idem(
-      Bench b, String name, String heap, List<String> key, String... rest) {
-    return Contender.idem(name, heap, join(List.of("dedup", "-q"), key, rest));
-  }
-
-  private static String[] join(List<String> head, List<String> middle, String... tail) {
-    List<String> all = new ArrayList<>(head);
-    all.addAll(middle);
-    all.addAll(List.of(tail));
+  /** A command line from words and lists of words ({@code -q} after the subcommand). */
+  private static String[] cat(String command, Object... parts) {
+    List<String> all = new ArrayList<>(List.of(command));
+    if (!command.equals("sort")) {
+      all.add("-q");
+    }
+    for (Object p : parts) {
+      if (p instanceof List<?> l) {
+        l.forEach(w -> all.add(w.toString()));
+      } else {
+        all.add(p.toString());
+      }
+    }
     return all.toArray(String[]::new);
   }
 
