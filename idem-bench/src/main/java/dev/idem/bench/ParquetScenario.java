@@ -96,7 +96,7 @@ final class ParquetScenario extends Scenario {
         List.of(
             Contender.java(
                 "rescan-hashset",
-                Math.max(256, writtenRows * 300 >> 20) + "m",
+                Math.max(256, (writtenRows * 300) >> 20) + "m",
                 ParquetLake.class,
                 "rescan",
                 saved.resolve("out") + ""),

@@ -368,10 +368,15 @@ final class ProcessHarness {
     }
 
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
       process.destroy();
-      if (!process.waitFor(10, TimeUnit.SECONDS)) {
-        process.destroyForcibly().waitFor();
+      try {
+        if (!process.waitFor(10, TimeUnit.SECONDS)) {
+          process.destroyForcibly().waitFor();
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        process.destroyForcibly();
       }
     }
   }

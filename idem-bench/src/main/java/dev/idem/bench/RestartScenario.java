@@ -115,7 +115,7 @@ final class RestartScenario extends Scenario {
    */
   private static Contender worker(Bench b, String name, String phase, Path dir, int port) {
     long maxMemory = 256L << 20;
-    String heap = name.equals("hashset") ? Math.max(512, b.size * 320 >> 20) + "m" : "256m";
+    String heap = name.equals("hashset") ? Math.max(512, (b.size * 320) >> 20) + "m" : "256m";
     Path live = dir.resolve("live");
     return Contender.java(
         name,
