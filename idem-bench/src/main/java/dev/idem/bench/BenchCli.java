@@ -64,7 +64,8 @@ public final class BenchCli implements Runnable {
       CommandLine sub = new CommandLine(new Run(s));
       sub.getCommandSpec()
           .usageMessage()
-          .description(s.summary, String.format("Default size: %,d.", s.defaultSize));
+          .description( // picocli formats descriptions: a % must be doubled
+              s.summary.replace("%", "%%"), String.format("Default size: %,d.", s.defaultSize));
       cli.addSubcommand(s.name, sub);
     }
     cli.addSubcommand("render", new RenderCommand());
@@ -102,10 +103,16 @@ public final class BenchCli implements Runnable {
     @Option(names = "--set", description = "Other options of a scenario: KEY=VALUE.")
     Map<String, String> set = new LinkedHashMap<>();
 
-    @Option(names = "--results", defaultValue = "bench-results/results.jsonl")
+    @Option(
+        names = "--results",
+        defaultValue = "bench-results/results.jsonl",
+        description = "The results file each run appends to (default: ${DEFAULT-VALUE}).")
     Path results;
 
-    @Option(names = "--work", defaultValue = "bench-results/work", description = "Scratch.")
+    @Option(
+        names = "--work",
+        defaultValue = "bench-results/work",
+        description = "Scratch: data (kept for the next run), outputs, logs.")
     Path work;
 
     @Option(names = "--svg", description = "Also write each table as an SVG plot into DIR.")

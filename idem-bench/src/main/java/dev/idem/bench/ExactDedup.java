@@ -151,8 +151,8 @@ final class ExactDedup extends Scenario {
     all.add(Contender.tool("mawk", Map.of(), "mawk", awk, in + "").withStdout(out));
     all.add(
         Contender.idem(
-            "idem-sort-dedup",
-            heap,
+            "idem-sort-dedup", // sorts in 64 MiB, like sort -S 64M; its heap: JobMemory.sortHeap
+            (JobMemory.sortHeap(64L << 20) >> 20) + "m",
             cat("sort-dedup", key, "--memory", "64m", "--tmp", tmp, io.subList(2, 5))));
     return all;
   }
