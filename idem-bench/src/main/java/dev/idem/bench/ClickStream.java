@@ -3,7 +3,7 @@ package dev.idem.bench;
 import java.util.SplittableRandom;
 
 /**
- * A deterministic synthetic click stream for {@code bin/idem-bench windows}: every contender's JVM
+ * A deterministic synthetic click stream for {@code bin/idem-bench window}: every contender's JVM
  * generates the same events from the same seed, on the fly (no arena: 50 M keys would be a gigabyte
  * of heap that is not the state being measured).
  *

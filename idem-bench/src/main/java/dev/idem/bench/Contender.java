@@ -1,251 +1,163 @@
 package dev.idem.bench;
 
-import com.google.common.hash.Funnel;
-import com.google.common.hash.PrimitiveSink;
-import dev.idem.core.Fingerprint;
-import dev.idem.core.Fingerprinter;
-import dev.idem.core.filter.AbstractBloomFilter;
-import dev.idem.core.filter.FilterSnapshot;
-import dev.idem.core.filter.FilterType;
-import dev.idem.core.filter.Filters;
-import dev.idem.core.filter.MembershipFilter;
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Locale;
-import org.apache.commons.codec.digest.MurmurHash3;
-import org.apache.commons.collections4.bloomfilter.BitMapExtractor;
-import org.apache.commons.collections4.bloomfilter.EnhancedDoubleHasher;
-import org.apache.commons.collections4.bloomfilter.Shape;
-import org.apache.commons.collections4.bloomfilter.SimpleBloomFilter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 /**
- * One filter under test, fed raw key bytes and doing its own hashing the way its library intends.
- * Each benchmark fork creates exactly one kind, so the JIT sees a single implementation at every
- * call site and no contender pays for megamorphic dispatch.
+ * One contender: a child process's command line, its environment and where its standard output goes
+ * (null: to the harness, which reads its lines). {@code missing} says why it cannot run here (a
+ * tool or a Python package not installed), null when it can; {@code ordered}: it promises input
+ * order (GNU sort does not). The factories below are the thin adapters of every tool measured.
+ *
+ * <p>JVM contenders get a fixed, pre-touched heap ({@code -Xms} = {@code -Xmx}, {@code
+ * -XX:+AlwaysPreTouch}): the first touch of fresh memory is slow on the shared machine, and a heap
+ * that grows mid-run would be timed. Their RSS is then at least the heap.
  */
-public abstract class Contender {
+record Contender(
+    String name,
+    List<String> command,
+    Map<String, String> env,
+    Path stdout,
+    String missing,
+    boolean ordered,
+    String note) {
 
-  /** Names accepted by {@link #create}, in table order. */
-  public static final String[] NAMES = {"bloom", "blocked", "partitioned", "guava", "commons"};
+  private static final Map<String, String> PROBES = new ConcurrentHashMap<>();
 
-  /** Adds a key; returns what the library's put returns (used only to defeat dead-code removal). */
-  public abstract boolean put(byte[] data, int offset, int length);
-
-  public abstract boolean mightContain(byte[] data, int offset, int length);
-
-  /** Bits of memory the filter's bit array occupies. */
-  public abstract long bits();
-
-  /** The false-positive rate the library itself predicts with {@code n} keys inserted. */
-  public abstract double expectedFpp(long n);
-
-  /** The idem filter inside, for the batch benchmarks; only idem's contenders have one. */
-  public MembershipFilter idem() {
-    throw new UnsupportedOperationException(getClass().getSimpleName() + " is not an idem filter");
+  Contender withStdout(Path file) {
+    return new Contender(name, command, env, file, missing, ordered, note);
   }
 
-  /** Writes the filter to a file that {@link #load} reads back (see {@link FilterCache}). */
-  public abstract void save(Path file) throws IOException;
-
-  /** A contender created for {@code n} keys at rate {@code p}, with the bits saved in file. */
-  public static Contender load(String name, long n, double p, Path file) throws IOException {
-    return switch (name.toLowerCase(Locale.ROOT)) {
-      case "guava" -> new Guava(file);
-      case "commons" -> new Commons(n, p, file);
-      default -> new Idem(FilterSnapshot.read(file).filter());
-    };
+  Contender unordered() {
+    return new Contender(name, command, env, stdout, missing, false, note);
   }
 
-  /** A new, empty contender sized for {@code n} keys at rate {@code p}. */
-  public static Contender create(String name, long n, double p) {
-    return switch (name.toLowerCase(Locale.ROOT)) {
-      case "guava" -> new Guava(n, p);
-      case "commons" -> new Commons(n, p);
-      default -> new Idem(Filters.create(FilterType.byName(name), n, p));
-    };
+  Contender named(String newName) {
+    return new Contender(newName, command, env, stdout, missing, ordered, note);
   }
 
-  /** idem: XXH3-128 fingerprint, then the filter's own position scheme. */
-  static final class Idem extends Contender {
-    private final Fingerprinter fingerprinter = Fingerprinter.xxh3();
-    final MembershipFilter filter;
+  static Contender of(String name, List<String> command, Map<String, String> env, String missing) {
+    return new Contender(name, List.copyOf(command), Map.copyOf(env), null, missing, true, "");
+  }
 
-    Idem(MembershipFilter filter) {
-      this.filter = filter;
-    }
+  /** The JVM flags of a fixed, pre-touched heap. */
+  static String heapFlags(String heap) {
+    return "-Xms" + heap + " -Xmx" + heap + " -XX:+AlwaysPreTouch";
+  }
 
-    @Override
-    public boolean put(byte[] data, int offset, int length) {
-      Fingerprint f = fingerprinter.fingerprint(data, offset, length);
-      return filter.put(f.hi(), f.lo());
-    }
+  /** {@code bin/idem ARGS}, as a user runs it, with a fixed, pre-touched heap. */
+  static Contender idem(String name, String heap, String... args) {
+    List<String> cmd = new ArrayList<>(List.of(Path.of("bin/idem").toAbsolutePath().toString()));
+    cmd.addAll(Arrays.asList(args));
+    boolean built = Files.exists(Path.of("idem-cli/target/idem.jar"));
+    return of(
+        name,
+        cmd,
+        Map.of("IDEM_JAVA_OPTS", heapFlags(heap)),
+        built ? null : "idem-cli/target/idem.jar not built (./mvnw -o -q -B package -DskipTests)");
+  }
 
-    @Override
-    public boolean mightContain(byte[] data, int offset, int length) {
-      Fingerprint f = fingerprinter.fingerprint(data, offset, length);
-      return filter.mightContain(f.hi(), f.lo());
-    }
+  /** A class of this module in a JVM of its own, with a fixed, pre-touched heap. */
+  static Contender java(String name, String heap, Class<?> main, String... args) {
+    List<String> cmd = new ArrayList<>();
+    cmd.add(ProcessHandle.current().info().command().orElse("java"));
+    cmd.addAll(Arrays.asList(heapFlags(heap).split(" ")));
+    cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
+    cmd.addAll(Arrays.asList(args));
+    return of(name, cmd, Map.of(), null);
+  }
 
-    @Override
-    public long bits() {
-      return filter.bitSize();
-    }
+  /** A command found on the PATH. */
+  static Contender tool(String name, Map<String, String> env, String... cmd) {
+    return of(name, List.of(cmd), env, onPath(cmd[0]) ? null : cmd[0] + " is not installed");
+  }
 
-    @Override
-    public MembershipFilter idem() {
-      return filter;
+  /** {@code dedup.py polars IN OUT [KEY]}: Polars, when its package is installed. */
+  static Contender polars(String name, Path in, Path out, String key) {
+    List<String> cmd = new ArrayList<>(List.of(python(), script(), "polars", in + "", out + ""));
+    if (key != null) {
+      cmd.add(key);
     }
-
-    @Override
-    public double expectedFpp(long n) {
-      // The layout's own formula at the true n; expectedFpp() would use approximateCount(),
-      // which misses the keys that arrived as false positives.
-      return filter instanceof AbstractBloomFilter b
-          ? b.falsePositiveRate(n)
-          : filter.expectedFpp();
-    }
-
-    @Override
-    public void save(Path file) throws IOException {
-      FilterCache.writeIdem(file, filter);
-    }
+    return of(name, cmd, Map.of(), pythonMissing("polars"));
   }
 
   /**
-   * Guava: Murmur3-128 through a funnel. The funnel reads a reusable slice of the arena, so Guava
-   * hashes the same bytes as everyone else without a {@code byte[]} copy per key.
+   * DuckDB running {@code statements}: its Python package where installed (no JVM in its RSS), else
+   * its JDBC driver in a JVM of this module with a 64 MiB heap (DuckDB's memory is native).
    */
-  static final class Guava extends Contender {
-    private final com.google.common.hash.BloomFilter<Slice> filter;
-    private final Slice slice = new Slice();
-
-    Guava(long n, double p) {
-      filter = com.google.common.hash.BloomFilter.create(SliceFunnel.INSTANCE, n, p);
+  static Contender duckdb(String name, List<String> statements) {
+    if (pythonMissing("duckdb") == null) {
+      List<String> cmd = new ArrayList<>(List.of(python(), script(), "duckdb"));
+      cmd.addAll(statements);
+      return new Contender(name, cmd, Map.of(), null, null, true, "DuckDB (Python)");
     }
-
-    Guava(Path file) throws IOException {
-      try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 20)) {
-        filter = com.google.common.hash.BloomFilter.readFrom(in, SliceFunnel.INSTANCE);
-      }
-    }
-
-    @Override
-    public void save(Path file) throws IOException {
-      try (OutputStream out = new BufferedOutputStream(Files.newOutputStream(file), 1 << 20)) {
-        filter.writeTo(out);
-      }
-    }
-
-    @Override
-    public boolean put(byte[] data, int offset, int length) {
-      return filter.put(slice.set(data, offset, length));
-    }
-
-    @Override
-    public boolean mightContain(byte[] data, int offset, int length) {
-      return filter.mightContain(slice.set(data, offset, length));
-    }
-
-    @Override
-    public long bits() {
-      // serializedSize = strategy byte + k byte + int word count + the words; bitSize() is hidden
-      return (filter.serializedSize() - 6) * Byte.SIZE;
-    }
-
-    @Override
-    public double expectedFpp(long n) {
-      return filter.expectedFpp(); // Guava's estimate from the bits actually set
-    }
+    Contender c = java(name, "64m", DuckDbSql.class, statements.toArray(String[]::new));
+    return new Contender(name, c.command(), Map.of(), null, null, true, "DuckDB (JDBC)");
   }
 
-  /** A view of one key in the arena; Guava never keeps the objects it is given. */
-  static final class Slice {
-    byte[] data;
-    int offset;
-    int length;
-
-    Slice set(byte[] d, int o, int l) {
-      data = d;
-      offset = o;
-      length = l;
-      return this;
+  static boolean onPath(String exe) {
+    if (exe.contains("/")) {
+      return Files.isExecutable(Path.of(exe));
     }
-  }
-
-  enum SliceFunnel implements Funnel<Slice> {
-    INSTANCE;
-
-    @Override
-    public void funnel(Slice s, PrimitiveSink into) {
-      into.putBytes(s.data, s.offset, s.length);
-    }
-  }
-
-  /**
-   * commons-collections4: {@code Shape.fromNP}, a {@link SimpleBloomFilter}, and per key an {@link
-   * EnhancedDoubleHasher} seeded with the two halves of commons-codec's MurmurHash3 x64 128-bit
-   * hash, as the library's documentation recommends.
-   */
-  static final class Commons extends Contender {
-    private final Shape shape;
-    private final SimpleBloomFilter filter;
-
-    Commons(long n, double p) {
-      shape = Shape.fromNP(Math.toIntExact(n), p);
-      filter = new SimpleBloomFilter(shape);
-    }
-
-    Commons(long n, double p, Path file) throws IOException {
-      this(n, p);
-      try (DataInputStream in =
-          new DataInputStream(new BufferedInputStream(Files.newInputStream(file), 1 << 20))) {
-        long[] words = new long[in.readInt()];
-        for (int i = 0; i < words.length; i++) {
-          words[i] = in.readLong();
-        }
-        filter.merge(BitMapExtractor.fromBitMapArray(words));
+    for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
+      if (!dir.isEmpty() && Files.isExecutable(Path.of(dir, exe))) {
+        return true;
       }
     }
+    return false;
+  }
 
-    @Override
-    public void save(Path file) throws IOException {
-      long[] words = filter.asBitMapArray();
-      try (DataOutputStream out =
-          new DataOutputStream(new BufferedOutputStream(Files.newOutputStream(file), 1 << 20))) {
-        out.writeInt(words.length);
-        for (long w : words) {
-          out.writeLong(w);
-        }
-      }
-    }
+  static String python() {
+    return System.getenv().getOrDefault("IDEM_BENCH_PYTHON", "python3");
+  }
 
-    @Override
-    public boolean put(byte[] data, int offset, int length) {
-      long[] h = MurmurHash3.hash128x64(data, offset, length, 0);
-      return filter.merge(new EnhancedDoubleHasher(h[0], h[1]));
-    }
+  /** Null when {@code python3 -c "import PACKAGE"} works; else why not. */
+  static String pythonMissing(String pkg) {
+    return PROBES
+        .computeIfAbsent(
+            pkg,
+            p -> {
+              try {
+                Process proc =
+                    new ProcessBuilder(python(), "-c", "import " + p)
+                        .redirectErrorStream(true)
+                        .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                        .start();
+                return proc.waitFor(60, TimeUnit.SECONDS) && proc.exitValue() == 0
+                    ? ""
+                    : "Python package " + p + " is not installed for " + python();
+              } catch (IOException e) {
+                return python() + " is not installed";
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return "interrupted";
+              }
+            })
+        .transform(s -> s.isEmpty() ? null : s);
+  }
 
-    @Override
-    public boolean mightContain(byte[] data, int offset, int length) {
-      long[] h = MurmurHash3.hash128x64(data, offset, length, 0);
-      return filter.contains(new EnhancedDoubleHasher(h[0], h[1]));
-    }
-
-    @Override
-    public long bits() {
-      return (long) shape.getNumberOfBits();
-    }
-
-    @Override
-    public double expectedFpp(long n) {
-      return shape.getProbability(Math.toIntExact(n));
-    }
+  /** The Python contenders' script, copied out of this jar once per run. */
+  static synchronized String script() {
+    return PROBES.computeIfAbsent(
+        "script",
+        k -> {
+          try (InputStream in = Contender.class.getResourceAsStream("dedup.py")) {
+            Path f = Files.createTempFile("idem-bench-", ".py");
+            f.toFile().deleteOnExit();
+            Files.copy(in, f, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            return f.toString();
+          } catch (IOException e) {
+            throw new UncheckedIOException(e);
+          }
+        });
   }
 }

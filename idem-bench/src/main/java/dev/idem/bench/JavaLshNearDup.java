@@ -10,7 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.BitSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -19,15 +18,14 @@ import java.util.Set;
 
 /**
  * The near-duplicate job as a user of {@code info.debatty:java-lsh} would write it, in a child JVM
- * of {@link NearDupRun}: word 5-grams as {@code Set<Integer>} (the library's input), {@code
+ * of {@link NearDupScenario}: word 5-grams as {@code Set<Integer>} (the library's input), {@code
  * MinHash} signatures of B × R components (computed on all cores, in input order), band buckets
  * from {@code LSH.hashSignature} (the library's band hash, with 2³¹ − 1 buckets so that buckets are
  * band keys), and each document compared, in input order, with the earlier documents of its buckets
- * by the library's signature estimate. Accepted pairs go to a union-find whose representative is
- * the smallest position, so the first document of a cluster survives, as in {@code idem near-dup}.
+ * by the library's signature estimate.
  *
- * <p>{@code java ... JavaLshNearDup CORPUS BANDS ROWS THRESHOLD SEED REMOVED_OUT}: writes the
- * positions of the removed documents, one a line.
+ * <p>{@code java ... JavaLshNearDup CORPUS BANDS ROWS THRESHOLD SEED PAIRS_OUT}: writes the
+ * accepted pairs, {@code EARLIER<TAB>LATER} a line; the scenario clusters them.
  */
 final class JavaLshNearDup {
   private static final int BATCH = 20_000;
@@ -40,7 +38,7 @@ final class JavaLshNearDup {
     int rows = Integer.parseInt(args[2]);
     double threshold = Double.parseDouble(args[3]);
     long seed = Long.parseLong(args[4]);
-    Path removedOut = Path.of(args[5]);
+    Path pairsOut = Path.of(args[5]);
 
     MinHash minHash = new MinHash(bands * rows, Integer.MAX_VALUE, seed);
     LSH lsh = new LSH(bands, Integer.MAX_VALUE) {};
@@ -50,9 +48,8 @@ final class JavaLshNearDup {
     for (int b = 0; b < bands; b++) {
       buckets.add(new HashMap<>());
     }
-    FirstSurvivorClusters clusters = new FirstSurvivorClusters();
-    long candidates = 0;
-    try (BufferedReader in = Files.newBufferedReader(corpus, StandardCharsets.UTF_8)) {
+    try (BufferedReader in = Files.newBufferedReader(corpus, StandardCharsets.UTF_8);
+        BufferedWriter out = Files.newBufferedWriter(pairsOut, StandardCharsets.UTF_8)) {
       List<String> batch = new ArrayList<>(BATCH);
       String line;
       while (true) {
@@ -64,7 +61,7 @@ final class JavaLshNearDup {
           List<int[]> signed =
               batch.parallelStream().map(l -> minHash.signature(shingles(text(json, l)))).toList();
           for (int[] signature : signed) {
-            candidates += judge(signature, signatures, buckets, lsh, minHash, threshold, clusters);
+            judge(signature, signatures, buckets, lsh, minHash, threshold, out);
           }
           batch.clear();
         }
@@ -73,35 +70,20 @@ final class JavaLshNearDup {
         }
       }
     }
-    BitSet removed = clusters.removed();
-    try (BufferedWriter out = Files.newBufferedWriter(removedOut, StandardCharsets.UTF_8)) {
-      for (int i = removed.nextSetBit(0); i >= 0; i = removed.nextSetBit(i + 1)) {
-        out.write(Integer.toString(i));
-        out.write('\n');
-      }
-    }
-    System.err.println(
-        "java-lsh: "
-            + signatures.size()
-            + " documents, "
-            + candidates
-            + " candidate pairs, "
-            + removed.cardinality()
-            + " removed");
   }
 
-  /** Compares the next document with the earlier ones of its buckets; returns the pairs tried. */
-  private static long judge(
+  /** Compares the next document with the earlier ones of its buckets; writes accepted pairs. */
+  private static void judge(
       int[] signature,
       List<int[]> signatures,
       List<Map<Integer, List<Integer>>> buckets,
       LSH lsh,
       MinHash minHash,
       double threshold,
-      FirstSurvivorClusters clusters) {
+      BufferedWriter out)
+      throws IOException {
     int doc = signatures.size();
     signatures.add(signature);
-    clusters.add();
     int[] bandKeys = lsh.hashSignature(signature);
     Set<Integer> compared = new HashSet<>();
     for (int b = 0; b < bandKeys.length; b++) {
@@ -109,12 +91,11 @@ final class JavaLshNearDup {
       for (int earlier : bucket) {
         if (compared.add(earlier)
             && minHash.similarity(signatures.get(earlier), signature) >= threshold) {
-          clusters.union(earlier, doc);
+          out.write(earlier + "\t" + doc + "\n");
         }
       }
       bucket.add(doc);
     }
-    return compared.size();
   }
 
   private static String text(ObjectMapper json, String line) {

@@ -90,7 +90,7 @@ final class NearDupCorpus {
 
   /** The positions the truth removes at {@code threshold}: all but the first of each cluster. */
   BitSet removedAt(double threshold) {
-    FirstSurvivorClusters clusters = new FirstSurvivorClusters(documents);
+    Stats.Clusters clusters = new Stats.Clusters(documents);
     for (Pair p : familyPairs) {
       if (p.jaccard >= threshold) {
         clusters.union(p.a, p.b);
@@ -153,7 +153,7 @@ final class NearDupCorpus {
       for (int j = i + 1; j < texts.size(); j++) {
         int a = Math.min(positions.get(i), positions.get(j));
         int b = Math.max(positions.get(i), positions.get(j));
-        familyPairs.add(new Pair(a, b, jaccard(shingles[i], shingles[j])));
+        familyPairs.add(new Pair(a, b, Stats.jaccard(shingles[i], shingles[j])));
       }
     }
   }
@@ -195,28 +195,6 @@ final class NearDupCorpus {
       hashes[i] = h;
     }
     return Arrays.stream(hashes).sorted().distinct().toArray();
-  }
-
-  /**
-   * Jaccard similarity of two sorted, distinct arrays. Written here, not taken from idem-engine's
-   * {@code Jaccard}: the truth must not come from the code it judges.
-   */
-  static double jaccard(long[] a, long[] b) {
-    int i = 0;
-    int j = 0;
-    int common = 0;
-    while (i < a.length && j < b.length) {
-      if (a[i] == b[j]) {
-        common++;
-        i++;
-        j++;
-      } else if (a[i] < b[j]) {
-        i++;
-      } else {
-        j++;
-      }
-    }
-    return (double) common / (a.length + b.length - common);
   }
 
   private static long mix(long z) {

@@ -1,6 +1,5 @@
 package dev.idem.bench;
 
-import dev.idem.engine.DedupStats;
 import dev.idem.engine.Deduplicator;
 import dev.idem.engine.Idem;
 import java.io.BufferedReader;
@@ -35,36 +34,20 @@ import redis.clients.jedis.Response;
 import redis.clients.jedis.Transaction;
 
 /**
- * One pipeline worker of the restart benchmark (issue #17), a child JVM: {@code RestartWorker
- * CONTENDER PHASE N STATE OUTPUT MAX_MEMORY COMMIT_EVERY [REDIS_PORT]}. It reads the {@link
- * RestartStream} of N ids from where its done-set's last commit says, in batches of {@value #BATCH}
- * messages: check each id, write the new ones to OUTPUT, mark them; every COMMIT_EVERY messages it
- * forces OUTPUT to disk and then commits the marks with the token (next message, output length). On
- * start it cuts OUTPUT back to the token's length. The same protocol for every contender; only the
- * done-set differs:
+ * One pipeline worker of the restart scenario, a child JVM: {@code RestartWorker CONTENDER PHASE N
+ * STATE OUTPUT MAX_MEMORY COMMIT_EVERY [REDIS_PORT]}. It reads the {@link RestartStream} of N ids
+ * from where its done-set's last commit says, in batches of {@value #BATCH}: checks each id, writes
+ * the new ones to OUTPUT and marks them; every COMMIT_EVERY messages it forces OUTPUT, then commits
+ * the marks with the token (next message, output length), and on start cuts OUTPUT back to the
+ * token. One protocol for every contender; only the done-set differs: idem's durable deduplicator,
+ * RocksDB alone (a get per id, idem's exact-tier table settings), a {@code HashSet} rebuilt from
+ * OUTPUT, or a set on a loopback Redis (pipelined {@code SISMEMBER}, {@code MULTI} per commit).
  *
- * <ul>
- *   <li>{@code idem}: {@code Idem.deduplicator().expectedKeys(N).state(STATE).maxMemory(M)},
- *       batches through {@code firstSeen(List)}, {@code commit(token)};
- *   <li>{@code rocksdb}: rocksdbjni directly, the ids' UTF-8 bytes as keys, the same table settings
- *       as idem's exact tier (Bloom filter 10 bits/key, partitioned index and filters, LRU block
- *       cache of M bytes); every id a {@code get}, a new one a {@code put} into the commit's {@link
- *       WriteBatch}, written with the token, synced (ids marked since the last commit are looked up
- *       in a small in-heap set first);
- *   <li>{@code hashset}: a {@code HashSet<String>} (sized for N) rebuilt on start by reading
- *       OUTPUT; the token is a small file beside it, replaced atomically after the output is
- *       forced;
- *   <li>{@code redis}: a set on a loopback redis-server: pipelined {@code SISMEMBER} per batch, and
- *       per commit one {@code MULTI} with {@code SADD}s of ≤ 1000 ids and a {@code SET} of the
- *       token; a restart reconnects.
- * </ul>
- *
- * PHASE {@code load}: from the start; on reaching the message of new id 0.7 N it prints {@code
- * KILL-POINT} and goes on until the harness kills it (SIGKILL). PHASE {@code restart}: opens the
- * state, answers for the first message from the token (prints {@code FIRST} and the nanoseconds
- * since the open call, as the first output to stdout), then finishes the stream and prints {@code
- * RESULT} lines: its decisions against the stream's ground truth (missed: processed a redelivery;
- * repeated: skipped a new id) and the done-set's reads for new ids.
+ * <p>PHASE {@code load} prints {@code KILL-POINT} on reaching new id 0.7 N and goes on until the
+ * harness kills it. PHASE {@code restart} prints {@code FIRST open_nanos=…} once it has answered
+ * for its first message, then finishes and prints {@code RESULT} words: its decisions against the
+ * stream's truth (missed: processed a redelivery; repeated: skipped a new id) and the done-set's
+ * reads for ids that were new.
  */
 public final class RestartWorker {
 
@@ -86,9 +69,6 @@ public final class RestartWorker {
     /** Reads of the exact tier / store caused by ids answered new, since open. */
     long readsForNew();
 
-    /** Counters worth reporting, as "name=value" words. */
-    String stats();
-
     @Override
     void close() throws Exception;
   }
@@ -96,10 +76,6 @@ public final class RestartWorker {
   private RestartWorker() {}
 
   public static void main(String[] args) throws Exception {
-    long tStart = System.nanoTime();
-    if (args[0].equals("--idle")) {
-      return; // the harness's JVM baseline: start, touch the heap, exit
-    }
     String contender = args[0];
     boolean load = args[1].equals("load");
     RestartStream stream = new RestartStream(Long.parseLong(args[2]));
@@ -123,7 +99,6 @@ public final class RestartWorker {
         };
     long tOpen = System.nanoTime();
     long[] token = done.open();
-    long tOpened = System.nanoTime();
     long next = token == null ? 0 : token[0];
     long outBytes = token == null ? 0 : token[1];
     try (IdLog log = new IdLog(output, outBytes)) {
@@ -131,23 +106,16 @@ public final class RestartWorker {
       boolean firstDone = done.contains(firstId);
       long tFirst = System.nanoTime();
       if (!load) {
-        out.printf(
-            Locale.ROOT,
-            "FIRST %d %d %s%n",
-            tFirst - tOpen,
-            tFirst - tStart,
-            firstDone ? "done" : "new");
+        out.printf(Locale.ROOT, "FIRST open_seconds=%.3f%n", (tFirst - tOpen) / 1e9);
       }
       long readsBase = done.readsForNew();
       long killPoint = RestartStream.messageOfNew(stream.distinct() * 7 / 10);
       boolean announced = false;
-      long processed = 0;
       long missed = 0;
       long repeated = 0;
       long newChecked = 0;
       long end = stream.messages();
       List<String> ids = new ArrayList<>(BATCH);
-      long loopStart = System.nanoTime();
       for (long m = next; m < end; ) {
         int n = (int) Math.min(BATCH, end - m);
         ids.clear();
@@ -162,7 +130,6 @@ public final class RestartWorker {
           }
           if (fresh[i]) {
             log.append(ids.get(i));
-            processed++;
             if (!truth) {
               missed++;
             }
@@ -180,23 +147,16 @@ public final class RestartWorker {
           announced = true;
         }
       }
-      double loopSeconds = (System.nanoTime() - loopStart) / 1e9;
       out.printf(
           Locale.ROOT,
-          "RESULT resumed_at=%d messages=%d new_checked=%d processed=%d "
-              + "missed=%d repeated=%d reads_new=%d open_seconds=%.3f loop_seconds=%.3f first_done=%s "
-              + "%s%n",
+          "RESULT resumed_at=%d new_checked=%d missed=%d repeated=%d reads_new=%d"
+              + " first_done=%s%n",
           next,
-          end - next,
           newChecked,
-          processed,
           missed,
           repeated,
           done.readsForNew() - readsBase,
-          (tOpened - tOpen) / 1e9,
-          loopSeconds,
-          firstDone,
-          done.stats());
+          firstDone);
     }
     done.close();
   }
@@ -302,23 +262,6 @@ public final class RestartWorker {
     }
 
     @Override
-    public String stats() {
-      DedupStats s = done.stats();
-      return "exact_lookups="
-          + s.exactLookups()
-          + " rescued="
-          + s.falsePositivesRescued()
-          + " duplicates="
-          + s.duplicates()
-          + " filter_bits="
-          + done.filter().bitSize()
-          + " commits="
-          + done.commits()
-          + " warnings="
-          + done.warnings().size();
-    }
-
-    @Override
     public void close() {
       done.close();
     }
@@ -337,7 +280,6 @@ public final class RestartWorker {
     private BloomFilter bloom;
     private WriteBatch batch;
     private WriteOptions sync;
-    private long gets;
     private long readsNew;
 
     RocksDone(Path dir, long maxMemory) {
@@ -395,7 +337,6 @@ public final class RestartWorker {
           continue;
         }
         byte[] key = id.getBytes(StandardCharsets.UTF_8);
-        gets++;
         if (db.get(key) == null) {
           readsNew++;
           batch.put(key, EMPTY);
@@ -420,11 +361,6 @@ public final class RestartWorker {
     }
 
     @Override
-    public String stats() {
-      return "gets=" + gets;
-    }
-
-    @Override
     public void close() {
       db.close();
       options.close();
@@ -440,8 +376,6 @@ public final class RestartWorker {
     private final Path tokenFile;
     private final Path output;
     private final Set<String> set;
-    private long rescanned;
-    private long rescanNanos;
 
     HashSetDone(Path dir, Path output, long n) throws IOException {
       Files.createDirectories(dir);
@@ -456,7 +390,6 @@ public final class RestartWorker {
         return null;
       }
       long[] token = token(Files.readAllBytes(tokenFile));
-      long t0 = System.nanoTime();
       try (FileChannel ch = FileChannel.open(output, StandardOpenOption.WRITE)) {
         ch.truncate(token[1]); // what the last commit named, and nothing after
       }
@@ -467,10 +400,8 @@ public final class RestartWorker {
               1 << 20)) {
         for (String line = r.readLine(); line != null; line = r.readLine()) {
           set.add(line);
-          rescanned++;
         }
       }
-      rescanNanos = System.nanoTime() - t0;
       return token;
     }
 
@@ -510,12 +441,6 @@ public final class RestartWorker {
     }
 
     @Override
-    public String stats() {
-      return String.format(
-          Locale.ROOT, "rescanned=%d rescan_seconds=%.3f", rescanned, rescanNanos / 1e9);
-    }
-
-    @Override
     public void close() {}
   }
 
@@ -526,8 +451,6 @@ public final class RestartWorker {
     private final int port;
     private final Set<String> pending = new HashSet<>();
     private Jedis jedis;
-    private long commands;
-    private long roundTrips;
     private long readsNew;
 
     RedisDone(int port) {
@@ -558,8 +481,6 @@ public final class RestartWorker {
         answers.add(p.sismember(SET, id));
       }
       p.sync();
-      commands += ids.size();
-      roundTrips++;
       boolean[] fresh = new boolean[ids.size()];
       for (int i = 0; i < fresh.length; i++) {
         if (!answers.get(i).get() && pending.add(ids.get(i))) {
@@ -578,24 +499,16 @@ public final class RestartWorker {
       for (int from = 0; from < all.size(); from += BATCH) {
         chunk = all.subList(from, Math.min(all.size(), from + BATCH)).toArray(chunk);
         t.sadd(SET, chunk);
-        commands++;
         chunk = new String[0];
       }
       t.set(TOKEN, next + " " + outputBytes);
       t.exec();
-      commands += 3;
-      roundTrips++;
       pending.clear();
     }
 
     @Override
     public long readsForNew() {
       return readsNew; // one SISMEMBER per id
-    }
-
-    @Override
-    public String stats() {
-      return "redis_commands=" + commands + " round_trips=" + roundTrips;
     }
 
     @Override

@@ -1,119 +1,175 @@
 package dev.idem.bench;
 
+import dev.idem.core.Fingerprinter;
 import dev.idem.engine.Verdict;
-import java.io.PrintStream;
+import dev.idem.engine.window.WindowedDeduplicator;
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashMap;
 import java.util.Locale;
-import org.openjdk.jol.info.GraphLayout;
+import java.util.Map;
 
 /**
- * One contender over the click stream, in a JVM of its own ({@link WindowRun} starts it with a
- * fixed, pre-touched heap). Times the events in slices with the clock stopped while sampling, and
- * prints tab-separated lines for the host:
- *
- * <ul>
- *   <li>{@code SLICE events nanos}: one timed slice (n/50 events),
- *   <li>{@code SAMPLE events eventTime held jolBytes} (event time: the stream's clock): state every
- *       n/200 events; jolBytes is JOL's walk of idem's state (a handful of arrays, cheap), -1 for
- *       the HashMap (millions of objects: too slow to walk 200 times),
- *   <li>{@code HEAP events eventTime held bytes}: every n/20 events with {@code --state}: used heap
- *       after full collections minus the same before the contender existed,
- *   <li>{@code COUNT kind kept duplicate late} per kind of generated event, and {@code RESULT name
- *       value} (the peak held, a checksum of which non-late events were kept, the collection time
- *       while timed).
- * </ul>
+ * One contender of the window scenario over the {@link ClickStream}, in a JVM of its own: {@code
+ * WindowProbe CONTENDER EVENTS timed|state}. Timed: the loop alone on the clock. State: the used
+ * heap after full collections, 20 times along the stream, less the same before the contender
+ * existed (the peak is the state it held). Prints one {@code RESULT} line of {@code name=value}
+ * words: speed, peak entries held, collections, and the verdicts per generated kind, with a
+ * checksum of the kept events that are not late.
  */
 public final class WindowProbe {
+
+  /** "Was this key seen in the last W of event time?" */
+  interface Contender {
+    Verdict check(byte[] key, int length, long time);
+
+    long peakHeld();
+  }
 
   private WindowProbe() {}
 
   public static void main(String[] args) throws InterruptedException {
-    String name = args[0];
+    Contender c = create(args[0]);
     long n = Long.parseLong(args[1]);
-    boolean state = args.length > 2 && args[2].equals("--state");
-    PrintStream out = System.out;
+    boolean state = args[2].equals("state");
+    long before = state ? usedAfterGc() : 0;
+    long peakHeap = 0;
     ClickStream stream = new ClickStream();
-    long baseline = state ? MemoryProbe.usedAfterGc() : 0;
-    WindowContender contender = WindowContender.create(name);
-    long sliceEvery = Math.max(1, n / 50);
-    long sampleEvery = Math.max(1, n / 200);
-    long heapEvery = sampleEvery * 10;
     long[][] counts = new long[ClickStream.Kind.values().length][Verdict.values().length];
-    long keptChecksum = 0;
-    long nextSlice = sliceEvery;
-    long nextSample = sampleEvery;
-    long paused = 0;
-    long gcStart = gcMillis();
-    long gcInSamples = 0;
-    long sliceStart = System.nanoTime();
+    long checksum = 0;
+    long gc0 = gcMillis();
+    long t0 = System.nanoTime();
     for (long i = 0; i < n; i++) {
       stream.next();
-      Verdict v = contender.check(stream.key, stream.keyLength, stream.time);
+      Verdict v = c.check(stream.key, stream.keyLength, stream.time);
       counts[stream.kind.ordinal()][v.ordinal()]++;
       if (v == Verdict.KEPT && !stream.kind.late()) {
-        keptChecksum += mix(i);
+        checksum += mix(i);
       }
-      long done = i + 1;
-      if (done == nextSample || done == n) {
-        long p0 = System.nanoTime();
-        long gc0 = gcMillis();
-        nextSample += sampleEvery;
-        long jol =
-            state && contender.state() != null && !name.startsWith("hashmap")
-                ? GraphLayout.parseInstance(contender.state()).totalSize()
-                : -1;
-        out.printf(
-            Locale.ROOT, "SAMPLE\t%d\t%d\t%d\t%d%n", done, stream.now(), contender.held(), jol);
-        if (state && (done % heapEvery == 0 || done == n)) {
-          long used = MemoryProbe.usedAfterGc() - baseline;
-          out.printf(
-              Locale.ROOT, "HEAP\t%d\t%d\t%d\t%d%n", done, stream.now(), contender.held(), used);
-        }
-        gcInSamples += gcMillis() - gc0;
-        paused += System.nanoTime() - p0;
-      }
-      if (done == nextSlice || done == n) {
-        long now = System.nanoTime();
-        out.printf(
-            Locale.ROOT,
-            "SLICE\t%d\t%d%n",
-            done - (nextSlice - sliceEvery),
-            now - sliceStart - paused);
-        nextSlice += sliceEvery;
-        sliceStart = now;
-        paused = 0;
+      if (state && (i + 1) % Math.max(1, n / 20) == 0) {
+        peakHeap = Math.max(peakHeap, usedAfterGc() - before);
       }
     }
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    StringBuilder out = new StringBuilder("RESULT");
+    out.append(String.format(Locale.ROOT, " events_per_s=%.0f", n / seconds));
+    out.append(" peak_held=").append(c.peakHeld());
+    out.append(" gc_ms=").append(gcMillis() - gc0);
+    out.append(" peak_state_mib=").append(peakHeap >> 20);
+    out.append(" checksum=").append(checksum);
     for (ClickStream.Kind k : ClickStream.Kind.values()) {
-      long[] c = counts[k.ordinal()];
-      out.printf(
-          Locale.ROOT,
-          "COUNT\t%s\t%d\t%d\t%d%n",
-          k,
-          c[Verdict.KEPT.ordinal()],
-          c[Verdict.DUPLICATE.ordinal()],
-          c[Verdict.LATE.ordinal()]);
+      for (Verdict v : Verdict.values()) {
+        out.append(' ').append(k).append('.').append(v).append('=');
+        out.append(counts[k.ordinal()][v.ordinal()]);
+      }
     }
-    out.printf(Locale.ROOT, "RESULT\tpeakHeld\t%d%n", contender.peakHeld());
-    out.printf(Locale.ROOT, "RESULT\tkeptChecksum\t%d%n", keptChecksum);
-    out.printf(Locale.ROOT, "RESULT\tgcMillis\t%d%n", gcMillis() - gcStart - gcInSamples);
-    out.flush();
+    System.out.println(out);
   }
 
-  /** A well-spread image of an event index, summed over kept events as an order-free checksum. */
+  static Contender create(String name) {
+    return switch (name) {
+      case "idem-sliding" ->
+          idem(WindowedDeduplicator.builder().sliding(Duration.ofMillis(ClickStream.WINDOW)));
+      case "idem-tumbling" ->
+          idem(WindowedDeduplicator.builder().tumbling(Duration.ofMillis(ClickStream.WINDOW)));
+      case "hashmap-ttl" -> new HashMapTtl();
+      default -> throw new IllegalArgumentException("unknown contender " + name);
+    };
+  }
+
+  /** idem's windowed deduplicator, fed the key's fingerprint as {@code idem dedup} feeds it. */
+  private static Contender idem(WindowedDeduplicator.Builder builder) {
+    WindowedDeduplicator d =
+        builder
+            .maxDelay(Duration.ofMillis(ClickStream.MAX_DELAY))
+            .allowedLateness(Duration.ofMillis(ClickStream.LATENESS))
+            .build();
+    Fingerprinter fp = Fingerprinter.xxh3();
+    long[] f = new long[2];
+    return new Contender() {
+      @Override
+      public Verdict check(byte[] key, int length, long time) {
+        fp.fingerprintInto(key, 0, length, f, 0);
+        return d.check(f[0], f[1], time);
+      }
+
+      @Override
+      public long peakHeld() {
+        return d.stats().peakHeld();
+      }
+    };
+  }
+
+  /**
+   * The TTL map people write first: key → event time it was last kept; a duplicate if kept less
+   * than W away; once the watermark has moved on by a minute, one scan drops what no event can need
+   * (given idem's retention, W + allowed lateness behind the watermark, so the two can agree on
+   * every event that is not late). It has no notion of late events.
+   */
+  static final class HashMapTtl implements Contender {
+    private final Map<String, Long> lastKept = new HashMap<>();
+    private long maxEventTime = Long.MIN_VALUE;
+    private long nextPurge = Long.MIN_VALUE;
+    private long peakHeld;
+
+    @Override
+    public Verdict check(byte[] key, int length, long time) {
+      String k = new String(key, 0, length, StandardCharsets.US_ASCII);
+      Long last = lastKept.get(k);
+      Verdict v = Verdict.KEPT;
+      if (last != null && Math.abs(time - last) < ClickStream.WINDOW) {
+        v = Verdict.DUPLICATE;
+      } else {
+        lastKept.put(k, time);
+      }
+      if (time > maxEventTime) {
+        maxEventTime = time;
+        long watermark = time - ClickStream.MAX_DELAY;
+        if (watermark >= nextPurge) {
+          peakHeld = Math.max(peakHeld, lastKept.size());
+          long horizon = watermark - ClickStream.LATENESS - ClickStream.WINDOW;
+          lastKept.values().removeIf(t -> t <= horizon);
+          nextPurge = watermark + 60_000;
+        }
+      }
+      return v;
+    }
+
+    @Override
+    public long peakHeld() {
+      return Math.max(peakHeld, lastKept.size());
+    }
+  }
+
   private static long mix(long i) {
     long z = (i + 1) * 0x9E37_79B9_7F4A_7C15L;
     z = (z ^ (z >>> 30)) * 0xBF58_476D_1CE4_E5B9L;
     return z ^ (z >>> 31);
   }
 
-  /** Collection time so far, all collectors (the samples' own full GCs are subtracted). */
   private static long gcMillis() {
     long ms = 0;
     for (GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
       ms += Math.max(0, gc.getCollectionTime());
     }
     return ms;
+  }
+
+  /** Used heap once repeated full collections stop freeing anything. */
+  static long usedAfterGc() throws InterruptedException {
+    Runtime rt = Runtime.getRuntime();
+    long used = Long.MAX_VALUE;
+    for (int i = 0; i < 10; i++) {
+      System.gc();
+      Thread.sleep(50);
+      long now = rt.totalMemory() - rt.freeMemory();
+      if (now >= used) {
+        return now;
+      }
+      used = now;
+    }
+    return used;
   }
 }
