@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
  * commits) and restarted until it finishes: its output must equal an uninterrupted run's, every
  * document's features exactly once.
  *
- * <p>CI runs 20 kills (about a minute); by hand, {@code -Dpipeline.kills=300} for a long soak.
+ * <p>CI runs 8 kills (about half a minute); by hand, {@code -Didem.kills=300} for a long soak.
  */
 class PipelineCrashTest {
 
@@ -58,7 +58,7 @@ class PipelineCrashTest {
 
   @Test
   void killedAtRandomTheWorkerStillProcessesEveryDocumentExactlyOnce() throws Exception {
-    int kills = Integer.getInteger("pipeline.kills", 20);
+    int kills = Integer.getInteger("idem.kills", 8);
     Path reference = dir.resolve("reference.tsv");
     long started = System.nanoTime();
     assertThat(run(reference, dir.resolve("reference-state"), -1)).as("%s", log()).isZero();

@@ -16,12 +16,17 @@ import org.junit.jupiter.api.io.TempDir;
  * reading, spilling runs, merging by key and by position, writing the output) and rerun with the
  * same command until it finishes: the output equals an uninterrupted run's byte for byte, and the
  * state's runs never pile up. The budget of 1 MiB makes dozens of runs and several merge passes. CI
- * runs 20 kills in input order and 10 in key order; raise {@code KILLS} by hand for a soak.
+ * runs {@link #KILLS} kills in input order and half as many in key order.
  */
 class SortDedupCrashTest {
 
   private static final int RECORDS = 150_000;
-  private static final int KILLS = 20;
+
+  /**
+   * Random kills: 8 in CI, since KillAtEveryStepTest kills at every named step; {@code
+   * -Didem.kills=200} by hand for a long soak.
+   */
+  private static final int KILLS = Integer.getInteger("idem.kills", 8);
 
   @TempDir static Path dir;
   private static DedupInput data;
