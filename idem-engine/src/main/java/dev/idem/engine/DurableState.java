@@ -418,7 +418,7 @@ final class DurableState implements AutoCloseable {
       throws IOException {
     List<JobIdentity.Difference> differences =
         new JobIdentity(DURABLE_SET, List.of(), saved)
-            .differencesFrom(new JobIdentity(DURABLE_SET, List.of(), now));
+            .differencesFrom(new JobIdentity(DURABLE_SET, List.of(), now), "this deduplicator");
     if (!differences.isEmpty()) {
       throw new StateMismatchException(dir, differences);
     }

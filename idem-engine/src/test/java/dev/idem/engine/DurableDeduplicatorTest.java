@@ -188,9 +188,10 @@ class DurableDeduplicatorTest {
                     .state(dir)
                     .open())
         .isInstanceOf(IOException.class)
-        .hasMessageContaining("fingerprinter: the state has");
+        .hasMessageContaining("fingerprinter differs: the state has");
     assertThatThrownBy(() -> Idem.deduplicator().expectedKeys(2000).state(dir).open())
-        .hasMessageContaining("expected keys: the state has 1000, this deduplicator 2000");
+        .hasMessageContaining(
+            "expected keys differs: the state has 1000, this deduplicator has 2000");
     assertThatThrownBy(
             () ->
                 Idem.deduplicator()
@@ -198,7 +199,7 @@ class DurableDeduplicatorTest {
                     .filterType(FilterType.PARTITIONED)
                     .state(dir)
                     .open())
-        .hasMessageContaining("filter type: the state has blocked");
+        .hasMessageContaining("filter type differs: the state has blocked");
     assertThatThrownBy(
             () ->
                 Idem.deduplicator().expectedKeys(1000).keyMode(KeyMode.FULL_KEY).state(dir).open())

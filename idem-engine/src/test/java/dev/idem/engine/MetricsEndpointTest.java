@@ -39,7 +39,7 @@ class MetricsEndpointTest {
       assertThatThrownBy(
               () -> MetricsEndpoint.builder().counter("a", "a", () -> 1).start(first.port()))
           .isInstanceOf(IOException.class)
-          .hasMessageContaining("cannot listen on port " + first.port());
+          .hasMessageContaining("cannot listen on 127.0.0.1:" + first.port());
     }
   }
 

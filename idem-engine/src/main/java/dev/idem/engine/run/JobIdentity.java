@@ -73,9 +73,14 @@ public record JobIdentity(String job, List<InputFile> inputs, Map<String, String
    * and per setting that differs, each naming both values; empty when they match.
    */
   public List<Difference> differencesFrom(JobIdentity now) {
+    return differencesFrom(now, "this command");
+  }
+
+  /** {@link #differencesFrom(JobIdentity)}, naming {@code now} as {@code nowName}. */
+  public List<Difference> differencesFrom(JobIdentity now, String nowName) {
     List<Difference> d = new ArrayList<>();
     if (!job.equals(now.job)) {
-      d.add(new Difference("job", "the state is of " + job + ", this command is " + now.job));
+      d.add(new Difference("job", "the state is of " + job + ", " + nowName + " is " + now.job));
       return d;
     }
     if (inputs.size() != now.inputs.size()) {
@@ -86,7 +91,9 @@ public record JobIdentity(String job, List<InputFile> inputs, Map<String, String
                   + inputs.size()
                   + " input file"
                   + (inputs.size() == 1 ? "" : "s")
-                  + ", this command "
+                  + ", "
+                  + nowName
+                  + " has "
                   + now.inputs.size()));
     } else {
       for (int i = 0; i < inputs.size(); i++) {
@@ -102,7 +109,8 @@ public record JobIdentity(String job, List<InputFile> inputs, Map<String, String
                       + was.path()
                       + " in the state, "
                       + is.path()
-                      + " in this command"));
+                      + " in "
+                      + nowName));
         } else if (was.differenceFrom(is) != null) {
           d.add(new Difference(INPUTS, was.differenceFrom(is)));
         }
@@ -114,7 +122,7 @@ public record JobIdentity(String job, List<InputFile> inputs, Map<String, String
       String was = settings.getOrDefault(name, NONE);
       String is = now.settings.getOrDefault(name, NONE);
       if (!was.equals(is)) {
-        d.add(new Difference(name, "the state has " + was + ", this command has " + is));
+        d.add(new Difference(name, "the state has " + was + ", " + nowName + " has " + is));
       }
     }
     return d;

@@ -19,13 +19,13 @@ public final class StateMismatchException extends JobException {
 
   public StateMismatchException(Path state, List<JobIdentity.Difference> differences) {
     super(
-        "this job differs from the one in "
+        "this differs from the state in "
             + state
             + ":\n  "
             + differences.stream()
                 .map(JobIdentity.Difference::toString)
                 .collect(Collectors.joining("\n  "))
-            + "\nresume it with the inputs and settings it started with, or use a new state");
+            + "\nopen it with the inputs and settings it was made with, or use a new state");
     this.state = state;
     this.differences = List.copyOf(differences);
   }
