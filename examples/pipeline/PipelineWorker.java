@@ -1,4 +1,4 @@
-import dev.idem.engine.Deduplicator;
+import dev.idem.engine.DurableDeduplicator;
 import dev.idem.engine.Idem;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -34,7 +34,7 @@ public final class PipelineWorker {
     long documents = Long.parseLong(args[2]);
     int commitEvery = args.length > 3 ? Integer.parseInt(args[3]) : 1000;
 
-    try (Deduplicator done = Idem.deduplicator().expectedKeys(documents).state(state).open();
+    try (DurableDeduplicator done = Idem.deduplicator().expectedKeys(documents).state(state).open();
         FileChannel out = FileChannel.open(output, StandardOpenOption.CREATE,
             StandardOpenOption.WRITE)) {
       // where the last commit left the input and the output; nothing after it happened

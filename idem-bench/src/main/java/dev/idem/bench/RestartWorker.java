@@ -1,6 +1,6 @@
 package dev.idem.bench;
 
-import dev.idem.engine.Deduplicator;
+import dev.idem.engine.DurableDeduplicator;
 import dev.idem.engine.Idem;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -226,7 +226,7 @@ public final class RestartWorker {
     private final Path dir;
     private final long n;
     private final long maxMemory;
-    private Deduplicator done;
+    private DurableDeduplicator done;
 
     IdemDone(Path dir, long n, long maxMemory) {
       this.dir = dir;

@@ -68,7 +68,11 @@ final class SettingOptions {
           .append(": ")
           .append(d.detail());
     }
-    return m.append("\nrun the original command to resume it, or use a new --state directory")
+    return m.append(
+            e.job().equals("split")
+                ? "\nrun the original command to resume the split, or split into another, empty "
+                    + "directory"
+                : "\nrun the original command to resume it, or use a new --state directory")
         .toString();
   }
 }

@@ -270,7 +270,7 @@ class DedupCommandTest {
             dir.resolve("o.jsonl").toString(),
             in.toString());
     assertThat(r.status()).as(r.err()).isZero();
-    assertThat(r.err()).containsPattern("metrics at http://localhost:[0-9]+/metrics");
+    assertThat(r.err()).containsPattern("metrics at http://127.0.0.1:[0-9]+/metrics");
   }
 
   @Test

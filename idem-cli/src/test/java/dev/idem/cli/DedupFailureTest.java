@@ -258,7 +258,7 @@ class DedupFailureTest {
             "-o",
             dir.resolve("o").toString(),
             "-");
-    assertThat(stdin.err()).contains("standard input cannot be resumed");
+    assertThat(stdin.err()).contains("standard input can be read only once");
   }
 
   @Test

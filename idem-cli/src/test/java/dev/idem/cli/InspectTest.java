@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.idem.engine.Deduplicator;
+import dev.idem.engine.DurableDeduplicator;
 import dev.idem.engine.Idem;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -107,7 +107,7 @@ class InspectTest {
   @Test
   void aLibrarysDurableSet() throws IOException {
     Path st = dir.resolve("library");
-    try (Deduplicator d = Idem.deduplicator().expectedKeys(1000).state(st).open()) {
+    try (DurableDeduplicator d = Idem.deduplicator().expectedKeys(1000).state(st).open()) {
       d.firstSeen("a");
       d.commit("offset=42".getBytes(StandardCharsets.UTF_8));
     }

@@ -225,6 +225,6 @@ class NearDupCrashTest {
             "-o",
             dir.resolve("o2.jsonl").toString());
     assertThat(stdin.status()).isEqualTo(2);
-    assertThat(stdin.err()).contains("standard input cannot be resumed");
+    assertThat(stdin.err()).contains("standard input can be read only once");
   }
 }

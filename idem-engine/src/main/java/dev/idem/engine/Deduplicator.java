@@ -11,8 +11,8 @@ import dev.idem.core.filter.MembershipFilter;
 import dev.idem.engine.store.ExactStore;
 import dev.idem.engine.store.ExactStores;
 import dev.idem.engine.store.RocksDbPresence;
+import dev.idem.engine.store.TierAssembly;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -23,8 +23,8 @@ import java.util.Objects;
 /**
  * Answers "is this the first time I see this key?" for a stream of keys, exactly (by default) and
  * cheaply: {@link #firstSeen} is true exactly once per distinct key. Opened on a directory ({@link
- * Builder#state}) it is durable: {@link #commit} makes the keys marked so far survive a crash, and
- * a reopen answers for them at once.
+ * Builder#state}, {@link Builder#open}) it is a {@link DurableDeduplicator}: its {@code commit}
+ * makes the keys marked so far survive a crash, and a reopen answers for them at once.
  *
  * <p>Tiers, cheapest first: (1) a filter, which answers "certainly new" for almost every new key
  * without touching anything else; (2) optionally a small cache of recently seen fingerprints, which
@@ -46,7 +46,8 @@ import java.util.Objects;
  * marks after its result is durable, committing its own output position as the token:
  *
  * <pre>{@code
- * try (Deduplicator done = Idem.deduplicator().expectedKeys(100_000_000).state(dir).open()) {
+ * try (DurableDeduplicator done =
+ *     Idem.deduplicator().expectedKeys(100_000_000).state(dir).open()) {
  *   out.truncate(tokenAsLong(done.lastCommittedToken()));   // back to the last commit
  *   for (Doc doc : docs) {
  *     if (done.contains(doc.id())) continue;
@@ -58,13 +59,39 @@ import java.util.Objects;
  * }</pre>
  *
  * <p>Marks after the last commit are lost in a crash, by contract: that is what lets one commit
- * cost one synced write for any number of marks. Until then they are held in memory (a few dozen
- * bytes each, beside the filter and the exact tier's {@code maxMemory}), so commit every few
- * thousand marks. {@link #close} commits.
+ * cost one synced write for any number of marks (see {@link DurableDeduplicator}).
  *
  * <p>Not thread-safe: one thread checks, in the order that decides which occurrence is first.
  */
-public final class Deduplicator implements AutoCloseable {
+public class Deduplicator implements AutoCloseable {
+
+  static {
+    // the engine's jobs hand restored tiers over through this, which is not public API
+    TierAssembly.register(
+        new TierAssembly.Factory() {
+          @Override
+          public Deduplicator assemble(
+              MembershipFilter filter,
+              ExactStore exact,
+              Fingerprinter fingerprinter,
+              DedupMode mode,
+              KeyMode keyMode,
+              long recentCacheSize) {
+            Builder b = new Builder().fingerprinter(fingerprinter).mode(mode).keyMode(keyMode);
+            b.filter = filter;
+            b.exactStore = exact;
+            if (recentCacheSize > 0) {
+              b.recentCache(recentCacheSize);
+            }
+            return b.build();
+          }
+
+          @Override
+          public ExactStore exactTier(Deduplicator d) {
+            return d.exact;
+          }
+        });
+  }
 
   private final MembershipFilter filter;
   private final ExactStore exact;
@@ -72,7 +99,6 @@ public final class Deduplicator implements AutoCloseable {
   private final DedupMode mode;
   private final KeyMode keyMode;
   private final Cache<Fingerprint, Boolean> recent;
-  private final DurableState durable;
 
   /** The filter is an exact set and there is no exact tier: the set's answer is final. */
   private final boolean setAlone;
@@ -84,15 +110,13 @@ public final class Deduplicator implements AutoCloseable {
   private long rescued;
   private long recentHits;
 
-  private Deduplicator(
+  Deduplicator(
       MembershipFilter filter,
       ExactStore exact,
       Fingerprinter fingerprinter,
       DedupMode mode,
       KeyMode keyMode,
-      Cache<Fingerprint, Boolean> recent,
-      DurableState durable) {
-    this.durable = durable;
+      Cache<Fingerprint, Boolean> recent) {
     this.filter = filter;
     this.exact = exact;
     this.fingerprinter = fingerprinter;
@@ -247,86 +271,6 @@ public final class Deduplicator implements AutoCloseable {
   }
 
   /**
-   * Makes every mark so far durable, in one synced write, keeping the last token.
-   *
-   * @throws IllegalStateException for a deduplicator not opened on a directory
-   * @throws UncheckedIOException when the state cannot be written
-   */
-  public void commit() {
-    commit(lastCommittedToken());
-  }
-
-  /**
-   * Makes every mark so far durable together with {@code token}, an opaque value of the caller's
-   * (an output offset, a file name, a transaction id), in one synced write: after a crash, {@link
-   * #lastCommittedToken} returns the token of the last commit, and exactly the keys marked up to it
-   * are marked. Cut your own output back to the token and the two stay in step.
-   *
-   * @param token up to a few kilobytes, or {@code null}
-   * @throws IllegalStateException for a deduplicator not opened on a directory
-   * @throws UncheckedIOException when the state cannot be written
-   */
-  public void commit(byte[] token) {
-    try {
-      durable().commit(token);
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  /**
-   * The token of the last commit, or {@code null} when there was none (or it had none).
-   *
-   * @throws IllegalStateException for a deduplicator not opened on a directory
-   */
-  public byte[] lastCommittedToken() {
-    return durable().lastCommittedToken();
-  }
-
-  /** Commits since this deduplicator was opened (0 for one in memory). */
-  public long commits() {
-    return durable == null ? 0 : durable.commits();
-  }
-
-  /** True when opened on a directory: {@link #commit} works, and marks survive it. */
-  public boolean isDurable() {
-    return durable != null;
-  }
-
-  /**
-   * What the user should know about the reopen (a damaged filter snapshot that was rebuilt from the
-   * exact tier); empty when there was nothing.
-   */
-  public List<String> warnings() {
-    return durable == null ? List.of() : durable.warnings();
-  }
-
-  /**
-   * Closes without committing: what was marked since the last commit is forgotten, as after a
-   * crash, and the next open goes on from the last commit. For a job that failed partway, whose
-   * marks stand for work that did not get done ({@link #close} would commit them, and a resumed job
-   * would then take that work for done).
-   *
-   * @throws IOException when the state cannot be closed
-   */
-  public void abandon() throws IOException {
-    if (durable != null) {
-      durable.abandon();
-    } else if (exact != null) {
-      exact.close();
-    }
-  }
-
-  private DurableState durable() {
-    if (durable == null) {
-      throw new IllegalStateException(
-          "this deduplicator keeps its keys in memory only: open it "
-              + "on a directory (Idem.deduplicator().state(dir).open()) to commit");
-    }
-    return durable;
-  }
-
-  /**
    * A hint that keys {@code from} to {@code to} of {@code fingerprints} (hi, lo pairs) are checked
    * next: their filter blocks and exact-set slots are read now, a batch's cache misses together.
    */
@@ -352,11 +296,6 @@ public final class Deduplicator implements AutoCloseable {
     return filter;
   }
 
-  /** The exact tier, or {@code null} in approximate mode. */
-  public ExactStore exactStore() {
-    return exact;
-  }
-
   public DedupMode mode() {
     return mode;
   }
@@ -365,31 +304,14 @@ public final class Deduplicator implements AutoCloseable {
     return keyMode;
   }
 
-  /**
-   * Closes the state (when durable) and the exact tier. A durable deduplicator whose commits carry
-   * no token commits what was marked since the last commit first; one whose last commit carried a
-   * token does not, since that token names a position from before those marks: commit with the
-   * current position before closing, as after the last batch.
-   *
-   * @throws UncheckedIOException when the final commit fails
-   */
+  /** Closes the exact tier. */
   @Override
   public void close() {
-    if (durable != null) {
-      try {
-        durable.close();
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    } else if (exact != null) {
+    if (exact != null) {
       exact.close();
     }
   }
 
-  /**
-   * Configures a {@link Deduplicator}; see {@link Idem#deduplicator()}. Each setter checks its
-   * value where it is set; {@link #build} checks that they fit together.
-   */
   /**
    * What a durable deduplicator's state directory holds ({@link #describeState}).
    *
@@ -410,15 +332,21 @@ public final class Deduplicator implements AutoCloseable {
     return DurableState.describe(directory);
   }
 
+  /**
+   * Configures a {@link Deduplicator}; see {@link Idem#deduplicator()}. Each setter checks its
+   * value where it is set; {@link #build} and {@link #open} check that they fit together.
+   */
   public static final class Builder {
     private long expectedKeys = -1;
     private double fpp = 0.001;
     private FilterType filterType;
+
+    /** Tiers a job restored (TierAssembly), used as they are; not set through the API. */
     private MembershipFilter filter;
+
     private ExactStore exactStore;
     private DedupMode mode = DedupMode.EXACT;
     private KeyMode keyMode = KeyMode.FINGERPRINT;
-    private Path rocksDbDirectory;
     private long rocksDbCacheBytes = 64L << 20;
     private Path stateDirectory;
     private long recentSize;
@@ -458,25 +386,6 @@ public final class Deduplicator implements AutoCloseable {
       return this;
     }
 
-    /**
-     * Use {@code filter} as the filter tier, as it is (for example one restored from a snapshot):
-     * it must already hold every key the exact tier holds. Replaces {@link #filterType}, {@link
-     * #expectedKeys} and {@link #falsePositiveRate} for the filter.
-     */
-    public Builder filter(MembershipFilter filter) {
-      this.filter = Objects.requireNonNull(filter);
-      return this;
-    }
-
-    /**
-     * Use {@code store} as the exact tier, as it is (for example one a job restored from its
-     * state); the deduplicator closes it. Replaces {@link #inMemory} and {@link #rocksDb}.
-     */
-    public Builder exactStore(ExactStore store) {
-      this.exactStore = Objects.requireNonNull(store);
-      return this;
-    }
-
     /** Exact (default) or approximate. */
     public Builder mode(DedupMode m) {
       this.mode = Objects.requireNonNull(m);
@@ -489,22 +398,15 @@ public final class Deduplicator implements AutoCloseable {
       return this;
     }
 
-    /** Keep the exact tier in memory, and nothing on disk (the default). */
-    public Builder inMemory() {
-      this.rocksDbDirectory = null;
-      this.stateDirectory = null;
-      return this;
-    }
-
     /**
-     * Keep the keys in {@code directory}, durably: created on the first open, reopened on the next
-     * ones with the keys of the last {@link Deduplicator#commit}. The exact tier is a RocksDB
-     * database there, whose resident part is {@link #maxMemory}; the filter is snapshotted beside
-     * it. A reopen needs the same settings (hashing, filter, key mode); one process at a time.
+     * Keep the keys in {@code directory}, durably ({@link #open}): created on the first open,
+     * reopened on the next ones with the keys of the last {@link DurableDeduplicator#commit}. The
+     * exact tier is a RocksDB database there, whose resident part is {@link #maxMemory}; the filter
+     * is snapshotted beside it. A reopen needs the same settings (hashing, filter, key mode); one
+     * process at a time.
      */
     public Builder state(Path directory) {
       this.stateDirectory = Objects.requireNonNull(directory);
-      this.rocksDbDirectory = null;
       return this;
     }
 
@@ -518,15 +420,6 @@ public final class Deduplicator implements AutoCloseable {
       }
       this.rocksDbCacheBytes = bytes;
       return this;
-    }
-
-    /**
-     * Keep the exact tier in a RocksDB database in {@code directory}, with a block cache: the same
-     * as {@link #state}{@code (directory).}{@link #maxMemory}{@code (cacheBytes)}, so the keys
-     * survive a restart.
-     */
-    public Builder rocksDb(Path directory, long cacheBytes) {
-      return state(directory).maxMemory(Math.max(cacheBytes, 8 << 20));
     }
 
     /** Add the recent tier: up to {@code size} fingerprints, each forgotten after {@code ttl}. */
@@ -552,19 +445,16 @@ public final class Deduplicator implements AutoCloseable {
     }
 
     /**
-     * The deduplicator.
+     * The deduplicator, in memory.
      *
-     * @throws IllegalStateException when the settings do not fit together (an exact store in
-     *     approximate mode)
-     * @throws UncheckedIOException when a RocksDB exact tier cannot be opened
+     * @throws IllegalStateException when a {@link #state} directory was given: that is opened with
+     *     {@link #open}
      */
     public Deduplicator build() {
       if (stateDirectory != null) {
-        try {
-          return open();
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
+        throw new IllegalStateException(
+            "a deduplicator with a state directory is opened, not built: call open(), which "
+                + "returns a DurableDeduplicator");
       }
       if (mode == DedupMode.APPROXIMATE && exactStore != null) {
         throw new IllegalStateException(
@@ -583,27 +473,26 @@ public final class Deduplicator implements AutoCloseable {
               ? null
               : exactStore != null ? exactStore : newExactStore();
       return new Deduplicator(
-          f, exact, fingerprinter, mode, keyMode, setAlone ? null : recentCache(), null);
+          f, exact, fingerprinter, mode, keyMode, setAlone ? null : recentCache());
     }
 
     /**
-     * Opens the durable deduplicator of {@link #state} (or, without a state directory, builds an
-     * in-memory one).
+     * Opens the durable deduplicator of {@link #state}.
      *
      * @throws IOException naming the directory when it is in use, was written with other settings
      *     (each named), or is damaged
-     * @throws IllegalStateException when the settings do not fit a durable state
+     * @throws IllegalStateException without a {@link #state} directory, or in approximate mode
      */
-    public Deduplicator open() throws IOException {
+    public DurableDeduplicator open() throws IOException {
       if (stateDirectory == null) {
-        return build();
+        throw new IllegalStateException(
+            "open() opens a state directory: give state(dir) first, or build() one in memory");
+      }
+      if (mode != DedupMode.EXACT) {
+        throw new IllegalStateException(
+            "a durable state keeps its keys exactly: drop mode(APPROXIMATE)");
       }
       RocksDbPresence.require("a durable deduplicator (state(dir))");
-      if (mode != DedupMode.EXACT || filter != null || exactStore != null) {
-        throw new IllegalStateException(
-            "a durable state keeps its own filter and exact tier, "
-                + "exactly: drop mode(APPROXIMATE), filter(...) and exactStore(...), or state(dir)");
-      }
       DurableState state =
           DurableState.open(
               stateDirectory,
@@ -613,7 +502,7 @@ public final class Deduplicator implements AutoCloseable {
               fpp,
               keyMode,
               rocksDbCacheBytes);
-      return new Deduplicator(
+      return new DurableDeduplicator(
           state.filter(), state.exact(), fingerprinter, mode, keyMode, recentCache(), state);
     }
 
@@ -625,7 +514,6 @@ public final class Deduplicator implements AutoCloseable {
       return mode == DedupMode.EXACT
           && keyMode == KeyMode.FINGERPRINT
           && exactStore == null
-          && rocksDbDirectory == null
           && (filterType == null || filterType == FilterType.EXACT);
     }
 
@@ -638,15 +526,7 @@ public final class Deduplicator implements AutoCloseable {
     }
 
     private ExactStore newExactStore() {
-      boolean full = keyMode == KeyMode.FULL_KEY;
-      if (rocksDbDirectory == null) {
-        return ExactStores.inMemory(Math.max(expectedKeys, 1 << 16), full);
-      }
-      try {
-        return ExactStores.inRocksDb(rocksDbDirectory, rocksDbCacheBytes, full);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
+      return ExactStores.inMemory(Math.max(expectedKeys, 1 << 16), keyMode == KeyMode.FULL_KEY);
     }
   }
 }

@@ -420,7 +420,7 @@ final class DurableState implements AutoCloseable {
         new JobIdentity(DURABLE_SET, List.of(), saved)
             .differencesFrom(new JobIdentity(DURABLE_SET, List.of(), now), "this deduplicator");
     if (!differences.isEmpty()) {
-      throw new StateMismatchException(dir, differences);
+      throw new StateMismatchException(dir, DURABLE_SET, differences);
     }
   }
 

@@ -44,7 +44,10 @@ public final class MetricsEndpoint implements AutoCloseable {
             "idem_false_positives_rescued",
             "Keys the filter called maybe that the exact tier found new",
             () -> deduplicator.stats().falsePositivesRescued())
-        .counter("idem_commits", "Commits of a durable deduplicator", deduplicator::commits);
+        .counter(
+            "idem_commits",
+            "Commits of a durable deduplicator",
+            () -> deduplicator instanceof DurableDeduplicator d ? d.commits() : 0);
   }
 
   /** An endpoint with the counters you add. */

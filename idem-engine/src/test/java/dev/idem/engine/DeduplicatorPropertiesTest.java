@@ -33,12 +33,12 @@ class DeduplicatorPropertiesTest {
         Idem.deduplicator().expectedKeys(8).falsePositiveRate(0.3).keyMode(keyMode);
     if (rocks) {
       tmp = Files.createTempDirectory("idem-dedup-test");
-      b.rocksDb(tmp, 8 << 20);
+      b.state(tmp).maxMemory(8 << 20);
     }
     if (recent) {
       b.recentCache(16, Duration.ofMinutes(1));
     }
-    return b.build();
+    return rocks ? b.open() : b.build();
   }
 
   @Property(tries = 60)

@@ -65,7 +65,7 @@ class DurableDeduplicatorTest {
     Path state = Files.createTempDirectory("idem-durable-"); // jqwik has no @TempDir
     Set<String> committed = new HashSet<>();
     Set<String> marked = new HashSet<>();
-    Deduplicator d = open(state, keyMode, expectedGiven);
+    DurableDeduplicator d = open(state, keyMode, expectedGiven);
     int commits = 0;
     for (Tuple.Tuple2<Op, Integer> step : history) {
       String key = "k-" + step.get2() + (step.get2() % 7 == 0 ? "-é" : "");
@@ -115,7 +115,7 @@ class DurableDeduplicatorTest {
     deleteRecursively(state);
   }
 
-  private static Deduplicator open(Path state, KeyMode keyMode, boolean expectedGiven)
+  private static DurableDeduplicator open(Path state, KeyMode keyMode, boolean expectedGiven)
       throws IOException {
     Deduplicator.Builder b = Idem.deduplicator().state(state).keyMode(keyMode);
     if (expectedGiven) {
@@ -125,11 +125,12 @@ class DurableDeduplicatorTest {
   }
 
   @Test
-  void aRocksDbDeduplicatorBuiltTwiceOnOneDirectoryRemembersItsKeys() {
+  void aRocksDbDeduplicatorBuiltTwiceOnOneDirectoryRemembersItsKeys() throws IOException {
     // the library example a new user writes: it used to answer true for all 100 keys again
     for (int run = 0; run < 2; run++) {
       int firstSeen = 0;
-      try (Deduplicator d = Idem.deduplicator().expectedKeys(1000).rocksDb(dir, 8 << 20).build()) {
+      try (DurableDeduplicator d =
+          Idem.deduplicator().expectedKeys(1000).state(dir).maxMemory(8 << 20).open()) {
         for (int i = 0; i < 100; i++) {
           firstSeen += d.firstSeen("key-" + i) ? 1 : 0;
         }
@@ -140,21 +141,21 @@ class DurableDeduplicatorTest {
 
   @Test
   void theTokenOfTheLastCommitComesBackAfterACrash() throws IOException {
-    Deduplicator d = Idem.deduplicator().state(dir).open();
+    DurableDeduplicator d = Idem.deduplicator().state(dir).open();
     assertThat(d.lastCommittedToken()).isNull();
     d.firstSeen("a");
     d.commit("offset=10".getBytes(StandardCharsets.UTF_8));
     d.firstSeen("b");
     d.abandon();
 
-    try (Deduplicator again = Idem.deduplicator().state(dir).open()) {
+    try (DurableDeduplicator again = Idem.deduplicator().state(dir).open()) {
       assertThat(new String(again.lastCommittedToken(), StandardCharsets.UTF_8))
           .isEqualTo("offset=10");
       assertThat(again.contains("a")).isTrue();
       assertThat(again.contains("b")).isFalse();
       again.commit(); // keeps the token
     }
-    try (Deduplicator third = Idem.deduplicator().state(dir).open()) {
+    try (DurableDeduplicator third = Idem.deduplicator().state(dir).open()) {
       assertThat(new String(third.lastCommittedToken(), StandardCharsets.UTF_8))
           .isEqualTo("offset=10");
     }
@@ -162,15 +163,15 @@ class DurableDeduplicatorTest {
 
   @Test
   void closeCommitsTokenlessMarksButNotMarksMadeAfterATokensPosition() throws IOException {
-    try (Deduplicator d = Idem.deduplicator().state(dir).open()) {
+    try (DurableDeduplicator d = Idem.deduplicator().state(dir).open()) {
       d.markDone("a"); // no tokens in use: keys alone are the state
     }
-    try (Deduplicator d = Idem.deduplicator().state(dir).open()) {
+    try (DurableDeduplicator d = Idem.deduplicator().state(dir).open()) {
       assertThat(d.contains("a")).isTrue();
       d.commit("offset=10".getBytes(StandardCharsets.UTF_8));
       d.markDone("b"); // its output lies past offset 10: a resume cuts it back
     } // a failure here (an exception out of the try) closes the same way
-    try (Deduplicator d = Idem.deduplicator().state(dir).open()) {
+    try (DurableDeduplicator d = Idem.deduplicator().state(dir).open()) {
       assertThat(new String(d.lastCommittedToken(), StandardCharsets.UTF_8)).isEqualTo("offset=10");
       assertThat(d.contains("b")).as("b is redone, not skipped").isFalse();
     }
@@ -213,8 +214,8 @@ class DurableDeduplicatorTest {
                     .state(dir)
                     .open())
         .hasMessageContaining("fingerprinter");
-    try (Deduplicator same = Idem.deduplicator().expectedKeys(1000).state(dir).open()) {
-      assertThat(same.isDurable()).isTrue();
+    try (DurableDeduplicator same = Idem.deduplicator().expectedKeys(1000).state(dir).open()) {
+      assertThat(same.commits()).isZero();
     }
   }
 
@@ -224,12 +225,12 @@ class DurableDeduplicatorTest {
     Path store = Files.createDirectories(dir.resolve("store"));
     Files.write(store.resolve("LOG"), new byte[] {1, 2, 3});
     Files.write(store.resolve("000001.log"), new byte[0]);
-    try (Deduplicator d = Idem.deduplicator().state(dir).open()) {
+    try (DurableDeduplicator d = Idem.deduplicator().state(dir).open()) {
       d.firstSeen("a");
       d.commit();
     }
     assertThat(dir.resolve(DurableState.STORE_CREATED)).exists();
-    try (Deduplicator d = Idem.deduplicator().state(dir).open()) {
+    try (DurableDeduplicator d = Idem.deduplicator().state(dir).open()) {
       assertThat(d.contains("a")).isTrue();
     }
 
@@ -242,10 +243,10 @@ class DurableDeduplicatorTest {
 
   @Test
   void aSecondOpenerIsRefusedWhileTheFirstHoldsTheState() throws IOException {
-    try (Deduplicator first = Idem.deduplicator().state(dir).open()) {
+    try (DurableDeduplicator first = Idem.deduplicator().state(dir).open()) {
       assertThatThrownBy(() -> Idem.deduplicator().state(dir).open())
           .hasMessageContaining(dir + " is in use");
-      assertThatThrownBy(() -> Idem.deduplicator().rocksDb(dir, 8 << 20).build())
+      assertThatThrownBy(() -> Idem.deduplicator().state(dir).maxMemory(8 << 20).open())
           .isInstanceOf(UncheckedIOException.class)
           .hasMessageContaining("in use");
     }
@@ -257,7 +258,7 @@ class DurableDeduplicatorTest {
     for (int i = 0; i < 5000; i++) {
       keys.add("key-" + i);
     }
-    try (Deduplicator d = Idem.deduplicator().expectedKeys(1000).state(dir).open()) {
+    try (DurableDeduplicator d = Idem.deduplicator().expectedKeys(1000).state(dir).open()) {
       d.firstSeen(keys); // enough to be worth a snapshot at the commit of close()
     }
     Path snapshot;
@@ -268,7 +269,7 @@ class DurableDeduplicatorTest {
     bytes[bytes.length / 2] ^= 0x40;
     Files.write(snapshot, bytes);
 
-    try (Deduplicator d = Idem.deduplicator().expectedKeys(1000).state(dir).open()) {
+    try (DurableDeduplicator d = Idem.deduplicator().expectedKeys(1000).state(dir).open()) {
       assertThat(d.warnings())
           .singleElement()
           .asString()
@@ -283,13 +284,16 @@ class DurableDeduplicatorTest {
   }
 
   @Test
-  void anInMemoryDeduplicatorCannotCommit() {
+  void aStateIsOpenedAndMemoryIsBuiltEachAsItsOwnType() {
     try (Deduplicator d = Idem.deduplicator().build()) {
-      assertThat(d.isDurable()).isFalse();
-      assertThatThrownBy(d::commit)
-          .isInstanceOf(IllegalStateException.class)
-          .hasMessageContaining("state(dir)");
+      assertThat(d).isNotInstanceOf(DurableDeduplicator.class);
     }
+    assertThatThrownBy(() -> Idem.deduplicator().state(dir).build())
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("open()");
+    assertThatThrownBy(() -> Idem.deduplicator().open())
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("state(dir)");
   }
 
   private static void deleteRecursively(Path p) throws IOException {

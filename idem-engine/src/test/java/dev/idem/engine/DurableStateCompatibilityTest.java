@@ -30,7 +30,7 @@ class DurableStateCompatibilityTest {
   void aStateOfVersionOneOpensWithItsCommittedKeysAndToken() throws IOException {
     Path state = dir.resolve("st");
     copy(STATE, state);
-    try (Deduplicator d = Idem.deduplicator().expectedKeys(10_000).state(state).open()) {
+    try (DurableDeduplicator d = Idem.deduplicator().expectedKeys(10_000).state(state).open()) {
       assertThat(new String(d.lastCommittedToken(), StandardCharsets.UTF_8)).isEqualTo("pos=3000");
       for (int i = 0; i < 2000; i++) {
         assertThat(d.contains("key-" + i)).as("key-" + i).isTrue();

@@ -4,6 +4,7 @@ import dev.idem.core.Fingerprint;
 import dev.idem.core.Fingerprinter;
 import dev.idem.core.filter.MembershipFilter;
 import dev.idem.engine.Deduplicator;
+import dev.idem.engine.DurableDeduplicator;
 import dev.idem.engine.Idem;
 import dev.idem.engine.JobException;
 import dev.idem.engine.records.InputCheck;
@@ -50,6 +51,10 @@ final class ParquetJob {
   private final ParquetReadOptions readOptions;
   private final Fingerprinter fingerprinter;
   private Deduplicator dedup;
+
+  /** {@link #dedup} with a state: where the checkpoints are committed; {@code null} without. */
+  private DurableDeduplicator durable;
+
   private ParquetOutput kept;
   private ParquetOutput dropped;
   private RowCopy copy;
@@ -157,7 +162,11 @@ final class ParquetJob {
       } else {
         // the keys judged since the last checkpoint stand for rows that may not have been
         // written: committing them (close) would make the resume drop those rows
-        dedup.abandon();
+        if (durable != null) {
+          durable.abandon();
+        } else {
+          dedup.close();
+        }
       }
     }
   }
@@ -180,8 +189,9 @@ final class ParquetJob {
               + " is the state of an idem dedup job over text inputs: give a Parquet job its own "
               + "--state directory");
     }
-    dedup = b.state(job.state).maxMemory(job.cacheBytes).open();
-    byte[] token = dedup.lastCommittedToken();
+    durable = b.state(job.state).maxMemory(job.cacheBytes).open();
+    dedup = durable;
+    byte[] token = durable.lastCommittedToken();
     if (token == null) {
       if (Files.isDirectory(job.output) && new PartFiles(job.output).hasParts()) {
         dedup.close();
@@ -190,7 +200,7 @@ final class ParquetJob {
                 + " already holds part files of another job: give an empty or new output "
                 + "directory");
       }
-      dedup.commit(checkpoint(0, 0, false).encode()); // before any part: resumes start here
+      durable.commit(checkpoint(0, 0, false).encode()); // before any part: resumes start here
       return null;
     }
     ParquetCheckpoint cp;
@@ -236,7 +246,7 @@ final class ParquetJob {
     List<JobIdentity.Difference> differences =
         cp.identity().differencesFrom(ParquetCheckpoint.identity(job, inputs));
     if (!differences.isEmpty()) {
-      throw new StateMismatchException(job.state, differences);
+      throw new StateMismatchException(job.state, ParquetCheckpoint.JOB, differences);
     }
     InputPosition at =
         new InputPosition(
@@ -413,7 +423,7 @@ final class ParquetJob {
       rowsSinceCheckpoint = 0;
       lastCheckpoint = System.nanoTime();
       if (job.state != null) {
-        dedup.commit(checkpoint(nextFile, nextGroup, false).encode());
+        durable.commit(checkpoint(nextFile, nextGroup, false).encode());
         crash.reached(ResumableRun.Step.CHECKPOINT_COMMITTED);
       }
       return;
@@ -433,7 +443,7 @@ final class ParquetJob {
     lastCheckpoint = System.nanoTime();
     if (job.state != null && !end) {
       crash.reached(Step.PART_CLOSED);
-      dedup.commit(checkpoint(nextFile, nextGroup, false).encode());
+      durable.commit(checkpoint(nextFile, nextGroup, false).encode());
       crash.reached(ResumableRun.Step.CHECKPOINT_COMMITTED);
     }
   }
@@ -457,7 +467,7 @@ final class ParquetJob {
             nullKeys,
             done);
     if (done && job.state != null) {
-      dedup.commit(cp.encode());
+      durable.commit(cp.encode());
     }
     return cp;
   }

@@ -13,7 +13,6 @@ import dev.idem.engine.Closer;
 import dev.idem.engine.DedupMode;
 import dev.idem.engine.Deduplicator;
 import dev.idem.engine.ExpectedKeys;
-import dev.idem.engine.Idem;
 import dev.idem.engine.JobException;
 import dev.idem.engine.KeyMode;
 import dev.idem.engine.Verdict;
@@ -44,6 +43,7 @@ import dev.idem.engine.state.Manifest;
 import dev.idem.engine.store.ExactStore;
 import dev.idem.engine.store.ExactStores;
 import dev.idem.engine.store.StateStore;
+import dev.idem.engine.store.TierAssembly;
 import dev.idem.engine.window.WindowStats;
 import dev.idem.engine.window.WindowedDeduplicator;
 import java.io.IOException;
@@ -558,7 +558,7 @@ public final class DedupJob {
             spec.filterType() == null ? existing.filterType() : now.filterType());
     List<JobIdentity.Difference> differences = existing.differencesFrom(now);
     if (!differences.isEmpty()) {
-      throw new StateMismatchException(spec.state(), differences);
+      throw new StateMismatchException(spec.state(), "dedup", differences);
     }
     return existing;
   }
@@ -569,21 +569,17 @@ public final class DedupJob {
       StateDirectory dir,
       Fingerprinter fingerprinter,
       long snapshotSequence) {
-    Deduplicator.Builder b =
-        Idem.deduplicator()
-            .filter(tiers.filter)
-            .fingerprinter(fingerprinter)
-            .mode(spec.mode())
-            .keyMode(spec.keyMode());
-    if (tiers.exact != null) {
-      b.exactStore(tiers.exact);
-    }
-    if (spec.recentCacheSize() > 0) {
-      b.recentCache(spec.recentCacheSize());
-    }
+    Deduplicator dedup =
+        TierAssembly.assemble(
+            tiers.filter,
+            tiers.exact,
+            fingerprinter,
+            spec.mode(),
+            spec.keyMode(),
+            spec.recentCacheSize());
     Judge judge =
         new TieredJudge(
-            b.build(),
+            dedup,
             dir,
             manifest.writesSeen(),
             snapshotSequence,
@@ -655,20 +651,18 @@ public final class DedupJob {
             : new RecordSource(
                 inputs, settings, stdin, start.fileIndex(), start.offset(), start.line())) {
       reachStart(source);
-      // the first batch before any output is opened: a job that cannot handle its first record
-      // fails without emptying an output it was to replace
-      RecordBatch first = source.next();
-      refuseFirstBadRecord(first, start, inputs);
-      return process(inputs, source, first, setup, dir, store, start, started, restoreMillis);
+      return process(inputs, source, setup, dir, store, start, started, restoreMillis);
     }
   }
 
   /**
    * Fails a new job whose first record is bad under {@code --on-bad-record fail} (a wrong key, most
-   * likely), before its outputs are opened.
+   * likely) before anything is written: its outputs, opened and locked but not yet emptied, are
+   * left as they were ({@link OutputFile#abandonUnwritten}).
    */
-  private void refuseFirstBadRecord(RecordBatch batch, Checkpoint start, List<InputFile> inputs)
-      throws BadRecordException {
+  private void refuseFirstBadRecord(
+      RecordBatch batch, Checkpoint start, List<InputFile> inputs, OutputFile... outputs)
+      throws IOException {
     if (start.records() > 0 || !(spec.onBadRecord() instanceof BadRecordPolicy.Fail)) {
       return;
     }
@@ -678,6 +672,11 @@ public final class DedupJob {
         return;
       }
       if (kind != RecordBatch.BLANK && kind != RecordBatch.HEADER) {
+        for (OutputFile o : outputs) {
+          if (o != null) {
+            o.abandonUnwritten();
+          }
+        }
         throw BadRecordException.beforeAnyKey(
             inputs.get(batch.fileIndex[i]).path(), batch.line[i], batch.problem[i]);
       }
@@ -687,7 +686,6 @@ public final class DedupJob {
   private JobResult process(
       List<InputFile> inputs,
       RecordSource source,
-      RecordBatch first,
       Setup setup,
       StateDirectory dir,
       StateStore store,
@@ -734,6 +732,8 @@ public final class DedupJob {
                         latePath, start.window().lateBytes(), start.tail(Checkpoint.LATE))
                     : OutputFile.open(latePath)) {
       crash.reached(DedupStep.OUTPUTS_CUT);
+      RecordBatch first = source.next();
+      refuseFirstBadRecord(first, start, inputs, out, dropped, quarantine, late);
       JobProgress p =
           new JobProgress(
               start,

@@ -14,6 +14,7 @@ import dev.idem.engine.store.PendingKeys;
 import dev.idem.engine.store.RocksDbStore;
 import dev.idem.engine.store.SnapshotPolicy;
 import dev.idem.engine.store.StateStore;
+import dev.idem.engine.store.TierAssembly;
 import java.io.IOException;
 
 /**
@@ -90,7 +91,8 @@ final class TieredJudge implements Judge {
 
   @Override
   public boolean readsItsCheckpoints() {
-    return dedup.exactStore() instanceof RocksDbStore; // drained keys are found in `seen` only
+    return TierAssembly.exactTier(dedup)
+        instanceof RocksDbStore; // drained keys are found in `seen` only
   }
 
   @Override
@@ -112,7 +114,7 @@ final class TieredJudge implements Judge {
     if (!dedup.firstSeen(hi, lo, b.keys[i])) {
       return Verdict.DUPLICATE;
     }
-    if (dedup.exactStore() == null && dir != null) {
+    if (TierAssembly.exactTier(dedup) == null && dir != null) {
       keptToJournal.add(hi, lo, null); // approximate mode: the journal is the only record
     }
     return Verdict.KEPT;
@@ -136,7 +138,7 @@ final class TieredJudge implements Judge {
   public void checkpoint(long sequence, StateStore.Commit commit, boolean complete)
       throws IOException {
     batch.clear();
-    ExactStore exact = dedup.exactStore();
+    ExactStore exact = TierAssembly.exactTier(dedup);
     if (exact != null) {
       exact.drainPending(batch);
     } else {

@@ -51,6 +51,17 @@ public final class OutputFile implements AutoCloseable {
   /** A file's background syncs; {@code null} for a stream. */
   private final SyncAhead ahead;
 
+  /**
+   * A new job's output that held bytes of before: emptied at the first write or flush, not when
+   * opened, so that a job that fails before writing anything leaves the file as it was.
+   */
+  private boolean emptyPending;
+
+  /** Whether opening this output created its file. */
+  private boolean created;
+
+  private boolean closed;
+
   private OutputFile(
       String name,
       FileChannel channel,
@@ -90,9 +101,11 @@ public final class OutputFile implements AutoCloseable {
     if (Files.exists(path) && !Files.isRegularFile(path) && !Files.isDirectory(path)) {
       return openStream(path, checkpointLength, named);
     }
+    boolean existed = Files.exists(path);
     FileChannel ch =
         FileChannel.open(
             path, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.READ);
+    boolean emptyLater = false;
     try {
       if (Files.isRegularFile(path)) { // devices (/dev/null) have any number of writers
         lock(path, ch); // before anything is cut: the file may be another job's output
@@ -118,13 +131,20 @@ public final class OutputFile implements AutoCloseable {
                 + "person wrote it since); resuming would cut their data. Restore the file, or start "
                 + "the job over with another output and a new state");
       }
-      ch.truncate(checkpointLength);
-      ch.position(checkpointLength);
+      if (checkpointLength == 0 && tailChecksum == null && size > 0) {
+        emptyLater = true; // a new job: emptied when it first writes, not before
+      } else {
+        ch.truncate(checkpointLength);
+        ch.position(checkpointLength);
+      }
     } catch (IOException | RuntimeException e) {
       ch.close();
       throw e;
     }
-    return new OutputFile(path.toString(), ch, null, checkpointLength, named, false);
+    OutputFile f = new OutputFile(path.toString(), ch, null, checkpointLength, named, false);
+    f.emptyPending = emptyLater;
+    f.created = !existed;
+    return f;
   }
 
   /**
@@ -304,6 +324,9 @@ public final class OutputFile implements AutoCloseable {
    * {@link #length()} decompresses whole.
    */
   public void flush() throws IOException {
+    if (channel != null) {
+      emptyIfPending(); // an output flushed empty is empty
+    }
     drain();
     if (frame != null) {
       OutputStream f = frame;
@@ -351,7 +374,45 @@ public final class OutputFile implements AutoCloseable {
     }
   }
 
+  /** Empties a new job's output of the bytes it held before, once, before anything else. */
+  private void emptyIfPending() throws IOException {
+    if (emptyPending) {
+      emptyPending = false;
+      try {
+        channel.truncate(0);
+        channel.position(0);
+      } catch (IOException e) {
+        throw failed("emptying", e);
+      }
+    }
+  }
+
+  /**
+   * Closes an output a job is giving up before it wrote anything to it, leaving the file as it was
+   * before the job: a file the job created is deleted, one it found keeps its bytes. An output
+   * written to is closed as {@link #close} does.
+   */
+  public void abandonUnwritten() throws IOException {
+    if (channel == null || closed || length > 0 || buffer.position() > 0 || frame != null) {
+      close();
+      return;
+    }
+    if (!emptyPending && !created) {
+      close(); // a file that was empty before, and is still
+      return;
+    }
+    closed = true;
+    if (ahead != null) {
+      ahead.settle();
+    }
+    channel.close();
+    if (created) {
+      Files.deleteIfExists(Path.of(name));
+    }
+  }
+
   private void writeDirect(ByteBuffer b) throws IOException {
+    emptyIfPending();
     try {
       if (channel != null) {
         while (b.hasRemaining()) {
@@ -443,6 +504,10 @@ public final class OutputFile implements AutoCloseable {
 
   @Override
   public void close() throws IOException {
+    if (closed) {
+      return;
+    }
+    closed = true;
     try {
       if (compression.isCompressed() && length == 0 && frame == null) {
         frame = compression.frame(new FileSink()); // no records: still a file the tools read

@@ -119,7 +119,7 @@ public final class ResumableRun<C> implements AutoCloseable {
       }
       List<JobIdentity.Difference> differences = saved.identity().differencesFrom(identity);
       if (!differences.isEmpty()) {
-        throw new StateMismatchException(directory, differences);
+        throw new StateMismatchException(directory, layout.job(), differences);
       }
       return new ResumableRun<>(layout, dir, crash, true, saved);
     } catch (IOException | RuntimeException e) {

@@ -15,9 +15,13 @@ public final class StateMismatchException extends JobException {
   private static final long serialVersionUID = 1L;
 
   private final transient Path state;
+  private final String job;
   private final transient List<JobIdentity.Difference> differences;
 
-  public StateMismatchException(Path state, List<JobIdentity.Difference> differences) {
+  /**
+   * @param job the kind of job whose state it is ({@link JobIdentity#job()})
+   */
+  public StateMismatchException(Path state, String job, List<JobIdentity.Difference> differences) {
     super(
         "this differs from the state in "
             + state
@@ -27,12 +31,18 @@ public final class StateMismatchException extends JobException {
                 .collect(Collectors.joining("\n  "))
             + "\nopen it with the inputs and settings it was made with, or use a new state");
     this.state = state;
+    this.job = job;
     this.differences = List.copyOf(differences);
   }
 
   /** The state directory. */
   public Path state() {
     return state;
+  }
+
+  /** The kind of job whose state it is: {@code "dedup"}, {@code "split"}, ... */
+  public String job() {
+    return job;
   }
 
   /** Every input and setting that differs, in the state's order. */

@@ -1,9 +1,12 @@
 package dev.idem.engine.state;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.idem.engine.Deduplicator;
 import dev.idem.engine.JobException;
 import dev.idem.engine.KeyMode;
+import dev.idem.engine.run.JobIdentity;
 import dev.idem.engine.run.Json;
 import dev.idem.engine.run.StateFile;
 import dev.idem.engine.store.StateStore;
@@ -136,10 +139,33 @@ public record StateInspection(
         file,
         c.version(),
         lockHolder(dir.resolve("LOCK")),
-        legacy ? body.get("job") : body.get("identity"),
+        legacy ? legacyIdentity(body) : body.get("identity"),
         legacy ? body : body.get("checkpoint"),
         files(dir, file.getFileName().toString()),
         null);
+  }
+
+  /**
+   * The identity of a state file written before the state encoding, as the encoding has it: its
+   * inputs (an array, or described in one line) and its settings (an object, or one line).
+   */
+  private static JsonNode legacyIdentity(JsonNode body) throws IOException {
+    ObjectNode identity = JsonNodeFactory.instance.objectNode();
+    JsonNode job = body.get("job");
+    ObjectNode settings = JsonNodeFactory.instance.objectNode();
+    if (job != null && job.isObject()) {
+      settings.setAll((ObjectNode) job.deepCopy());
+      settings.remove("inputs");
+    } else if (job != null) {
+      settings.set("job", job);
+    }
+    if (body.has("inputs")) {
+      identity.set("inputs", body.get("inputs"));
+    } else if (job != null && job.has("inputs")) {
+      identity.set("inputs", Json.tree(JobIdentity.legacyInputs(job.get("inputs").asText())));
+    }
+    identity.set("settings", settings);
+    return identity;
   }
 
   /** A library deduplicator's durable set, or a Parquet job's, whose token is its checkpoint. */

@@ -2,10 +2,12 @@ package dev.idem.engine.job;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.idem.core.Fingerprinter;
 import dev.idem.core.filter.BlockedBloomFilter;
 import dev.idem.core.filter.StripedFingerprintSet;
+import dev.idem.engine.DedupMode;
 import dev.idem.engine.Deduplicator;
-import dev.idem.engine.Idem;
+import dev.idem.engine.KeyMode;
 import dev.idem.engine.Verdict;
 import dev.idem.engine.records.RecordBatch;
 import dev.idem.engine.records.RecordBatchFixture;
@@ -15,6 +17,7 @@ import dev.idem.engine.state.Manifest;
 import dev.idem.engine.store.MemoryStore;
 import dev.idem.engine.store.SnapshotPolicy;
 import dev.idem.engine.store.StateStore;
+import dev.idem.engine.store.TierAssembly;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,7 +45,9 @@ class TieredJudgeTest {
     long replayed = resumedWithLongJournal ? threshold - newKeys : 0;
     try (StateDirectory dir = StateDirectory.open(tmp, Manifest.FILE);
         StateStore store = StateStore.open(dir.storeDirectory(), 8 << 20, false)) {
-      Deduplicator dedup = Idem.deduplicator().filter(filter).exactStore(memory).build();
+      Deduplicator dedup =
+          TierAssembly.assemble(
+              filter, memory, Fingerprinter.xxh3(), DedupMode.EXACT, KeyMode.FINGERPRINT, 0);
       TieredJudge judge = new TieredJudge(dedup, dir, false, 0, replayed, CrashPoints.NONE, null);
       for (int i = 0; i < newKeys; i++) {
         assertThat(dedup.firstSeen(0x9E3779B97F4A7C15L * (i + 1), i, null)).isTrue();
@@ -71,7 +76,9 @@ class TieredJudgeTest {
     RecordBatch batch = RecordBatchFixture.of(1000);
     try (StateDirectory dir = StateDirectory.open(tmp, Manifest.FILE);
         StateStore store = StateStore.open(dir.storeDirectory(), 8 << 20, false)) {
-      Deduplicator dedup = Idem.deduplicator().filter(set).build();
+      Deduplicator dedup =
+          TierAssembly.assemble(
+              set, null, Fingerprinter.xxh3(), DedupMode.EXACT, KeyMode.FINGERPRINT, 0);
       // journaled keys far past the snapshot threshold: only the rule above holds a snapshot back
       TieredJudge judge =
           new TieredJudge(
