@@ -152,8 +152,8 @@ final class DedupCommand implements Callable<Integer> {
       names = "--exact-store",
       paramLabel = "WHERE",
       defaultValue = "auto",
-      converter = ExactStore.Converter.class,
-      completionCandidates = ExactStore.Converter.class,
+      converter = ExactTierOption.Converter.class,
+      completionCandidates = ExactTierOption.Converter.class,
       description =
           "auto (memory when the exact set and the job's 32 MiB of working heap fit in "
               + "--memory, with room for the set to double when the key count is guessed from "
@@ -166,7 +166,7 @@ final class DedupCommand implements Callable<Integer> {
               + "yes; a job stops if the server forgets its marks; no local filter, which could not "
               + "know other workers' keys); with ttl=10m a key repeats only within 10 minutes of "
               + "wall-clock time (default: ${DEFAULT-VALUE}).")
-  ExactStore exactStore;
+  ExactTierOption exactTier;
 
   @Option(
       names = "--state",
@@ -543,7 +543,7 @@ final class DedupCommand implements Callable<Integer> {
           expected,
           fpp,
           seed,
-          exactStore.local(),
+          exactTier.local(),
           state,
           every.records(),
           every.interval(),
@@ -555,7 +555,7 @@ final class DedupCommand implements Callable<Integer> {
           CacheSizeConverter.resolve(rocksDbCache),
           windowSpec(recordFormat),
           shards.shard(shard),
-          exactStore.shared(),
+          exactTier.shared(),
           seenBefore,
           verify.verifyInputs,
           threads,

@@ -182,11 +182,11 @@ final class JobSummary {
               Locale.ROOT,
               "  mode %s; exact tier %s; filter %s%n",
               mode(r),
-              r.exactStore().kind() == ExactTierPlacement.Kind.ROCKSDB
+              r.exactTier().kind() == ExactTierPlacement.Kind.ROCKSDB
                   ? "rocksdb (block cache " + ByteSize.format(rocksDbCacheBytes) + ")"
-                  : r.exactStore(),
+                  : r.exactTier(),
               r.filter());
-      if (r.exactStore().kind() != ExactTierPlacement.Kind.PARTITIONED) {
+      if (r.exactTier().kind() != ExactTierPlacement.Kind.PARTITIONED) {
         printLookups(d); // the partitioned method looks nothing up: its verdicts were worked out
       }
     }
@@ -244,7 +244,7 @@ final class JobSummary {
     m.put("exact_lookups_per_new_key", d.lookupsPerNewKey());
     m.put("recent_hits", d.recentHits());
     m.put("mode", mode(r));
-    m.put("exact_store", r.exactStore().toString());
+    m.put("exact_store", r.exactTier().toString());
     m.put("filter", r.filter());
     m.put("filter_bits", r.filterBits());
     m.put("already_complete", r.alreadyComplete());

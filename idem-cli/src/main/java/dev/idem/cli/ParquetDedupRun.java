@@ -149,7 +149,7 @@ final class ParquetDedupRun {
     if (c.shard != null) {
       refused.add("--shard");
     }
-    if (c.exactStore.shared() != null) {
+    if (c.exactTier.shared() != null) {
       refused.add("--exact-store redis://…");
     }
     if (c.seenBefore != null) {

@@ -15,9 +15,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The command {@code idem plan --memory B} recommends runs to its end in a JVM whose heap is B, as
- * {@code IDEM_JAVA_OPTS=-Xmx…} gives it under bin/idem (issue #18). The plan once counted the exact
- * set (and a filter the job no longer builds) but not the heap the job itself holds, so for a set
- * of a few tens of MiB it recommended the memory tier in a budget the job could not run in.
+ * {@code IDEM_JAVA_OPTS=-Xmx…} gives it under bin/idem. The plan once counted the exact set (and a
+ * filter the job no longer builds) but not the heap the job itself holds, so for a set of a few
+ * tens of MiB it recommended the memory tier in a budget the job could not run in.
  */
 class PlanBudgetTest {
 

@@ -8,8 +8,8 @@ import dev.idem.core.filter.FilterType;
 import dev.idem.core.filter.Filters;
 import dev.idem.core.filter.FingerprintSet;
 import dev.idem.core.filter.MembershipFilter;
-import dev.idem.engine.store.ExactStore;
-import dev.idem.engine.store.ExactStores;
+import dev.idem.engine.store.ExactTier;
+import dev.idem.engine.store.ExactTiers;
 import dev.idem.engine.store.RocksDbPresence;
 import dev.idem.engine.store.TierAssembly;
 import java.io.IOException;
@@ -26,13 +26,13 @@ import java.util.Objects;
  * Builder#state}, {@link Builder#open}) it is a {@link DurableDeduplicator}: its {@code commit}
  * makes the keys marked so far survive a crash, and a reopen answers for them at once.
  *
- * <p>Tiers, cheapest first: (1) a filter, which answers "certainly new" for almost every new key
- * without touching anything else; (2) optionally a small cache of recently seen fingerprints, which
- * settles hot duplicates; (3) the exact tier, consulted only on the filter's "maybe" — so per new
- * key it is read with probability about the filter's false-positive rate. Kept in memory with
- * fingerprints (the default), the exact tier is a {@link FingerprintSet} and needs no filter in
- * front: one probe of the set answers for every key, where a filter would add a cache miss per key
- * and save none.
+ * <p>RestoredTiers, cheapest first: (1) a filter, which answers "certainly new" for almost every
+ * new key without touching anything else; (2) optionally a small cache of recently seen
+ * fingerprints, which settles hot duplicates; (3) the exact tier, consulted only on the filter's
+ * "maybe" — so per new key it is read with probability about the filter's false-positive rate. Kept
+ * in memory with fingerprints (the default), the exact tier is a {@link FingerprintSet} and needs
+ * no filter in front: one probe of the set answers for every key, where a filter would add a cache
+ * miss per key and save none.
  *
  * <pre>{@code
  * try (Deduplicator d = Idem.deduplicator().expectedKeys(10_000_000).build()) {
@@ -72,14 +72,14 @@ public class Deduplicator implements AutoCloseable {
           @Override
           public Deduplicator assemble(
               MembershipFilter filter,
-              ExactStore exact,
+              ExactTier exact,
               Fingerprinter fingerprinter,
               DedupMode mode,
               KeyMode keyMode,
               long recentCacheSize) {
             Builder b = new Builder().fingerprinter(fingerprinter).mode(mode).keyMode(keyMode);
             b.filter = filter;
-            b.exactStore = exact;
+            b.exactTier = exact;
             if (recentCacheSize > 0) {
               b.recentCache(recentCacheSize);
             }
@@ -87,14 +87,14 @@ public class Deduplicator implements AutoCloseable {
           }
 
           @Override
-          public ExactStore exactTier(Deduplicator d) {
+          public ExactTier exactTier(Deduplicator d) {
             return d.exact;
           }
         });
   }
 
   private final MembershipFilter filter;
-  private final ExactStore exact;
+  private final ExactTier exact;
   private final Fingerprinter fingerprinter;
   private final DedupMode mode;
   private final KeyMode keyMode;
@@ -112,7 +112,7 @@ public class Deduplicator implements AutoCloseable {
 
   Deduplicator(
       MembershipFilter filter,
-      ExactStore exact,
+      ExactTier exact,
       Fingerprinter fingerprinter,
       DedupMode mode,
       KeyMode keyMode,
@@ -128,7 +128,7 @@ public class Deduplicator implements AutoCloseable {
       throw new IllegalStateException(
           "exact mode needs an exact tier behind a "
               + filter.type().displayName()
-              + " filter: give exactStore(...), or use an exact set as the filter");
+              + " filter, or an exact set as the filter");
     }
   }
 
@@ -341,10 +341,10 @@ public class Deduplicator implements AutoCloseable {
     private double fpp = 0.001;
     private FilterType filterType;
 
-    /** Tiers a job restored (TierAssembly), used as they are; not set through the API. */
+    /** RestoredTiers a job restored (TierAssembly), used as they are; not set through the API. */
     private MembershipFilter filter;
 
-    private ExactStore exactStore;
+    private ExactTier exactTier;
     private DedupMode mode = DedupMode.EXACT;
     private KeyMode keyMode = KeyMode.FINGERPRINT;
     private long rocksDbCacheBytes = 64L << 20;
@@ -456,9 +456,9 @@ public class Deduplicator implements AutoCloseable {
             "a deduplicator with a state directory is opened, not built: call open(), which "
                 + "returns a DurableDeduplicator");
       }
-      if (mode == DedupMode.APPROXIMATE && exactStore != null) {
+      if (mode == DedupMode.APPROXIMATE && exactTier != null) {
         throw new IllegalStateException(
-            "approximate mode keeps no exact tier: drop " + "exactStore(...), or use mode(EXACT)");
+            "approximate mode keeps no exact tier, and one was handed over");
       }
       MembershipFilter f =
           filter != null
@@ -467,11 +467,11 @@ public class Deduplicator implements AutoCloseable {
                   ? FingerprintSet.withExpectedSize(Math.max(expectedKeys, 1 << 16))
                   : Filters.forKeys(filterType, expectedKeys, 0, fpp);
       boolean setAlone =
-          exactStore == null && keyMode == KeyMode.FINGERPRINT && isExactSet(f.type());
-      ExactStore exact =
+          exactTier == null && keyMode == KeyMode.FINGERPRINT && isExactSet(f.type());
+      ExactTier exact =
           mode == DedupMode.APPROXIMATE || setAlone
               ? null
-              : exactStore != null ? exactStore : newExactStore();
+              : exactTier != null ? exactTier : newExactStore();
       return new Deduplicator(
           f, exact, fingerprinter, mode, keyMode, setAlone ? null : recentCache());
     }
@@ -513,7 +513,7 @@ public class Deduplicator implements AutoCloseable {
     private boolean setAloneInMemory() {
       return mode == DedupMode.EXACT
           && keyMode == KeyMode.FINGERPRINT
-          && exactStore == null
+          && exactTier == null
           && (filterType == null || filterType == FilterType.EXACT);
     }
 
@@ -525,8 +525,8 @@ public class Deduplicator implements AutoCloseable {
       return (recentTtl == null ? cache : cache.expireAfterAccess(recentTtl)).build();
     }
 
-    private ExactStore newExactStore() {
-      return ExactStores.inMemory(Math.max(expectedKeys, 1 << 16), keyMode == KeyMode.FULL_KEY);
+    private ExactTier newExactStore() {
+      return ExactTiers.inMemory(Math.max(expectedKeys, 1 << 16), keyMode == KeyMode.FULL_KEY);
     }
   }
 }

@@ -4,7 +4,7 @@ import com.github.benmanes.caffeine.cache.Cache;
 import dev.idem.core.Fingerprint;
 import dev.idem.core.Fingerprinter;
 import dev.idem.core.filter.MembershipFilter;
-import dev.idem.engine.store.ExactStore;
+import dev.idem.engine.store.ExactTier;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
@@ -27,7 +27,7 @@ public final class DurableDeduplicator extends Deduplicator {
 
   DurableDeduplicator(
       MembershipFilter filter,
-      ExactStore exact,
+      ExactTier exact,
       Fingerprinter fingerprinter,
       DedupMode mode,
       KeyMode keyMode,

@@ -11,7 +11,7 @@ import dev.idem.engine.run.StateMismatchException;
 import dev.idem.engine.store.DirectoryLock;
 import dev.idem.engine.store.JournalReplay;
 import dev.idem.engine.store.PendingKeys;
-import dev.idem.engine.store.RocksDbStore;
+import dev.idem.engine.store.RocksDbExactTier;
 import dev.idem.engine.store.SnapshotPolicy;
 import dev.idem.engine.store.StateStore;
 import java.io.IOException;
@@ -100,7 +100,7 @@ final class DurableState implements AutoCloseable {
   private final DirectoryLock lock;
   private final StateStore store;
   private final MembershipFilter filter;
-  private final RocksDbStore exact;
+  private final RocksDbExactTier exact;
   private final Fingerprinter fingerprinter;
   private final List<String> warnings;
   private final PendingKeys batch = new PendingKeys();
@@ -112,7 +112,7 @@ final class DurableState implements AutoCloseable {
       DirectoryLock lock,
       StateStore store,
       MembershipFilter filter,
-      RocksDbStore exact,
+      RocksDbExactTier exact,
       Fingerprinter fingerprinter,
       CommitRecord last,
       List<String> warnings) {
@@ -208,7 +208,7 @@ final class DurableState implements AutoCloseable {
       List<String> warnings = new ArrayList<>();
       MembershipFilter filter =
           restoreFilter(dir, store, last, fingerprinter, type, expectedKeys, fpp, warnings);
-      RocksDbStore exact = RocksDbStore.forCheckpoints(store, full, last.keys());
+      RocksDbExactTier exact = RocksDbExactTier.forCheckpoints(store, full, last.keys());
       return new DurableState(dir, lock, store, filter, exact, fingerprinter, last, warnings);
     } catch (IOException | RuntimeException e) {
       try (Closer closer = new Closer()) {
@@ -286,7 +286,7 @@ final class DurableState implements AutoCloseable {
     return filter;
   }
 
-  RocksDbStore exact() {
+  RocksDbExactTier exact() {
     return exact;
   }
 

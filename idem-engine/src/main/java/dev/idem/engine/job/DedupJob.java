@@ -40,8 +40,8 @@ import dev.idem.engine.shard.ShardSpec;
 import dev.idem.engine.state.Checkpoint;
 import dev.idem.engine.state.ExactTierPlacement;
 import dev.idem.engine.state.Manifest;
-import dev.idem.engine.store.ExactStore;
-import dev.idem.engine.store.ExactStores;
+import dev.idem.engine.store.ExactTier;
+import dev.idem.engine.store.ExactTiers;
 import dev.idem.engine.store.StateStore;
 import dev.idem.engine.store.TierAssembly;
 import dev.idem.engine.window.WindowStats;
@@ -168,9 +168,9 @@ public final class DedupJob {
   private record Setup(
       Judge judge,
       Manifest manifest,
-      ExactTierPlacement exactStore,
+      ExactTierPlacement exactTier,
       MembershipFilter filter,
-      TierRestore restore) {}
+      RestoreCost restore) {}
 
   private JobResult run() throws IOException {
     long started = System.nanoTime();
@@ -223,17 +223,17 @@ public final class DedupJob {
               : expected.isKnown()
                   ? expected.count()
                   : InputEstimate.distinctKeysUpperBound(inputs, spec.format());
-      ExactTierPlacement exactStore =
+      ExactTierPlacement exactTier =
           spec.shared() != null
               ? ExactTierPlacement.shared(spec.shared().describe())
               : windowed || spec.mode() == DedupMode.APPROXIMATE
                   ? ExactTierPlacement.NONE
                   : ExactTierChoice.place(spec, capacity, fullKeys, !expected.isKnown(), inputs);
-      // an exact set in memory needs no filter in front of it: it is the filter (see Tiers)
+      // an exact set in memory needs no filter in front of it: it is the filter (see RestoredTiers)
       FilterType filterType =
           spec.filterType() != null
               ? spec.filterType()
-              : exactStore == ExactTierPlacement.MEMORY && !fullKeys
+              : exactTier == ExactTierPlacement.MEMORY && !fullKeys
                   ? FilterType.EXACT_STRIPED
                   : Filters.defaultType(expected.countOr(-1));
       Manifest manifest =
@@ -247,7 +247,7 @@ public final class DedupJob {
               spec.normalizer().spec(),
               spec.mode(),
               spec.keyMode(),
-              exactStore,
+              exactTier,
               filterType,
               capacity,
               expected,
@@ -297,7 +297,7 @@ public final class DedupJob {
               cp,
               cp,
               true,
-              new Setup(null, manifest, manifest.exactStore(), null, TierRestore.NONE),
+              new Setup(null, manifest, manifest.exactTier(), null, RestoreCost.NONE),
               0,
               started,
               0);
@@ -314,15 +314,16 @@ public final class DedupJob {
             new Setup(
                 new SharedJudge(spec.shared().open(worker, start, sharedListener()), worker),
                 manifest,
-                exactStore,
+                exactTier,
                 null,
-                TierRestore.NONE);
+                RestoreCost.NONE);
       } else if (windowed) {
         setup = windowSetup(manifest, store, cp, fingerprinter);
-      } else if (manifest.exactStore().kind() == ExactTierPlacement.Kind.PARTITIONED) {
+      } else if (manifest.exactTier().kind() == ExactTierPlacement.Kind.PARTITIONED) {
         setup = partitionedSetup(manifest, dir, cp, inputs, settings, closer);
       } else if (dir != null) {
-        Tiers tiers = Tiers.restore(dir, store, cp, manifest, fingerprinter, capacity, listener);
+        RestoredTiers tiers =
+            RestoredTiers.restore(dir, store, cp, manifest, fingerprinter, capacity, listener);
         crash.reached(DedupStep.TIERS_RESTORED);
         dir.deleteSnapshotsExcept(cp.snapshotSequence());
         warnings.addAll(tiers.warnings);
@@ -332,7 +333,7 @@ public final class DedupJob {
         // standard input has no size to guess the keys from: an exact set in memory starts small
         // and grows, rather than take the guess's room for millions of keys (100 MiB for 47 KB)
         long setCapacity =
-            exactStore.kind() == ExactTierPlacement.Kind.MEMORY
+            exactTier.kind() == ExactTierPlacement.Kind.MEMORY
                     && !expected.isKnown()
                     && inputs.stream().allMatch(InputFile::isStdin)
                 ? Math.min(capacity, STDIN_SET_CAPACITY)
@@ -341,26 +342,26 @@ public final class DedupJob {
             Filters.forKeys(
                 filterType,
                 expected.countOr(-1),
-                Tiers.setAlone(manifest) ? setCapacity : capacity,
+                RestoredTiers.setAlone(manifest) ? setCapacity : capacity,
                 spec.fpp());
-        ExactStore exact = null;
-        if (Tiers.setAlone(manifest)) {
+        ExactTier exact = null;
+        if (RestoredTiers.setAlone(manifest)) {
           // the filter is the exact set
-        } else if (exactStore.kind() == ExactTierPlacement.Kind.MEMORY) {
-          exact = ExactStores.inMemory(setCapacity, fullKeys);
-        } else if (exactStore.kind() == ExactTierPlacement.Kind.ROCKSDB) {
+        } else if (exactTier.kind() == ExactTierPlacement.Kind.MEMORY) {
+          exact = ExactTiers.inMemory(setCapacity, fullKeys);
+        } else if (exactTier.kind() == ExactTierPlacement.Kind.ROCKSDB) {
           ScratchDirectory ephemeral = scratch("idem-dedup-", "a RocksDB exact tier");
           closer.register(ephemeral::delete); // after the tier is closed
-          exact = ExactStores.inRocksDb(ephemeral.path(), spec.rocksDbCacheBytes(), fullKeys);
+          exact = ExactTiers.inRocksDb(ephemeral.path(), spec.rocksDbCacheBytes(), fullKeys);
         }
-        setup = tieredSetup(manifest, Tiers.fresh(filter, exact), null, fingerprinter, 0);
+        setup = tieredSetup(manifest, RestoredTiers.fresh(filter, exact), null, fingerprinter, 0);
       }
       if (spec.seenBefore() != null) {
         setup =
             new Setup(
                 new SeenBeforeJudge(setup.judge(), JobStart.seenBefore(spec, fingerprinter)),
                 setup.manifest(),
-                setup.exactStore(),
+                setup.exactTier(),
                 setup.filter(),
                 setup.restore());
       }
@@ -411,9 +412,9 @@ public final class DedupJob {
     return new Setup(
         new PlannedJudge(bits, cp.records() - cp.badRecords()),
         manifest,
-        manifest.exactStore(),
+        manifest.exactTier(),
         null,
-        TierRestore.NONE);
+        RestoreCost.NONE);
   }
 
   /**
@@ -552,9 +553,7 @@ public final class DedupJob {
     // what was chosen for the user stays chosen: the input may look different on a resume
     now =
         now.withTiers(
-            spec.exactStore() == DedupJobSpec.ExactStoreChoice.AUTO
-                ? existing.exactStore()
-                : now.exactStore(),
+            spec.exactTier() == ExactTierChoice.AUTO ? existing.exactTier() : now.exactTier(),
             spec.filterType() == null ? existing.filterType() : now.filterType());
     List<JobIdentity.Difference> differences = existing.differencesFrom(now);
     if (!differences.isEmpty()) {
@@ -565,7 +564,7 @@ public final class DedupJob {
 
   private Setup tieredSetup(
       Manifest manifest,
-      Tiers tiers,
+      RestoredTiers tiers,
       StateDirectory dir,
       Fingerprinter fingerprinter,
       long snapshotSequence) {
@@ -586,7 +585,7 @@ public final class DedupJob {
             tiers.restore.journalReplayed(),
             crash,
             stripeWorkers(manifest, tiers.filter));
-    return new Setup(judge, manifest, manifest.exactStore(), tiers.filter, tiers.restore);
+    return new Setup(judge, manifest, manifest.exactTier(), tiers.filter, tiers.restore);
   }
 
   /**
@@ -595,7 +594,7 @@ public final class DedupJob {
    */
   private StripeWorkers stripeWorkers(Manifest manifest, MembershipFilter filter) {
     if (spec.threads() < 2
-        || !Tiers.setAlone(manifest)
+        || !RestoredTiers.setAlone(manifest)
         || !(filter instanceof StripedFingerprintSet set)
         || spec.shard() != null
         || spec.seenBefore() != null) {
@@ -623,7 +622,7 @@ public final class DedupJob {
     Judge judge =
         new WindowJudge(
             windows, w.timeField() == null, cp.window() == null ? null : cp.window().stats());
-    return new Setup(judge, manifest, ExactTierPlacement.NONE, null, TierRestore.NONE);
+    return new Setup(judge, manifest, ExactTierPlacement.NONE, null, RestoreCost.NONE);
   }
 
   /** Reads the records from the start position: a source, then the outputs ({@link #process}). */
@@ -959,7 +958,7 @@ public final class DedupJob {
     Manifest m = setup.manifest();
     MembershipFilter filter = setup.filter();
     String filterText =
-        Tiers.setAlone(m) && filter != null
+        RestoredTiers.setAlone(m) && filter != null
             ? "none: the exact set in memory answers alone, "
                 + ByteSize.format((filter.bitSize() + 7) / 8)
                 + " at capacity "
@@ -967,7 +966,7 @@ public final class DedupJob {
             : filter == null
                 ? (m.window() != null
                     ? "none (windows)"
-                    : m.exactStore().kind() == ExactTierPlacement.Kind.PARTITIONED
+                    : m.exactTier().kind() == ExactTierPlacement.Kind.PARTITIONED
                         ? "none (the partitioned method works out every verdict first)"
                         : spec.shared() != null
                             ? "none (a local filter cannot know other workers' keys)"
@@ -992,9 +991,11 @@ public final class DedupJob {
         start.sequence() > 0,
         start.records(),
         m.mode(),
-        setup.exactStore(),
+        setup.exactTier(),
         filterText,
-        filter == null || Tiers.setAlone(m) ? 0 : filter.bitSize(), // a set alone is no filter
+        filter == null || RestoredTiers.setAlone(m)
+            ? 0
+            : filter.bitSize(), // a set alone is no filter
         restoreMillis,
         firstRecordMillis,
         (System.nanoTime() - started) / 1_000_000,

@@ -31,7 +31,7 @@ import java.util.List;
  *     guess of the records), or estimated by reading the inputs once before the job
  * @param fpp the filter's false-positive rate
  * @param seed hash seed
- * @param exactStore where the exact tier lives
+ * @param exactTier where the exact tier is asked to live
  * @param state the state directory, or {@code null} for a job that cannot be resumed
  * @param checkpointRecords records between checkpoints
  * @param checkpointInterval time between checkpoints
@@ -67,7 +67,7 @@ public record DedupJobSpec(
     ExpectedKeys expectedKeys,
     double fpp,
     long seed,
-    ExactStoreChoice exactStore,
+    ExactTierChoice exactTier,
     Path state,
     long checkpointRecords,
     Duration checkpointInterval,
@@ -97,18 +97,6 @@ public record DedupJobSpec(
   }
 
   /** Where the exact tier lives. */
-  public enum ExactStoreChoice {
-    /**
-     * In memory when the keys fit the memory comfortably; else partitioned when the job can read
-     * its inputs twice and judges nothing but its exact set, else RocksDB.
-     */
-    AUTO,
-    MEMORY,
-    ROCKSDB,
-    /** Partition files judged one at a time within the memory, then the records written. */
-    PARTITIONED
-  }
-
   public DedupJobSpec {
     inputs = List.copyOf(inputs);
     if (verifyInputs == null) {

@@ -8,10 +8,20 @@ import dev.idem.engine.records.InputFile;
 import dev.idem.engine.state.ExactTierPlacement;
 import java.util.List;
 
-/** Where a dedup job keeps its exact tier ({@code --exact-store}), for the memory it may use. */
-final class ExactTierChoice {
-
-  private ExactTierChoice() {}
+/**
+ * Where a dedup job is asked to keep its exact tier ({@code --exact-store}); {@link #place} decides
+ * where it goes ({@link ExactTierPlacement}), for the memory the job may use.
+ */
+public enum ExactTierChoice {
+  /**
+   * In memory when the keys fit the memory comfortably; else partitioned when the job can read its
+   * inputs twice and judges nothing but its exact set, else RocksDB.
+   */
+  AUTO,
+  MEMORY,
+  ROCKSDB,
+  /** Partition files judged one at a time within the memory, then the records written. */
+  PARTITIONED;
 
   /**
    * Where the exact tier goes. {@code --exact-store auto} keeps it in memory when the set and the
@@ -28,7 +38,7 @@ final class ExactTierChoice {
       DedupJobSpec spec, long capacity, boolean fullKeys, boolean guessed, List<InputFile> inputs)
       throws JobException {
     String noPartitions = whyNotPartitioned(spec, inputs);
-    return switch (spec.exactStore()) {
+    return switch (spec.exactTier()) {
       case MEMORY -> ExactTierPlacement.MEMORY;
       case ROCKSDB -> ExactTierPlacement.ROCKSDB;
       case PARTITIONED -> {

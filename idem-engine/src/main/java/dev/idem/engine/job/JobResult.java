@@ -14,7 +14,7 @@ import java.util.List;
  * @param resumed this run continued from a checkpoint
  * @param resumedAtRecord records already processed when this run began
  * @param mode exact or approximate
- * @param exactStore where the exact tier lived
+ * @param exactTier where the exact tier lived
  * @param filter the filter's type and size, for the summary
  * @param filterBits bits in the filter; 0 when there is none (an exact set in memory answering
  *     alone is no filter: its size is in {@code filter}'s text)
@@ -32,12 +32,12 @@ public record JobResult(
     boolean resumed,
     long resumedAtRecord,
     DedupMode mode,
-    ExactTierPlacement exactStore,
+    ExactTierPlacement exactTier,
     String filter,
     long filterBits,
     long restoreMillis,
     long firstRecordMillis,
     long elapsedMillis,
-    TierRestore restore,
+    RestoreCost restore,
     List<String> warnings,
     WindowStats window) {}

@@ -8,10 +8,10 @@ import dev.idem.engine.Verdict;
 import dev.idem.engine.records.RecordBatch;
 import dev.idem.engine.run.CrashPoints;
 import dev.idem.engine.run.StateDirectory;
-import dev.idem.engine.store.ExactStore;
-import dev.idem.engine.store.MemoryStore;
+import dev.idem.engine.store.ExactTier;
+import dev.idem.engine.store.MemoryExactTier;
 import dev.idem.engine.store.PendingKeys;
-import dev.idem.engine.store.RocksDbStore;
+import dev.idem.engine.store.RocksDbExactTier;
 import dev.idem.engine.store.SnapshotPolicy;
 import dev.idem.engine.store.StateStore;
 import dev.idem.engine.store.TierAssembly;
@@ -92,7 +92,7 @@ final class TieredJudge implements Judge {
   @Override
   public boolean readsItsCheckpoints() {
     return TierAssembly.exactTier(dedup)
-        instanceof RocksDbStore; // drained keys are found in `seen` only
+        instanceof RocksDbExactTier; // drained keys are found in `seen` only
   }
 
   @Override
@@ -138,7 +138,7 @@ final class TieredJudge implements Judge {
   public void checkpoint(long sequence, StateStore.Commit commit, boolean complete)
       throws IOException {
     batch.clear();
-    ExactStore exact = TierAssembly.exactTier(dedup);
+    ExactTier exact = TierAssembly.exactTier(dedup);
     if (exact != null) {
       exact.drainPending(batch);
     } else {
@@ -146,8 +146,8 @@ final class TieredJudge implements Judge {
       keptToJournal.clear();
     }
     journaledSinceSnapshot += batch.size();
-    MemoryStore memory =
-        !writesSeen && exact instanceof MemoryStore ms && ms.snapshots() ? ms : null;
+    MemoryExactTier memory =
+        !writesSeen && exact instanceof MemoryExactTier ms && ms.snapshots() ? ms : null;
     long snapshotBytes = filter.bitSize() / 8 + (memory == null ? 0 : memory.snapshotBytes());
     // a checkpoint inside a batch the workers decided whole (a bad record under --on-bad-record
     // fail) journals what was handed out; the set holds more, so it waits for the next snapshot

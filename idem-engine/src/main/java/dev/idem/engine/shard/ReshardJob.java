@@ -67,7 +67,7 @@ public final class ReshardJob {
       }
       try (StateDirectory dir = StateDirectory.open(state, Manifest.FILE)) {
         Manifest m = Manifest.read(dir.path());
-        ExactTierPlacement.Kind where = m.exactStore().kind();
+        ExactTierPlacement.Kind where = m.exactTier().kind();
         if (m.window() != null
             || m.keyMode() == KeyMode.FULL_KEY
             || where == ExactTierPlacement.Kind.SHARED

@@ -1,5 +1,6 @@
 package dev.idem.engine.state;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.idem.core.filter.FilterType;
 import dev.idem.engine.DedupMode;
 import dev.idem.engine.ExpectedKeys;
@@ -31,7 +32,7 @@ public record Manifest(
     String normalizer,
     DedupMode mode,
     KeyMode keyMode,
-    ExactTierPlacement exactStore,
+    @JsonProperty("exact_store") ExactTierPlacement exactTier, // named as states have it
     FilterType filterType,
     long filterCapacity,
     ExpectedKeys expectedKeys,
@@ -75,7 +76,7 @@ public record Manifest(
    * checkpoint instead of one RocksDB entry per key.
    */
   public boolean writesSeen() {
-    return exactStore.kind() == ExactTierPlacement.Kind.ROCKSDB || keyMode == KeyMode.FULL_KEY;
+    return exactTier.kind() == ExactTierPlacement.Kind.ROCKSDB || keyMode == KeyMode.FULL_KEY;
   }
 
   /** The job this manifest describes, as every job's identity is compared ({@link JobIdentity}). */
@@ -87,7 +88,7 @@ public record Manifest(
     m.put("normalize", normalizer);
     m.put("mode", String.valueOf(mode));
     m.put("key mode", String.valueOf(keyMode));
-    m.put("exact tier", String.valueOf(exactStore));
+    m.put("exact tier", String.valueOf(exactTier));
     m.put("filter type", String.valueOf(filterType));
     m.put("filter capacity", Long.toString(filterCapacity));
     m.put("expected keys", String.valueOf(expectedKeys));

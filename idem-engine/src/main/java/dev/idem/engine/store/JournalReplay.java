@@ -16,12 +16,12 @@ public final class JournalReplay {
    * {@code set} (either may be null). Returns the number of keys read.
    */
   public static long replay(
-      StateStore store, long from, long to, MembershipFilter filter, MemoryStore set) {
+      StateStore store, long from, long to, MembershipFilter filter, MemoryExactTier set) {
     return replay(store, from, to, filter, set, entries -> {});
   }
 
   /**
-   * {@link #replay(StateStore, long, long, MembershipFilter, MemoryStore)}, telling {@code
+   * {@link #replay(StateStore, long, long, MembershipFilter, MemoryExactTier)}, telling {@code
    * entriesDone} how many journal entries (one per checkpoint that kept keys) it has replayed after
    * each.
    */
@@ -30,7 +30,7 @@ public final class JournalReplay {
       long from,
       long to,
       MembershipFilter filter,
-      MemoryStore set,
+      MemoryExactTier set,
       LongConsumer entriesDone) {
     long[] keys = new long[1];
     long[] entries = new long[1];

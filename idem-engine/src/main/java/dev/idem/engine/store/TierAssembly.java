@@ -19,13 +19,13 @@ public final class TierAssembly {
   public interface Factory {
     Deduplicator assemble(
         MembershipFilter filter,
-        ExactStore exact,
+        ExactTier exact,
         Fingerprinter fingerprinter,
         DedupMode mode,
         KeyMode keyMode,
         long recentCacheSize);
 
-    ExactStore exactTier(Deduplicator d);
+    ExactTier exactTier(Deduplicator d);
   }
 
   private static volatile Factory factory;
@@ -44,7 +44,7 @@ public final class TierAssembly {
    */
   public static Deduplicator assemble(
       MembershipFilter filter,
-      ExactStore exact,
+      ExactTier exact,
       Fingerprinter fingerprinter,
       DedupMode mode,
       KeyMode keyMode,
@@ -53,7 +53,7 @@ public final class TierAssembly {
   }
 
   /** The exact tier of {@code d}, or {@code null}. */
-  public static ExactStore exactTier(Deduplicator d) {
+  public static ExactTier exactTier(Deduplicator d) {
     return factory().exactTier(d);
   }
 

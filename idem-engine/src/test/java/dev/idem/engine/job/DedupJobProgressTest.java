@@ -80,7 +80,7 @@ class DedupJobProgressTest {
   @Test
   void aResumedJobReportsItsRestoreAndCheckThenCountsFromWhereItResumes() throws IOException {
     List<String> inputs = inputs(3, 3_000);
-    DedupJobSpec spec = spec(inputs, DedupJobSpec.ExactStoreChoice.MEMORY, VerifyInputs.FULL);
+    DedupJobSpec spec = spec(inputs, ExactTierChoice.MEMORY, VerifyInputs.FULL);
     assertThatThrownBy(() -> run(spec, new Recording(), killAtCommit(40)))
         .isInstanceOf(KilledForTest.class);
 
@@ -110,7 +110,7 @@ class DedupJobProgressTest {
   void thePartitionedMethodReportsItsTwoPassesBeforeTheRecords() throws IOException {
     List<String> inputs = inputs(2, 2_000);
     Recording heard = new Recording();
-    run(spec(inputs, DedupJobSpec.ExactStoreChoice.PARTITIONED, null), heard, CrashPoints.NONE);
+    run(spec(inputs, ExactTierChoice.PARTITIONED, null), heard, CrashPoints.NONE);
 
     assertThat(heard.order()).containsExactly("PARTITION", "JUDGE", "progress");
     long total = inputs.stream().mapToLong(DedupJobProgressTest::size).sum();
@@ -160,8 +160,7 @@ class DedupJobProgressTest {
     }
   }
 
-  private DedupJobSpec spec(
-      List<String> inputs, DedupJobSpec.ExactStoreChoice store, VerifyInputs verify) {
+  private DedupJobSpec spec(List<String> inputs, ExactTierChoice store, VerifyInputs verify) {
     return new DedupJobSpec(
         inputs,
         RecordFormat.LINES,

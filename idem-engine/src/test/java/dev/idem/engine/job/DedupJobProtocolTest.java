@@ -407,10 +407,10 @@ class DedupJobProtocolTest {
             ? ExpectedKeys.UNKNOWN
             : ExpectedKeys.of(shape == Shape.APPROXIMATE ? 40 : 48);
     double fpp = shape == Shape.APPROXIMATE ? 0.2 : 0.01;
-    DedupJobSpec.ExactStoreChoice store =
+    ExactTierChoice store =
         shape == Shape.ROCKSDB || shape == Shape.SHARDED
-            ? DedupJobSpec.ExactStoreChoice.ROCKSDB
-            : DedupJobSpec.ExactStoreChoice.MEMORY;
+            ? ExactTierChoice.ROCKSDB
+            : ExactTierChoice.MEMORY;
     long every =
         switch (shape) {
           case MEMORY_SNAPSHOTS, STRIPED_SET, STRIPED_THREADS -> 50;

@@ -14,7 +14,7 @@ import dev.idem.engine.records.RecordBatchFixture;
 import dev.idem.engine.run.CrashPoints;
 import dev.idem.engine.run.StateDirectory;
 import dev.idem.engine.state.Manifest;
-import dev.idem.engine.store.MemoryStore;
+import dev.idem.engine.store.MemoryExactTier;
 import dev.idem.engine.store.SnapshotPolicy;
 import dev.idem.engine.store.StateStore;
 import dev.idem.engine.store.TierAssembly;
@@ -39,7 +39,7 @@ class TieredJudgeTest {
   void keysReplayedOnResumeCountTowardsTheNextSnapshot(boolean resumedWithLongJournal)
       throws IOException {
     BlockedBloomFilter filter = BlockedBloomFilter.create(100_000, 0.001);
-    MemoryStore memory = MemoryStore.create(100_000, false, true);
+    MemoryExactTier memory = MemoryExactTier.create(100_000, false, true);
     long threshold = SnapshotPolicy.keysPerSnapshot(filter.bitSize() / 8 + memory.snapshotBytes());
     int newKeys = 100;
     long replayed = resumedWithLongJournal ? threshold - newKeys : 0;

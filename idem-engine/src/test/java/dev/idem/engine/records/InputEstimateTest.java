@@ -45,7 +45,7 @@ class InputEstimateTest {
   @Test
   void recordsThatShortenAlongTheFileAreNotJudgedByTheHead() throws IOException {
     // 4 MB of 200-byte lines, then 16 MB of 20-byte lines: 820,000 records. The head alone
-    // (the estimate before issue #18) saw 200-byte records and guessed 100,000.
+    // (the estimate before it sampled record sizes) saw 200-byte records and guessed 100,000.
     Path f = dir.resolve("mixed.txt");
     try (OutputStream out = Files.newOutputStream(f)) {
       out.write(Files.readAllBytes(lines("long.txt", 20_000, 0, 200)));

@@ -10,10 +10,10 @@ import dev.idem.engine.run.StateDirectory;
 import dev.idem.engine.state.Checkpoint;
 import dev.idem.engine.state.ExactTierPlacement;
 import dev.idem.engine.state.Manifest;
-import dev.idem.engine.store.ExactStore;
+import dev.idem.engine.store.ExactTier;
 import dev.idem.engine.store.JournalReplay;
-import dev.idem.engine.store.MemoryStore;
-import dev.idem.engine.store.RocksDbStore;
+import dev.idem.engine.store.MemoryExactTier;
+import dev.idem.engine.store.RocksDbExactTier;
 import dev.idem.engine.store.StateStore;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -33,15 +33,15 @@ import java.util.List;
  * journal tail the filter's, and there is no second tier. States written before this layout (a
  * Bloom filter in front of an in-memory set with its own snapshot) restore as they were written.
  */
-final class Tiers {
+final class RestoredTiers {
 
   final MembershipFilter filter;
-  final ExactStore exact;
-  final TierRestore restore;
+  final ExactTier exact;
+  final RestoreCost restore;
   final List<String> warnings = new ArrayList<>();
 
-  private Tiers(
-      MembershipFilter filter, ExactStore exact, TierRestore restore, List<String> warnings) {
+  private RestoredTiers(
+      MembershipFilter filter, ExactTier exact, RestoreCost restore, List<String> warnings) {
     this.filter = filter;
     this.exact = exact;
     this.restore = restore;
@@ -52,7 +52,7 @@ final class Tiers {
    * Restores the tiers of a state at checkpoint {@code cp}. Where the kept keys are durable depends
    * on the manifest ({@link Manifest#writesSeen()}): in {@code seen}, or in the whole journal.
    */
-  static Tiers restore(
+  static RestoredTiers restore(
       StateDirectory dir,
       StateStore store,
       Checkpoint cp,
@@ -109,12 +109,12 @@ final class Tiers {
     }
     MembershipFilter f = filter;
     // in memory mode without `seen`, the journal is also what the exact set is rebuilt from
-    ExactTierPlacement.Kind where = m.exactStore().kind();
+    ExactTierPlacement.Kind where = m.exactTier().kind();
     boolean journalSet = where == ExactTierPlacement.Kind.MEMORY && !m.writesSeen() && !setAlone(m);
-    MemoryStore set = journalSet ? setSnapshot(dir, cp, fingerprinter, warnings) : null;
+    MemoryExactTier set = journalSet ? setSnapshot(dir, cp, fingerprinter, warnings) : null;
     long setFrom = set != null ? cp.snapshotSequence() + 1 : 1;
     if (journalSet && set == null) {
-      set = MemoryStore.create(Math.max(cp.stats().kept(), 1024), false, true);
+      set = MemoryExactTier.create(Math.max(cp.stats().kept(), 1024), false, true);
     }
     long replaying = System.nanoTime();
     long replayed = 0;
@@ -133,7 +133,7 @@ final class Tiers {
     }
     progress.end();
     long replayNanos = System.nanoTime() - replaying;
-    ExactStore exact = null;
+    ExactTier exact = null;
     boolean full = m.keyMode() == KeyMode.FULL_KEY;
     if (journalSet) {
       exact = set;
@@ -142,12 +142,12 @@ final class Tiers {
     } else if (where == ExactTierPlacement.Kind.MEMORY) {
       exact = memoryFromSeen(store, cp);
     } else if (where == ExactTierPlacement.Kind.ROCKSDB) {
-      exact = RocksDbStore.forCheckpoints(store, full, cp.stats().kept());
+      exact = RocksDbExactTier.forCheckpoints(store, full, cp.stats().kept());
     }
     long loadNanos = System.nanoTime() - loading - replayNanos;
-    TierRestore restore =
-        new TierRestore(loadNanos / 1_000_000, replayed, replayNanos / 1_000_000, rebuilt);
-    return new Tiers(filter, exact, restore, warnings);
+    RestoreCost restore =
+        new RestoreCost(loadNanos / 1_000_000, replayed, replayNanos / 1_000_000, rebuilt);
+    return new RestoredTiers(filter, exact, restore, warnings);
   }
 
   /**
@@ -155,19 +155,19 @@ final class Tiers {
    * second tier.
    */
   static boolean setAlone(Manifest m) {
-    return m.exactStore().kind() == ExactTierPlacement.Kind.MEMORY
+    return m.exactTier().kind() == ExactTierPlacement.Kind.MEMORY
         && (m.filterType() == FilterType.EXACT || m.filterType() == FilterType.EXACT_STRIPED)
         && m.keyMode() == KeyMode.FINGERPRINT;
   }
 
   /** The exact set of the snapshot at checkpoint {@code cp}, or null when there is none usable. */
-  private static MemoryStore setSnapshot(
+  private static MemoryExactTier setSnapshot(
       StateDirectory dir, Checkpoint cp, Fingerprinter fingerprinter, List<String> warnings) {
     if (cp.snapshotSequence() == 0) {
       return null;
     }
     try {
-      return MemoryStore.fromSnapshot(
+      return MemoryExactTier.fromSnapshot(
           dir.exactSnapshot(cp.snapshotSequence()), fingerprinter, true);
     } catch (IOException e) {
       warnings.add(
@@ -179,14 +179,14 @@ final class Tiers {
     }
   }
 
-  private static MemoryStore memoryFromSeen(StateStore store, Checkpoint cp) {
-    MemoryStore memory = MemoryStore.create(Math.max(cp.stats().kept(), 1024), true, true);
+  private static MemoryExactTier memoryFromSeen(StateStore store, Checkpoint cp) {
+    MemoryExactTier memory = MemoryExactTier.create(Math.max(cp.stats().kept(), 1024), true, true);
     memory.loadFrom(store);
     return memory;
   }
 
   /** Fresh tiers for a job without state (or a new state). */
-  static Tiers fresh(MembershipFilter filter, ExactStore exact) {
-    return new Tiers(filter, exact, TierRestore.NONE, List.of());
+  static RestoredTiers fresh(MembershipFilter filter, ExactTier exact) {
+    return new RestoredTiers(filter, exact, RestoreCost.NONE, List.of());
   }
 }

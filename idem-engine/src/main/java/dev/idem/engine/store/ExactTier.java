@@ -8,7 +8,7 @@ package dev.idem.engine.store;
  * <p>New keys are held as <em>pending</em> until {@link #drainPending} hands them to the checkpoint
  * that makes them durable; lookups see pending keys too. Not thread-safe.
  */
-public interface ExactStore extends AutoCloseable {
+public interface ExactTier extends AutoCloseable {
 
   /**
    * A hint that keys {@code from} to {@code to} of {@code fingerprints} (hi, lo pairs) come next,

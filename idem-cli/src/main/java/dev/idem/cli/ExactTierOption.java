@@ -1,7 +1,7 @@
 package dev.idem.cli;
 
 import dev.idem.core.shared.SharedSeenSet;
-import dev.idem.engine.job.DedupJobSpec.ExactStoreChoice;
+import dev.idem.engine.job.ExactTierChoice;
 import dev.idem.redis.RedisSeenSet;
 import java.util.Iterator;
 import java.util.List;
@@ -15,10 +15,10 @@ import picocli.CommandLine.TypeConversionException;
  * @param local where the local tier lives ({@code AUTO} when shared: there is none)
  * @param shared the shared seen-set, or null
  */
-record ExactStore(ExactStoreChoice local, SharedSeenSet.Opener shared) {
+record ExactTierOption(ExactTierChoice local, SharedSeenSet.Opener shared) {
 
   /** {@code auto}, {@code memory}, {@code rocksdb}, {@code partitioned} or {@code redis://...}. */
-  static final class Converter implements ITypeConverter<ExactStore>, Iterable<String> {
+  static final class Converter implements ITypeConverter<ExactTierOption>, Iterable<String> {
 
     /** The words for shell completion; a Redis URL is completed to its scheme. */
     @Override
@@ -27,17 +27,17 @@ record ExactStore(ExactStoreChoice local, SharedSeenSet.Opener shared) {
     }
 
     @Override
-    public ExactStore convert(String value) {
+    public ExactTierOption convert(String value) {
       if (value.startsWith("redis:")) {
         try {
-          return new ExactStore(ExactStoreChoice.AUTO, RedisSeenSet.opener(value));
+          return new ExactTierOption(ExactTierChoice.AUTO, RedisSeenSet.opener(value));
         } catch (IllegalArgumentException e) {
           throw new TypeConversionException(e.getMessage());
         }
       }
-      for (ExactStoreChoice c : ExactStoreChoice.values()) {
+      for (ExactTierChoice c : ExactTierChoice.values()) {
         if (c.name().equalsIgnoreCase(value.strip())) {
-          return new ExactStore(c, null);
+          return new ExactTierOption(c, null);
         }
       }
       throw new TypeConversionException(

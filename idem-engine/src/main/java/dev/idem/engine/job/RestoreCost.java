@@ -11,9 +11,9 @@ package dev.idem.engine.job;
  * @param replayMillis time to replay them (or to rebuild a damaged filter from the exact store)
  * @param filterRebuilt whether the filter had to be rebuilt from the exact store
  */
-public record TierRestore(
+public record RestoreCost(
     long loadMillis, long journalReplayed, long replayMillis, boolean filterRebuilt) {
 
   /** Nothing restored: a new job, or one without state. */
-  public static final TierRestore NONE = new TierRestore(0, 0, 0, false);
+  public static final RestoreCost NONE = new RestoreCost(0, 0, 0, false);
 }

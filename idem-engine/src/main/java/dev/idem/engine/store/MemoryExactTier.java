@@ -14,13 +14,13 @@ import java.util.Set;
  * RocksDB is only written, at checkpoints; on resume the set comes back from its last {@linkplain
  * #writeSnapshot snapshot} plus the keys journaled after it, or from RocksDB alone.
  */
-public final class MemoryStore implements ExactStore {
+public final class MemoryExactTier implements ExactTier {
 
   private final FingerprintSet fingerprints;
   private final Set<ByteKey> fullKeys;
   private final PendingKeys pending;
 
-  private MemoryStore(FingerprintSet fingerprints, boolean fullKeyMode, boolean trackPending) {
+  private MemoryExactTier(FingerprintSet fingerprints, boolean fullKeyMode, boolean trackPending) {
     this.fingerprints = fingerprints;
     this.fullKeys = fullKeyMode ? new HashSet<>() : null;
     this.pending = trackPending ? new PendingKeys() : null;
@@ -32,8 +32,9 @@ public final class MemoryStore implements ExactStore {
    * @param trackPending whether new keys are kept for {@link #drainPending} (only when a checkpoint
    *     will drain them; otherwise they would pile up)
    */
-  public static MemoryStore create(long expectedKeys, boolean fullKeyMode, boolean trackPending) {
-    return new MemoryStore(
+  public static MemoryExactTier create(
+      long expectedKeys, boolean fullKeyMode, boolean trackPending) {
+    return new MemoryExactTier(
         fullKeyMode ? null : FingerprintSet.withExpectedSize(expectedKeys),
         fullKeyMode,
         trackPending);
@@ -45,7 +46,7 @@ public final class MemoryStore implements ExactStore {
    * @throws IOException when the file is missing, damaged, not an exact set, or was written with
    *     another fingerprinter (the message names the file and the fault)
    */
-  public static MemoryStore fromSnapshot(
+  public static MemoryExactTier fromSnapshot(
       Path file, Fingerprinter fingerprinter, boolean trackPending) throws IOException {
     FilterSnapshot s = FilterSnapshot.read(file);
     if (!(s.filter() instanceof FingerprintSet set)) {
@@ -59,7 +60,7 @@ public final class MemoryStore implements ExactStore {
       throw new IOException(
           file + ": written with " + s.fingerprinter() + ", the job hashes with " + fingerprinter);
     }
-    return new MemoryStore(set, false, trackPending);
+    return new MemoryExactTier(set, false, trackPending);
   }
 
   /**

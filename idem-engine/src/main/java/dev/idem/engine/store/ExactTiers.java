@@ -7,7 +7,7 @@ import java.nio.file.Path;
  * The exact tiers a deduplicator without a job's checkpoints uses, built one way for the library
  * ({@code Deduplicator.Builder}) and for a dedup job without a state directory.
  */
-public final class ExactStores {
+public final class ExactTiers {
 
   /**
    * Keys a RocksDB tier holds in memory before it writes them itself: bounds that memory while
@@ -15,11 +15,11 @@ public final class ExactStores {
    */
   static final int ROCKSDB_FLUSH_EVERY = 100_000;
 
-  private ExactStores() {}
+  private ExactTiers() {}
 
   /** An in-memory exact set sized for {@code expectedKeys}. */
-  public static ExactStore inMemory(long expectedKeys, boolean fullKeys) {
-    return MemoryStore.create(expectedKeys, fullKeys, false);
+  public static ExactTier inMemory(long expectedKeys, boolean fullKeys) {
+    return MemoryExactTier.create(expectedKeys, fullKeys, false);
   }
 
   /**
@@ -28,9 +28,9 @@ public final class ExactStores {
    *
    * @throws IOException naming the directory when the database cannot be opened
    */
-  public static ExactStore inRocksDb(Path directory, long cacheBytes, boolean fullKeys)
+  public static ExactTier inRocksDb(Path directory, long cacheBytes, boolean fullKeys)
       throws IOException {
-    return RocksDbStore.owning(
+    return RocksDbExactTier.owning(
         StateStore.open(directory, cacheBytes, fullKeys), fullKeys, ROCKSDB_FLUSH_EVERY);
   }
 }

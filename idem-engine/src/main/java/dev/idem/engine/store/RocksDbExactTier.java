@@ -12,7 +12,7 @@ import java.util.Set;
  * <p>Used as a plain library store (no checkpoints), it writes its pending keys itself in unsynced
  * batches of {@code flushEvery} keys, so memory stays bounded.
  */
-public final class RocksDbStore implements ExactStore {
+public final class RocksDbExactTier implements ExactTier {
 
   private final StateStore state;
   private final boolean fullKeyMode;
@@ -23,7 +23,7 @@ public final class RocksDbStore implements ExactStore {
   private final PendingKeys pending = new PendingKeys();
   private long size;
 
-  private RocksDbStore(
+  private RocksDbExactTier(
       StateStore state, boolean fullKeyMode, long knownKeys, int flushEvery, boolean ownsState) {
     this.state = state;
     this.fullKeyMode = fullKeyMode;
@@ -37,19 +37,20 @@ public final class RocksDbStore implements ExactStore {
    *
    * @param knownKeys keys already in {@code state}, for {@link #size()}
    */
-  public static RocksDbStore forCheckpoints(StateStore state, boolean fullKeyMode, long knownKeys) {
-    return new RocksDbStore(state, fullKeyMode, knownKeys, 0, false);
+  public static RocksDbExactTier forCheckpoints(
+      StateStore state, boolean fullKeyMode, long knownKeys) {
+    return new RocksDbExactTier(state, fullKeyMode, knownKeys, 0, false);
   }
 
   /**
    * A store over {@code state} that writes its keys itself, every {@code flushEvery} keys, and
    * closes {@code state} when it is closed.
    */
-  static RocksDbStore owning(StateStore state, boolean fullKeyMode, int flushEvery) {
+  static RocksDbExactTier owning(StateStore state, boolean fullKeyMode, int flushEvery) {
     if (flushEvery < 1) {
       throw new IllegalArgumentException("flushEvery must be positive, got " + flushEvery);
     }
-    return new RocksDbStore(state, fullKeyMode, 0, flushEvery, true);
+    return new RocksDbExactTier(state, fullKeyMode, 0, flushEvery, true);
   }
 
   @Override
