@@ -23,10 +23,10 @@ class CrashTest {
   private static final int RECORDS = 200_000;
 
   /**
-   * Random kills per case: 8 in CI, since KillAtEveryStepTest and DedupJobProtocolTest kill at
+   * Random kills per case: 5 in CI, since KillAtEveryStepTest and DedupJobProtocolTest kill at
    * every named step; {@code -Didem.kills=200} by hand for a long soak.
    */
-  private static final int KILLS = Integer.getInteger("idem.kills", 8);
+  private static final int KILLS = Integer.getInteger("idem.kills", 5);
 
   @TempDir static Path dir;
   private static DedupInput data;

@@ -32,6 +32,11 @@ class KillAtEveryStepTest {
 
   @TempDir Path dir;
 
+  /** The same inputs for every case, and each job's uninterrupted outputs, made once. */
+  @TempDir static Path shared;
+
+  private static final java.util.Map<Job, Path> REFERENCES = new java.util.EnumMap<>(Job.class);
+
   enum Job {
     SORT_DEDUP,
     NEAR_DUP,
@@ -73,10 +78,8 @@ class KillAtEveryStepTest {
   void killedAtAStepAndResumedWritesWhatAnUninterruptedRunWrites(Job job, String step, String again)
       throws Exception {
     Path in = job == Job.PARQUET ? lake() : input();
-    Path reference = dir.resolve("reference");
+    Path reference = reference(job, in);
     Path resumed = dir.resolve("resumed");
-    Cli.Result r = Cli.run(command(job, in, reference, false));
-    assertThat(r.status()).as(r.err()).isZero();
     killAt(step, command(job, in, resumed, true));
     if (again != null) {
       killAt(again, command(job, in, resumed, true));
@@ -84,6 +87,18 @@ class KillAtEveryStepTest {
     Cli.Result end = Cli.run(command(job, in, resumed, true));
     assertThat(end.status()).as(end.err()).isZero();
     assertSameOutputs(job, reference, resumed);
+  }
+
+  /** What an uninterrupted run of {@code job} writes, without a state; made once per job. */
+  private Path reference(Job job, Path in) throws IOException {
+    Path made = REFERENCES.get(job);
+    if (made == null) {
+      made = shared.resolve("reference-" + job);
+      Cli.Result r = Cli.run(command(job, in, made, false));
+      assertThat(r.status()).as(r.err()).isZero();
+      REFERENCES.put(job, made);
+    }
+    return made;
   }
 
   private static void killAt(String step, String[] args) throws Exception {
@@ -191,7 +206,11 @@ class KillAtEveryStepTest {
   }
 
   /** 30,000 JSON Lines records: repeating ids, repeating and near-repeating texts. */
-  private Path input() throws IOException {
+  private static Path input() throws IOException {
+    Path in = shared.resolve("in.jsonl");
+    if (Files.exists(in)) {
+      return in;
+    }
     StringBuilder sb = new StringBuilder();
     for (int i = 0; i < 30_000; i++) {
       int doc = i % 11_000;
@@ -202,15 +221,16 @@ class KillAtEveryStepTest {
               i,
               ("w" + doc % 97 + " x" + doc % 89 + " y" + doc + " z" + (i % 3)).repeat(2)));
     }
-    Path in = dir.resolve("in.jsonl");
     Files.writeString(in, sb, StandardCharsets.US_ASCII);
     return in;
   }
 
   /** A lake of 8 files of 1,500 rows, a row group each, keys repeating across files. */
-  private Path lake() throws IOException {
-    Path lake = Files.createDirectories(dir.resolve("lake"));
-    ParquetLake.write(lake, 17, 8, 1500, 500, 0);
+  private static Path lake() throws IOException {
+    Path lake = shared.resolve("lake");
+    if (!Files.exists(lake)) {
+      ParquetLake.write(Files.createDirectories(lake), 17, 8, 1500, 500, 0);
+    }
     return lake;
   }
 }

@@ -24,13 +24,13 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class NearDupCrashTest {
 
-  private static final int DOCUMENTS = 12_000;
+  private static final int DOCUMENTS = 8_000;
 
   /**
-   * Random kills per case: 4 in CI, since KillAtEveryStepTest kills at every named step; {@code
+   * Random kills per case: 3 in CI, since KillAtEveryStepTest kills at every named step; {@code
    * -Didem.kills=100} by hand for a long soak.
    */
-  private static final int KILLS = Integer.getInteger("idem.kills", 4);
+  private static final int KILLS = Integer.getInteger("idem.kills", 3);
 
   @TempDir static Path dir;
   private static Path input;

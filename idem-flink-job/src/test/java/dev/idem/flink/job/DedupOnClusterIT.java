@@ -62,7 +62,7 @@ import org.junit.jupiter.api.TestMethodOrder;
  * <p>Variants, by the system property {@code idem.soak}:
  *
  * <ul>
- *   <li>unset (CI, within its time budget): exact mode on 20,000 records with 3 kills, and window
+ *   <li>unset (CI, within its time budget): exact mode on 20,000 records with 2 kills, and window
  *       mode on 6,000 clicks without kills; the file sink and rescale tests are skipped.
  *   <li>{@code full}: the same sizes, and the file sink (10,000 records, 1 kill) and rescale (8,000
  *       records) tests too.
@@ -127,7 +127,7 @@ class DedupOnClusterIT {
     started++;
     int records = LONG ? 500_000 : 20_000;
     int keySpace = LONG ? 300_000 : 12_000;
-    int kills = LONG ? 10 : 3;
+    int kills = LONG ? 10 : 2;
     GeneratedClicks clicks = new GeneratedClicks(SEED, records, keySpace);
     kafka.createTopics(4, "clicks");
     kafka.createTopics(2, "unique");
