@@ -372,7 +372,7 @@ public final class CorpusJob {
                   CorpusState.journal(dir, snapshot),
                   from.journal().length(),
                   from.journalCrc(),
-                  spec.expected() > 0 ? spec.expected() : 1 << 20,
+                  from.expected(),
                   spec.fpp() > 0 ? spec.fpp() : 0.001,
                   spec.seed(),
                   keysWord());
@@ -459,22 +459,23 @@ public final class CorpusJob {
         ParsedDocument[] docs = p.get();
         for (int i = 0; i < batch.count; i++) {
           handle(batch, i, docs[i]);
-          if (cursor != null) {
-            cursor.handled(batch, i);
+          if (cursor == null) {
+            continue;
           }
+          cursor.handled(batch, i);
           sinceCheckpoint++;
+          if (sinceCheckpoint >= spec.checkpointDocuments()
+              || ((i & 255) == 255
+                  && System.nanoTime() - lastCheckpoint > spec.checkpointMillis() * 1_000_000)) {
+            checkpoint(false); // after record i: the batch's later records come after it
+            sinceCheckpoint = 0;
+            lastCheckpoint = System.nanoTime();
+          }
         }
         if (batch.endOfInput) {
           finish();
           source.recycle(batch);
           return result(started, false);
-        }
-        if (state != null
-            && (sinceCheckpoint >= spec.checkpointDocuments()
-                || System.nanoTime() - lastCheckpoint > spec.checkpointMillis() * 1_000_000)) {
-          checkpoint(false);
-          sinceCheckpoint = 0;
-          lastCheckpoint = System.nanoTime();
         }
         source.recycle(batch);
       }
@@ -892,6 +893,7 @@ public final class CorpusJob {
             annotateMark,
             quarantineMark,
             seen == null ? null : seen.structure().word(),
+            seen == null ? 0 : seen.expected(),
             snap,
             journalMark,
             journalCrc,

@@ -67,6 +67,8 @@ final class CorpusState {
    *
    * @param sequence 0 for a job that has committed nothing
    * @param structure how the set is kept ({@link SeenSet.Structure}), chosen when the job began
+   * @param expected the keys the set was made for ({@link SeenSet#expected}), from a sample when
+   *     the job began: a set restored without a snapshot is made for as many
    * @param snapshot the checkpoint whose {@code seen-<s>.snap} holds the set; 0: none, the set
    *     starts empty
    * @param journal {@code journal-<snapshot>}'s mark
@@ -81,6 +83,7 @@ final class CorpusState {
       OutputFile.Mark annotate,
       OutputFile.Mark quarantine,
       String structure,
+      long expected,
       long snapshot,
       OutputFile.Mark journal,
       long journalCrc,
@@ -97,13 +100,17 @@ final class CorpusState {
             OutputFile.Mark.EMPTY,
             null,
             0,
+            0,
             OutputFile.Mark.EMPTY,
             0,
             false);
   }
 
+  /**
+   * Version 2: the state-file encoding's first (version 1 is a bare JSON file, which never was).
+   */
   static final ResumableRun.Layout<Progress> LAYOUT =
-      new ResumableRun.Layout<>("corpus", FILE, 1, Progress.class, null, p -> p.sequence() > 0);
+      new ResumableRun.Layout<>("corpus", FILE, 2, Progress.class, null, p -> p.sequence() > 0);
 
   private CorpusState() {}
 

@@ -61,6 +61,11 @@ final class SeenSet {
   private final long seed;
   private final String keys;
 
+  /**
+   * The keys the set was made for ({@link #create}'s {@code expected}): a resume makes it again.
+   */
+  private final long expected;
+
   /** With a state: the journal since the snapshot, and what is staged for it. */
   private OutputFile journal;
 
@@ -69,8 +74,15 @@ final class SeenSet {
   private long journaled;
   private long sinceCheck;
 
-  private SeenSet(Structure structure, MembershipFilter set, double fpp, long seed, String keys) {
+  private SeenSet(
+      Structure structure,
+      MembershipFilter set,
+      double fpp,
+      long seed,
+      String keys,
+      long expected) {
     this.structure = structure;
+    this.expected = expected;
     this.set = set;
     this.fpp = fpp;
     this.seed = seed;
@@ -86,19 +98,27 @@ final class SeenSet {
   static SeenSet create(Structure s, long expected, double fpp, long seed, String keys) {
     MembershipFilter set =
         switch (s) {
-          case EXACT -> StripedFingerprintSet.forRecords(Math.max(1 << 16, expected));
+          case EXACT -> StripedFingerprintSet.forRecords(Math.max(1 << 12, expected));
           case BLOCKED -> BlockedBloomFilter.create(expected, fpp);
           case SCALABLE ->
               ScalableBloomFilter.builder()
-                  .initialCapacity(Math.max(1 << 20, expected))
+                  .initialCapacity(Math.max(1 << 12, expected))
                   .falsePositiveRate(fpp)
                   .build();
         };
-    return new SeenSet(s, set, fpp, seed, keys);
+    return new SeenSet(s, set, fpp, seed, keys, expected);
   }
 
   Structure structure() {
     return structure;
+  }
+
+  /**
+   * The keys the set was made for. A filter restored without a snapshot must be made for the same
+   * count, or replaying its journal would set other bits: a checkpoint records it.
+   */
+  long expected() {
+    return expected;
   }
 
   /** Whether the key is in the set (a filter: maybe). */
@@ -278,6 +298,8 @@ final class SeenSet {
   /**
    * The set a checkpoint names: its snapshot ({@code null}: an empty {@code structure}) and the
    * first {@code length} bytes of its journal, which must have the CRC32C {@code journalCrc}.
+   *
+   * @param expected what the set was made for ({@link #expected}), for a set without a snapshot
    */
   static SeenSet restore(
       Structure structure,
@@ -305,7 +327,7 @@ final class SeenSet {
         throw StateFile.damaged(
             snapshot, "it holds a " + snap.filter().type() + " set, not a " + want);
       }
-      s = new SeenSet(structure, snap.filter(), fpp, seed, keys);
+      s = new SeenSet(structure, snap.filter(), fpp, seed, keys, expected);
     }
     if (length % ENTRY != 0) {
       throw StateFile.damaged(journalFile, "its checkpoint names a length that is no whole entry");
