@@ -16,8 +16,14 @@ final class DurableSetEntry extends IdemEntry {
   private final Fingerprinter fp;
   private final long[] fps = new long[2 * MembershipFilter.PREFETCH_CHUNK];
 
-  private DurableSetEntry(long id, byte[] name, long expected, Deduplicator dedup) {
+  private final Path dir;
+  private final long cacheBytes;
+
+  private DurableSetEntry(
+      long id, byte[] name, long expected, Deduplicator dedup, Path dir, long cacheBytes) {
     super(id, name, expected, null, 0);
+    this.dir = dir;
+    this.cacheBytes = cacheBytes;
     this.dedup = dedup;
     this.fp = dedup.fingerprinter();
   }
@@ -28,7 +34,7 @@ final class DurableSetEntry extends IdemEntry {
     if (expected > 0) {
       b.expectedKeys(expected);
     }
-    return new DurableSetEntry(id, name, expected, b.open());
+    return new DurableSetEntry(id, name, expected, b.open(), dir, cacheBytes);
   }
 
   @Override
@@ -91,6 +97,19 @@ final class DurableSetEntry extends IdemEntry {
     }
     marksSinceCommit = 0;
     commits++;
+  }
+
+  @Override
+  IdemEntry rollback() throws IOException {
+    if (marksSinceCommit == 0) {
+      return this;
+    }
+    dedup.abandon();
+    DurableSetEntry e = open(id, name, expected, dir, cacheBytes);
+    e.checked = checked;
+    e.kept = kept - marksSinceCommit;
+    e.commits = commits;
+    return e;
   }
 
   @Override

@@ -14,7 +14,8 @@ import java.util.Map;
  *   <li>{@code IDEM.CONTAINS name id...}: one boolean per id; marks nothing.
  *   <li>{@code IDEM.MARK name id...}: the number of ids that were new (marks them).
  *   <li>{@code IDEM.COMMIT name token}: OK once every mark before it is durable with the token.
- *   <li>{@code IDEM.LASTTOKEN name}: the last commit's token, or nil.
+ *   <li>{@code IDEM.LASTTOKEN name}: the last commit's token, or nil; the key space goes back to
+ *       that commit (the marks since are dropped), since its worker resumes from the token.
  *   <li>{@code IDEM.INFO name}: a map of the key space's settings and counts.
  * </ul>
  */
@@ -64,6 +65,9 @@ final class IdemCommands {
       }
       case "idem.lasttoken" -> {
         IdemEntry e = keys.get(args[1], IdemEntry.class);
+        if (e != null) {
+          e = keys.rollback(e); // a worker resumes from the token: its later marks are redone
+        }
         byte[] token = e == null ? null : e.lastToken();
         if (token == null) {
           r.nil();

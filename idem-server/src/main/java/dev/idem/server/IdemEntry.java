@@ -51,6 +51,12 @@ abstract class IdemEntry extends Entry {
   /** The token of the last commit, or {@code null}. */
   abstract byte[] lastToken();
 
+  /**
+   * This key space as of its last commit: the marks made since are dropped (the work they stand
+   * for is after the token, and its worker redoes it). Returns the entry to use from now on.
+   */
+  abstract IdemEntry rollback() throws IOException;
+
   /** Ids committed (or held in the window) as of now. */
   abstract long size();
 
@@ -79,6 +85,8 @@ abstract class IdemEntry extends Entry {
     m.put("Kept", kept);
     m.put("Marks since commit", marksSinceCommit);
     m.put("Commits", commits);
+    byte[] t = lastToken();
+    m.put("Last token", t == null ? null : new String(t, java.nio.charset.StandardCharsets.UTF_8));
     return m;
   }
 }

@@ -310,6 +310,16 @@ final class Keyspace {
     return e;
   }
 
+  /** Replaces an IDEM key space by itself as of its last commit ({@link IdemEntry#rollback}). */
+  IdemEntry rollback(IdemEntry e) throws IOException {
+    IdemEntry back = e.rollback();
+    if (back != e) {
+      back.dirty = false;
+      entries.put(new Name(e.name), back);
+    }
+    return back;
+  }
+
   /** Deletes a key: its key file at once (so it is gone after a crash), then its files. */
   boolean delete(byte[] name) throws IOException {
     Entry e = entries.remove(new Name(name));

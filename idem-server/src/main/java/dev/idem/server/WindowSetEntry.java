@@ -30,6 +30,8 @@ final class WindowSetEntry extends IdemEntry {
 
   private final WindowedDeduplicator window;
   private final StateStore store;
+  private Path dir;
+  private long cacheBytes;
   private final Fingerprinter fp = Fingerprinter.xxh3();
   private byte[] token;
   private long committedSize;
@@ -86,6 +88,8 @@ final class WindowSetEntry extends IdemEntry {
       e.commits = commits;
     }
     e.committedSize = w.stats().held();
+    e.dir = dir;
+    e.cacheBytes = cacheBytes;
     return e;
   }
 
@@ -165,6 +169,15 @@ final class WindowSetEntry extends IdemEntry {
     marksSinceCommit = 0;
     commits++;
     committedSize = window.stats().held();
+  }
+
+  @Override
+  IdemEntry rollback() throws IOException {
+    if (marksSinceCommit == 0) {
+      return this;
+    }
+    store.close();
+    return open(id, name, expected, windowKind, windowMillis, dir, cacheBytes);
   }
 
   @Override
