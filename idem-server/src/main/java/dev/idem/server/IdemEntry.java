@@ -60,14 +60,6 @@ abstract class IdemEntry extends Entry {
   /** Ids committed (or held in the window) as of now. */
   abstract long size();
 
-  /**
-   * Whether the server should commit this key space on its own: it has marks since its last
-   * commit and was never committed with a token (a client that commits with tokens decides alone).
-   */
-  boolean autoCommitDue() {
-    return marksSinceCommit > 0 && lastToken() == null;
-  }
-
   /** Closes as a graceful shutdown does: commits when no token was ever given, else drops. */
   abstract void close() throws IOException;
 

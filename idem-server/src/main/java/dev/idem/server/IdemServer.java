@@ -144,7 +144,6 @@ public final class IdemServer implements AutoCloseable {
     }
     long every = config.saveEvery().toMillis();
     snapshots.scheduleWithFixedDelay(keys::saveChanged, every, every, TimeUnit.MILLISECONDS);
-    loop.scheduleWithFixedDelay(keys::autoCommit, every, every, TimeUnit.MILLISECONDS);
     if (config.metricsPort() >= 0) {
       metrics =
           MetricsEndpoint.builder()

@@ -447,20 +447,6 @@ final class Keyspace {
     deleteFilterFiles(e.id, gen);
   }
 
-  /** Commits the IDEM key spaces no client commits with a token (event loop). */
-  void autoCommit() {
-    for (Entry e : entries.values()) {
-      if (e instanceof IdemEntry i && i.autoCommitDue()) {
-        try {
-          i.commit(null);
-        } catch (IOException | UncheckedIOException ex) {
-          lastSaveError = e.displayName() + ": " + ex.getMessage();
-          System.err.println("idem serve: commit of '" + e.displayName() + "' failed: " + ex);
-        }
-      }
-    }
-  }
-
   private <T> T onLoop(Callable<T> task) {
     if (loop == null) {
       try {

@@ -45,7 +45,7 @@ class IdemCommandsTest {
   }
 
   @Test
-  void aKeySpaceNoClientCommitsIsCommittedByTheServer() throws Exception {
+  void aKeySpaceNoClientCommitsIsCommittedWhenTheServerStops() throws Exception {
     Path state = dir.resolve("state");
     try (IdemServer s = Servers.start(state);
         Jedis j = Servers.resp2(s)) {
