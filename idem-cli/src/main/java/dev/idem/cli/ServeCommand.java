@@ -10,12 +10,14 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code idem serve}: the durable seen-set for workers in any language, over the Redis protocol. */
+/**
+ * {@code idem serve}: the durable seen-set for workers in any language, over the Redis protocol.
+ */
 @Command(
     name = "serve",
     footerHeading = "%nExamples:%n",
     footer = {
-      "  # serve st/ on port 7379, then talk to it with redis-cli (or any Redis client)",
+      "  # serve st/ on port 7379; redis-cli (or any Redis client) talks to it",
       "  idem serve --state st --port 7379 &",
       "  until redis-cli -p 7379 ping >/dev/null 2>&1; do sleep 0.2; done",
       "  redis-cli -p 7379 IDEM.FIRSTSEEN docs doc-1 doc-2 doc-1",

@@ -8,9 +8,10 @@ import dev.idem.core.filter.MembershipFilter;
 import dev.idem.core.filter.ScalableBloomFilter;
 
 /**
- * A {@code BF.*} key: idem's blocked Bloom filter for a NONSCALING one, a scalable filter of blocked
- * layers otherwise, whose compound false-positive rate stays at or below the rate asked for however
- * many layers it grows (each layer's rate is tightened, and the rates sum to at most the one asked).
+ * A {@code BF.*} key: idem's blocked Bloom filter for a NONSCALING one, a scalable filter of
+ * blocked layers otherwise, whose compound false-positive rate stays at or below the rate asked for
+ * however many layers it grows (each layer's rate is tightened, and the rates sum to at most the
+ * one asked).
  */
 final class BloomEntry extends Entry {
 

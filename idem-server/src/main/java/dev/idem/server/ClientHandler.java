@@ -10,15 +10,15 @@ import io.netty.handler.codec.ByteToMessageDecoder;
 import java.nio.charset.StandardCharsets;
 
 /**
- * One client connection, on the event loop: bytes in, parsed ({@link RespParser}) and each
- * request carried out at once ({@link Commands}), its reply appended to one output buffer that is
- * written and flushed when the read is done, so a pipeline's replies leave together.
+ * One client connection, on the event loop: bytes in, parsed ({@link RespParser}) and each request
+ * carried out at once ({@link Commands}), its reply appended to one output buffer that is written
+ * and flushed when the read is done, so a pipeline's replies leave together.
  *
  * <p>What one client can make the server hold is bounded: its request being read (the parser's
  * limits), and its replies not yet taken by the socket. When those pass the channel's high-water
  * mark, or half of {@code maxPipeline} replies, the server stops reading from it until the client
- * reads (TCP pushes back); a command past {@code maxPipeline} waiting replies gets an error
- * instead of running; a client whose waiting replies pass {@code maxOutput} bytes is disconnected.
+ * reads (TCP pushes back); a command past {@code maxPipeline} waiting replies gets an error instead
+ * of running; a client whose waiting replies pass {@code maxOutput} bytes is disconnected.
  */
 final class ClientHandler extends ChannelInboundHandlerAdapter {
 

@@ -8,9 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * A {@code CF.*} key: idem's cuckoo filters, one per layer. A layer that is full gets a next one
- * of {@code capacity × expansion^i} (EXPANSION 0: the filter is full), as RedisBloom grows. Each
- * layer stores 10-bit fingerprints in buckets of 4 slots, at most 1 % false positives when full;
+ * A {@code CF.*} key: idem's cuckoo filters, one per layer. A layer that is full gets a next one of
+ * {@code capacity × expansion^i} (EXPANSION 0: the filter is full), as RedisBloom grows. Each layer
+ * stores 10-bit fingerprints in buckets of 4 slots, at most 1 % false positives when full;
  * BUCKETSIZE keeps RedisBloom's meaning for how many copies of one item a layer holds (2 ×
  * BUCKETSIZE, at most 8).
  */

@@ -116,8 +116,7 @@ final class FilterCommands {
       throw new CommandException("ERR bad error rate");
     }
     if (!(rate > 0 && rate < 1)) {
-      throw new CommandException(
-          "ERR error rate must be in the range (0.000000, 1.000000)");
+      throw new CommandException("ERR error rate must be in the range (0.000000, 1.000000)");
     }
     Long capacity = parseLong(args[3]);
     if (capacity == null) {

@@ -7,8 +7,7 @@ import java.util.Map;
  * The IDEM family: an exact seen-set per key space, with exactly-once commits.
  *
  * <ul>
- *   <li>{@code IDEM.RESERVE name [EXPECTED n] [TTL d | WINDOW d]}: OK, or {@code ERR item
- *       exists}.
+ *   <li>{@code IDEM.RESERVE name [EXPECTED n] [TTL d | WINDOW d]}: OK, or {@code ERR item exists}.
  *   <li>{@code IDEM.FIRSTSEEN name id...}: one boolean per id, true exactly once per id ever (per
  *       window with TTL or WINDOW); marks the new ones. A missing key space is created.
  *   <li>{@code IDEM.CONTAINS name id...}: one boolean per id; marks nothing.
@@ -110,8 +109,8 @@ final class IdemCommands {
     for (int i = 2; i < args.length; i++) {
       String w = Commands.lower(args[i]);
       if (i + 1 == args.length) {
-        throw new CommandException("ERR syntax error: " + w.toUpperCase(java.util.Locale.ROOT)
-            + " needs a value");
+        throw new CommandException(
+            "ERR syntax error: " + w.toUpperCase(java.util.Locale.ROOT) + " needs a value");
       }
       switch (w) {
         case "expected" -> {
@@ -148,8 +147,9 @@ final class IdemCommands {
     long unit = 1000;
     String digits = s;
     for (String[] u :
-        new String[][] {{"ms", "1"}, {"s", "1000"}, {"m", "60000"}, {"h", "3600000"},
-          {"d", "86400000"}}) {
+        new String[][] {
+          {"ms", "1"}, {"s", "1000"}, {"m", "60000"}, {"h", "3600000"}, {"d", "86400000"}
+        }) {
       if (s.endsWith(u[0]) && s.length() > u[0].length()) {
         digits = s.substring(0, s.length() - u[0].length());
         unit = Long.parseLong(u[1]);

@@ -52,8 +52,8 @@ abstract class IdemEntry extends Entry {
   abstract byte[] lastToken();
 
   /**
-   * This key space as of its last commit: the marks made since are dropped (the work they stand
-   * for is after the token, and its worker redoes it). Returns the entry to use from now on.
+   * This key space as of its last commit: the marks made since are dropped (the work they stand for
+   * is after the token, and its worker redoes it). Returns the entry to use from now on.
    */
   abstract IdemEntry rollback() throws IOException;
 

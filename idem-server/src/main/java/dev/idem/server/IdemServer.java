@@ -161,7 +161,8 @@ public final class IdemServer implements AutoCloseable {
                   "idem_server_protocol_errors",
                   "Requests that broke the protocol or a limit",
                   () -> stats.protocolErrors)
-              .counter("idem_server_ids_checked", "Ids given to IDEM commands", () -> stats.idsChecked)
+              .counter(
+                  "idem_server_ids_checked", "Ids given to IDEM commands", () -> stats.idsChecked)
               .counter("idem_server_ids_new", "Ids that were new", () -> stats.idsNew)
               .counter("idem_server_commits", "IDEM.COMMITs", () -> stats.idemCommits)
               .counter("idem_server_filter_adds", "BF and CF items added", () -> stats.filterAdds)
@@ -209,8 +210,7 @@ public final class IdemServer implements AutoCloseable {
    * Stops gracefully and waits for it: no new connections, clients closed, every changed filter
    * snapshotted, the IDEM key spaces closed (committed when their client never commits with a
    * token; else their marks since the last commit are dropped, as a crash drops them), the
-   * directory released. Call from any thread but the event loop; a second call waits for the
-   * first.
+   * directory released. Call from any thread but the event loop; a second call waits for the first.
    */
   public void shutdown() {
     if (!stopping.compareAndSet(false, true)) {

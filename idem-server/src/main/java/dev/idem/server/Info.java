@@ -14,8 +14,8 @@ final class Info {
   static final String REDIS_VERSION = "7.2.0";
 
   private static final List<String> SECTIONS =
-      List.of("server", "clients", "memory", "persistence", "stats", "replication", "cpu",
-          "keyspace");
+      List.of(
+          "server", "clients", "memory", "persistence", "stats", "replication", "cpu", "keyspace");
 
   private final ServerConfig config;
   private final Keyspace keys;
@@ -33,7 +33,9 @@ final class Info {
       wanted.add(Commands.lower(args[i]));
     }
     boolean all =
-        wanted.isEmpty() || wanted.contains("all") || wanted.contains("everything")
+        wanted.isEmpty()
+            || wanted.contains("all")
+            || wanted.contains("everything")
             || wanted.contains("default");
     StringBuilder sb = new StringBuilder();
     for (String section : SECTIONS) {

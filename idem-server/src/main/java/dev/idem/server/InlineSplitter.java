@@ -35,7 +35,10 @@ final class InlineSplitter {
             return null;
           }
           byte c = line[i];
-          if (c == '\\' && i + 3 < n && line[i + 1] == 'x' && isHex(line[i + 2])
+          if (c == '\\'
+              && i + 3 < n
+              && line[i + 1] == 'x'
+              && isHex(line[i + 2])
               && isHex(line[i + 3])) {
             cur.write(hex(line[i + 2]) * 16 + hex(line[i + 3]));
             i += 3;

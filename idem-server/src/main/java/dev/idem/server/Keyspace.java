@@ -211,8 +211,7 @@ final class Keyspace {
     try (DirectoryStream<Path> files = Files.newDirectoryStream(sets)) {
       for (Path p : files) {
         String n = p.getFileName().toString();
-        boolean named =
-            n.matches("\\d+") && Files.exists(KeyFile.path(keys, Long.parseLong(n)));
+        boolean named = n.matches("\\d+") && Files.exists(KeyFile.path(keys, Long.parseLong(n)));
         if (!named) {
           deleteTree(p);
         }

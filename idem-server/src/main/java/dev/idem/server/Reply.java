@@ -6,9 +6,9 @@ import java.util.Locale;
 
 /**
  * Writes replies into a connection's output buffer in the protocol the client chose: RESP2, or
- * RESP3 after {@code HELLO 3}, where booleans, maps, nulls and doubles have types of their own
- * (in RESP2 they are integers, flat arrays, null bulk strings and bulk strings, as Redis writes
- * them). Counts the replies written, which is the connection's pipeline depth.
+ * RESP3 after {@code HELLO 3}, where booleans, maps, nulls and doubles have types of their own (in
+ * RESP2 they are integers, flat arrays, null bulk strings and bulk strings, as Redis writes them).
+ * Counts the replies written, which is the connection's pipeline depth.
  */
 final class Reply {
 

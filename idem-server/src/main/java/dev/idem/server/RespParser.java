@@ -5,15 +5,15 @@ import java.util.Arrays;
 
 /**
  * Reads requests in the Redis protocol from a buffer that fills as bytes arrive: multibulk ({@code
- * *N\r\n$len\r\narg\r\n...}, what every client library sends) and inline ({@code PING\r\n}, what
- * a person types into telnet). Incremental: {@link #next} consumes the bytes of each complete
+ * *N\r\n$len\r\narg\r\n...}, what every client library sends) and inline ({@code PING\r\n}, what a
+ * person types into telnet). Incremental: {@link #next} consumes the bytes of each complete
  * argument and keeps it, so a large request arriving in many reads is parsed once.
  *
- * <p>Every limit is checked on the length a header announces, before anything is allocated for
- * it: at most {@code maxArguments} arguments, each at most {@code maxBulk} bytes, all together at
- * most {@code maxRequest} bytes. An argument is copied out only once all its bytes are there, and
- * the argument array grows as arguments come, so the parser holds at most one request's announced
- * and checked size. Anything else ends in a {@link ProtocolException} with Redis's own words.
+ * <p>Every limit is checked on the length a header announces, before anything is allocated for it:
+ * at most {@code maxArguments} arguments, each at most {@code maxBulk} bytes, all together at most
+ * {@code maxRequest} bytes. An argument is copied out only once all its bytes are there, and the
+ * argument array grows as arguments come, so the parser holds at most one request's announced and
+ * checked size. Anything else ends in a {@link ProtocolException} with Redis's own words.
  */
 final class RespParser {
 

@@ -67,50 +67,146 @@ public record ServerConfig(
 
   public ServerConfig withPort(int p) {
     return new ServerConfig(
-        state, bind, p, password, maxConnections, maxArguments, maxBulk, maxRequest, maxPipeline,
-        maxOutput, maxFilterMemory, saveEvery, idemCache, metricsPort);
+        state,
+        bind,
+        p,
+        password,
+        maxConnections,
+        maxArguments,
+        maxBulk,
+        maxRequest,
+        maxPipeline,
+        maxOutput,
+        maxFilterMemory,
+        saveEvery,
+        idemCache,
+        metricsPort);
   }
 
   public ServerConfig withBind(String address) {
     return new ServerConfig(
-        state, address, port, password, maxConnections, maxArguments, maxBulk, maxRequest,
-        maxPipeline, maxOutput, maxFilterMemory, saveEvery, idemCache, metricsPort);
+        state,
+        address,
+        port,
+        password,
+        maxConnections,
+        maxArguments,
+        maxBulk,
+        maxRequest,
+        maxPipeline,
+        maxOutput,
+        maxFilterMemory,
+        saveEvery,
+        idemCache,
+        metricsPort);
   }
 
   public ServerConfig withPassword(String pass) {
     return new ServerConfig(
-        state, bind, port, pass, maxConnections, maxArguments, maxBulk, maxRequest, maxPipeline,
-        maxOutput, maxFilterMemory, saveEvery, idemCache, metricsPort);
+        state,
+        bind,
+        port,
+        pass,
+        maxConnections,
+        maxArguments,
+        maxBulk,
+        maxRequest,
+        maxPipeline,
+        maxOutput,
+        maxFilterMemory,
+        saveEvery,
+        idemCache,
+        metricsPort);
   }
 
   public ServerConfig withLimits(
       int connections, int arguments, int bulk, long request, int pipeline, long output) {
     return new ServerConfig(
-        state, bind, port, password, connections, arguments, bulk, request, pipeline, output,
-        maxFilterMemory, saveEvery, idemCache, metricsPort);
+        state,
+        bind,
+        port,
+        password,
+        connections,
+        arguments,
+        bulk,
+        request,
+        pipeline,
+        output,
+        maxFilterMemory,
+        saveEvery,
+        idemCache,
+        metricsPort);
   }
 
   public ServerConfig withFilterMemory(long bytes) {
     return new ServerConfig(
-        state, bind, port, password, maxConnections, maxArguments, maxBulk, maxRequest,
-        maxPipeline, maxOutput, bytes, saveEvery, idemCache, metricsPort);
+        state,
+        bind,
+        port,
+        password,
+        maxConnections,
+        maxArguments,
+        maxBulk,
+        maxRequest,
+        maxPipeline,
+        maxOutput,
+        bytes,
+        saveEvery,
+        idemCache,
+        metricsPort);
   }
 
   public ServerConfig withSaveEvery(Duration d) {
     return new ServerConfig(
-        state, bind, port, password, maxConnections, maxArguments, maxBulk, maxRequest,
-        maxPipeline, maxOutput, maxFilterMemory, d, idemCache, metricsPort);
+        state,
+        bind,
+        port,
+        password,
+        maxConnections,
+        maxArguments,
+        maxBulk,
+        maxRequest,
+        maxPipeline,
+        maxOutput,
+        maxFilterMemory,
+        d,
+        idemCache,
+        metricsPort);
   }
 
   public ServerConfig withIdemCache(long bytes) {
     return new ServerConfig(
-        state, bind, port, password, maxConnections, maxArguments, maxBulk, maxRequest,
-        maxPipeline, maxOutput, maxFilterMemory, saveEvery, bytes, metricsPort);
+        state,
+        bind,
+        port,
+        password,
+        maxConnections,
+        maxArguments,
+        maxBulk,
+        maxRequest,
+        maxPipeline,
+        maxOutput,
+        maxFilterMemory,
+        saveEvery,
+        bytes,
+        metricsPort);
   }
 
   public ServerConfig withMetricsPort(int p) {
     return new ServerConfig(
-        state, bind, port, password, maxConnections, maxArguments, maxBulk, maxRequest,
-        maxPipeline, maxOutput, maxFilterMemory, saveEvery, idemCache, p);
+        state,
+        bind,
+        port,
+        password,
+        maxConnections,
+        maxArguments,
+        maxBulk,
+        maxRequest,
+        maxPipeline,
+        maxOutput,
+        maxFilterMemory,
+        saveEvery,
+        idemCache,
+        p);
   }
 }

@@ -17,8 +17,8 @@ import java.util.Map;
  * An IDEM key space within a window of time, on the server's clock: {@code TTL d} forgets an id d
  * after it was first seen (idem's sliding window), {@code WINDOW d} once per window of d aligned to
  * the epoch (tumbling). The open windows' ids are in memory ({@link WindowedDeduplicator}); a
- * commit writes the ids kept and the windows closed since the last one, the clock and the token,
- * in one synced RocksDB batch, and a reopen reads them back.
+ * commit writes the ids kept and the windows closed since the last one, the clock and the token, in
+ * one synced RocksDB batch, and a reopen reads them back.
  */
 final class WindowSetEntry extends IdemEntry {
 

@@ -11,8 +11,8 @@ import redis.clients.jedis.Jedis;
 
 /**
  * The server as a process of its own, killed: after SIGKILL it keeps every IDEM commit and every
- * filter snapshot (and loses the marks after the last commit, by contract); after SIGTERM it
- * keeps every filter change too.
+ * filter snapshot (and loses the marks after the last commit, by contract); after SIGTERM it keeps
+ * every filter change too.
  */
 class CrashTest {
 

@@ -163,8 +163,21 @@ class RedisBloomExamplesTest {
   private static void clear(Jedis j) {
     for (String k :
         List.of(
-            "bf", "bf1", "bf_new", "filter", "filter2", "bf_exp", "bf_non", "small", "cf", "cf1",
-            "cf2", "cf_new", "cf_params", "b", "c")) {
+            "bf",
+            "bf1",
+            "bf_new",
+            "filter",
+            "filter2",
+            "bf_exp",
+            "bf_non",
+            "small",
+            "cf",
+            "cf1",
+            "cf2",
+            "cf_new",
+            "cf_params",
+            "b",
+            "c")) {
       Client.send(j, "DEL", k);
     }
   }

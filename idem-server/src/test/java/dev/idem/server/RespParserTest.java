@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The request parser on random, truncated and hostile bytes: it returns requests or asks for more,
- * and fails only with a protocol error; it never allocates more than the limits allow for the
- * bytes it was given; and a valid stream parses to the same requests however it is split.
+ * and fails only with a protocol error; it never allocates more than the limits allow for the bytes
+ * it was given; and a valid stream parses to the same requests however it is split.
  */
 class RespParserTest {
 
@@ -64,11 +64,35 @@ class RespParserTest {
   Arbitrary<byte[]> respLike() {
     Arbitrary<String> pieces =
         Arbitraries.of(
-            "*", "$", "\r\n", "\r", "\n", "1", "3", "-1", "0", "99999999999", "2147483648",
-            "PING", "BF.ADD", "a", " ", "\"", "'", "\\x4", "*1\r\n$4\r\nPING\r\n",
-            "*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$1\r\nv\r\n", "*2147483647\r\n", "$1073741824\r\n",
-            "*-5\r\n", "$-7\r\n", "x");
-    return pieces.list().ofMaxSize(40).map(l -> String.join("", l).getBytes(StandardCharsets.UTF_8));
+            "*",
+            "$",
+            "\r\n",
+            "\r",
+            "\n",
+            "1",
+            "3",
+            "-1",
+            "0",
+            "99999999999",
+            "2147483648",
+            "PING",
+            "BF.ADD",
+            "a",
+            " ",
+            "\"",
+            "'",
+            "\\x4",
+            "*1\r\n$4\r\nPING\r\n",
+            "*3\r\n$3\r\nSET\r\n$1\r\nk\r\n$1\r\nv\r\n",
+            "*2147483647\r\n",
+            "$1073741824\r\n",
+            "*-5\r\n",
+            "$-7\r\n",
+            "x");
+    return pieces
+        .list()
+        .ofMaxSize(40)
+        .map(l -> String.join("", l).getBytes(StandardCharsets.UTF_8));
   }
 
   @Property(tries = 3000)
@@ -82,8 +106,8 @@ class RespParserTest {
 
   @Property(tries = 500)
   void aValidStreamParsesTheSameHoweverItIsSplit(
-      @ForAll @Size(min = 1, max = 8) List<@Size(min = 1, max = 6) List<@Size(max = 40) byte[]>>
-          requests,
+      @ForAll @Size(min = 1, max = 8)
+          List<@Size(min = 1, max = 6) List<@Size(max = 40) byte[]>> requests,
       @ForAll @Size(max = 8) int[] cuts) {
     ByteArrayOutputStream wire = new ByteArrayOutputStream();
     for (List<byte[]> r : requests) {
@@ -109,7 +133,8 @@ class RespParserTest {
 
   @Property(tries = 200)
   void everyTruncationOfAValidRequestAsksForMore(@ForAll @IntRange(min = 0, max = 40) int cut) {
-    byte[] req = "*3\r\n$6\r\nBF.ADD\r\n$2\r\nbf\r\n$5\r\nitem1\r\n".getBytes(StandardCharsets.UTF_8);
+    byte[] req =
+        "*3\r\n$6\r\nBF.ADD\r\n$2\r\nbf\r\n$5\r\nitem1\r\n".getBytes(StandardCharsets.UTF_8);
     ByteBuf buf = Unpooled.wrappedBuffer(req, 0, Math.min(cut, req.length));
     RespParser p = new RespParser(MAX_ARGS, MAX_BULK, MAX_REQUEST);
     try {
@@ -156,7 +181,8 @@ class RespParserTest {
   void inlineRequestsSplitAsRedisDoes() throws ProtocolException {
     RespParser p = new RespParser(64, 1024, 4096);
     byte[][] r =
-        p.next(Unpooled.copiedBuffer("SET \"a b\" 'c\\'d' \"\\x41\\n\"\r\n", StandardCharsets.UTF_8));
+        p.next(
+            Unpooled.copiedBuffer("SET \"a b\" 'c\\'d' \"\\x41\\n\"\r\n", StandardCharsets.UTF_8));
     assertThat(r.length).isEqualTo(4);
     assertThat(new String(r[1], StandardCharsets.UTF_8)).isEqualTo("a b");
     assertThat(new String(r[2], StandardCharsets.UTF_8)).isEqualTo("c'd");

@@ -255,9 +255,9 @@ public final class CuckooFilter implements DeletableFilter, SnapshotSupport {
   }
 
   /**
-   * The copies of the key stored ({@link #add}ed and not {@link #remove}d): 0 when it certainly
-   * was never added; a key sharing its fingerprint and a bucket with another counts that one's
-   * copies too, so it may be higher, never lower.
+   * The copies of the key stored ({@link #add}ed and not {@link #remove}d): 0 when it certainly was
+   * never added; a key sharing its fingerprint and a bucket with another counts that one's copies
+   * too, so it may be higher, never lower.
    */
   public synchronized int count(long hi, long lo) {
     long fp = fingerprint(lo);
