@@ -102,7 +102,10 @@ final class ServeScenario extends Scenario {
               "--port",
               Integer.toString(port)));
       pb = new ProcessBuilder(cmd);
-      pb.environment().put("IDEM_JAVA_OPTS", Contender.heapFlags(heap));
+      pb.environment()
+          .put(
+              "IDEM_JAVA_OPTS",
+              Contender.heapFlags(heap) + " " + System.getenv().getOrDefault("IDEM_SERVE_OPTS", ""));
     } else {
       cmd.addAll(
           List.of(
@@ -156,6 +159,11 @@ final class ServeScenario extends Scenario {
     long inFlight = 0;
     long lastCommit = System.nanoTime();
     try (RespClient c = new RespClient(port)) {
+      if (idem) { // the key count is known, as it is to SADD's user sizing nothing
+        c.send("IDEM.RESERVE", "bench", "EXPECTED", Long.toString(n));
+        c.flush();
+        c.read();
+      }
       byte[][] ids = new byte[batch][];
       for (long from = 0; from < n; from += batch) {
         int k = (int) Math.min(batch, n - from);
