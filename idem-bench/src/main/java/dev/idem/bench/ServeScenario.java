@@ -105,7 +105,9 @@ final class ServeScenario extends Scenario {
       pb.environment()
           .put(
               "IDEM_JAVA_OPTS",
-              Contender.heapFlags(heap) + " " + System.getenv().getOrDefault("IDEM_SERVE_OPTS", ""));
+              Contender.heapFlags(heap)
+                  + " "
+                  + System.getenv().getOrDefault("IDEM_SERVE_OPTS", ""));
     } else {
       cmd.addAll(
           List.of(
