@@ -14,6 +14,9 @@ abstract class Entry {
   /** Changed since its last snapshot (set by the event loop, cleared by the snapshot thread). */
   volatile boolean dirty = true;
 
+  /** Its snapshot is being written: not durable yet (set and cleared by the snapshot thread). */
+  volatile boolean saving;
+
   /** Deleted: the snapshot thread must not write it again (guarded by this entry's monitor). */
   boolean deleted;
 

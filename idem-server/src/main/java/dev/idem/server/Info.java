@@ -86,7 +86,7 @@ final class Info {
       case "persistence" -> {
         long dirty = 0;
         for (Entry e : keys.all()) {
-          dirty += e.dirty ? 1 : 0;
+          dirty += e.dirty || e.saving ? 1 : 0;
         }
         field(sb, "loading", 0);
         field(sb, "rdb_changes_since_last_save", dirty);

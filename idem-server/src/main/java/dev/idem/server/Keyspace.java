@@ -361,6 +361,7 @@ final class Keyspace {
       if (!e.dirty || e instanceof IdemEntry) {
         continue;
       }
+      e.saving = true;
       try {
         if (e instanceof BloomEntry b) {
           saveBloom(b);
@@ -372,6 +373,8 @@ final class Keyspace {
         e.dirty = true;
         lastSaveError = e.displayName() + ": " + ex.getMessage();
         System.err.println("idem serve: snapshot of key '" + e.displayName() + "' failed: " + ex);
+      } finally {
+        e.saving = false;
       }
     }
     if (written > 0) {
