@@ -3,6 +3,7 @@ package dev.idem.server;
 import dev.idem.core.Fingerprinter;
 import dev.idem.core.filter.MembershipFilter;
 import dev.idem.engine.Deduplicator;
+import dev.idem.engine.DurableDeduplicator;
 import dev.idem.engine.Idem;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -12,7 +13,7 @@ import java.util.Map;
 /** An IDEM key space for ever: the library's durable deduplicator in its own directory. */
 final class DurableSetEntry extends IdemEntry {
 
-  private final Deduplicator dedup;
+  private final DurableDeduplicator dedup;
   private final Fingerprinter fp;
   private final long[] fps = new long[2 * MembershipFilter.PREFETCH_CHUNK];
 
@@ -20,7 +21,7 @@ final class DurableSetEntry extends IdemEntry {
   private final long cacheBytes;
 
   private DurableSetEntry(
-      long id, byte[] name, long expected, Deduplicator dedup, Path dir, long cacheBytes) {
+      long id, byte[] name, long expected, DurableDeduplicator dedup, Path dir, long cacheBytes) {
     super(id, name, expected, null, 0);
     this.dir = dir;
     this.cacheBytes = cacheBytes;
