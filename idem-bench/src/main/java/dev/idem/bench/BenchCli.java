@@ -55,6 +55,7 @@ public final class BenchCli implements Runnable {
         new ParquetScenario(),
         new NearDupScenario(),
         new WindowScenario(),
+        new ServeScenario(),
         new ClusterScenario());
   }
 

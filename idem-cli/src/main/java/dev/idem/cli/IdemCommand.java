@@ -41,6 +41,7 @@ import picocli.CommandLine.Spec;
       SortDedupCommand.class,
       NearDupCommand.class,
       PlanCommand.class,
+      ServeCommand.class,
       SplitCommand.class,
       ReshardCommand.class,
       InspectCommand.class,
@@ -87,7 +88,8 @@ public final class IdemCommand implements Runnable {
    * help, a version, or the commands that never use it.
    */
   static boolean mayUseRocksDb(String... args) {
-    if (args.length == 0 || !List.of("dedup", "split", "reshard", "inspect").contains(args[0])) {
+    if (args.length == 0
+        || !List.of("dedup", "split", "reshard", "inspect", "serve").contains(args[0])) {
       return false;
     }
     for (String a : args) {

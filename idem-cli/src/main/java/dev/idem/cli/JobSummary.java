@@ -5,14 +5,13 @@ import dev.idem.engine.DedupStats;
 import dev.idem.engine.MetricsEndpoint;
 import dev.idem.engine.job.DedupJob;
 import dev.idem.engine.job.JobResult;
+import dev.idem.engine.run.JobListener;
+import dev.idem.engine.run.PhaseProgress;
 import dev.idem.engine.state.Checkpoint;
 import dev.idem.engine.state.ExactTierPlacement;
 import dev.idem.engine.window.WindowStats;
 import java.io.IOException;
-import java.util.LinkedHashMap;
 import java.util.Locale;
-import java.util.Map;
-import me.tongfei.progressbar.ProgressBar;
 
 /**
  * What {@code idem dedup} tells the user: on a terminal, a progress bar for each step before the
@@ -26,15 +25,14 @@ final class JobSummary {
   private final boolean quiet;
   private final OutputOptions output;
   private final long rocksDbCacheBytes;
-  private final boolean drawProgress;
-  private final PhaseBar bar = new PhaseBar();
+  private final ProgressDisplay display;
 
   JobSummary(Io io, OutputOptions output, long rocksDbCacheBytes) {
     this.io = io;
     this.quiet = output.quiet;
     this.output = output;
     this.rocksDbCacheBytes = rocksDbCacheBytes;
-    this.drawProgress = !quiet && io.err() == System.err && Terminal.stderrIsTerminal();
+    this.display = new ProgressDisplay(io, "idem dedup", quiet);
   }
 
   /** Where the job is, for a metrics endpoint: updated with the progress, every half second. */
@@ -56,56 +54,28 @@ final class JobSummary {
         .counter("idem_warnings", "Warnings", () -> warningCount);
   }
 
-  DedupJob.Listener listener() {
-    return new DedupJob.Listener() {
+  /** The job's listener: the display, and the counters the metrics endpoint serves. */
+  JobListener listener() {
+    return new JobListener() {
       @Override
-      public void progress(long done, long total, long records, long kept) {
-        bytesRead = done;
-        recordsRead = records;
-        recordsKept = kept;
-        if (!drawProgress) {
-          return;
+      public void progress(PhaseProgress p) {
+        if (p.phase().equals(DedupJob.DEDUP)) {
+          bytesRead = p.done();
+          recordsRead = p.count("records");
+          recordsKept = p.count("kept");
         }
-        // standard input has no size: its bar counts what was read, with no end to reach
-        ProgressBar b =
-            total <= 0
-                ? bar.of("dedup", done, -1, " MiB", 1 << 20)
-                : bar.of("dedup", Math.min(done, total), total, " MiB", 1 << 20);
-        b.stepTo(total <= 0 ? done : Math.min(done, total));
-        b.setExtraMessage(
-            String.format(
-                Locale.ROOT,
-                " | %,d rec, %.1f%% kept", // the bar puts its speed right before it
-                records,
-                records == 0 ? 0.0 : 100.0 * kept / records));
-      }
-
-      @Override
-      public void step(DedupJob.Step step, long done, long total) {
-        if (!drawProgress) {
-          return;
-        }
-        ProgressBar b =
-            switch (step) {
-              case RESTORE -> bar.of("restore", done, total, " ckpt", 1);
-              case CHECK -> bar.of("check", done, total, " MiB", 1 << 20);
-              case PARTITION -> bar.of("partition", done, total, " MiB", 1 << 20);
-              case JUDGE -> bar.of("judge", done, total, " part", 1);
-            };
-        b.stepTo(done);
+        display.progress(p);
       }
 
       @Override
       public void warning(String message) {
         warningCount++;
-        io.err().println("idem dedup: warning: " + message);
+        display.warning(message);
       }
 
       @Override
       public void note(String message) {
-        if (!quiet) {
-          io.err().println("idem dedup: " + message);
-        }
+        display.note(message);
       }
     };
   }
@@ -116,7 +86,7 @@ final class JobSummary {
    */
   String stopped(java.nio.file.Path state) {
     long records = recordsRead;
-    return (drawProgress ? System.lineSeparator() : "")
+    return (display.drawsProgress() ? System.lineSeparator() : "")
         + Signals.resumable(
             "idem dedup",
             state,
@@ -131,13 +101,12 @@ final class JobSummary {
 
   /** Stops the bar without a summary (the job failed). */
   void abandon() {
-    bar.close();
+    display.close();
   }
 
   void finish(JobResult r) throws IOException {
     abandon();
-    Map<String, Object> s = asMap(r);
-    output.writeStats(io, s);
+    output.writeStats(io, r);
     if (quiet) {
       return;
     }
@@ -228,45 +197,6 @@ final class JobSummary {
                     "; %,d duplicates settled by the " + "recent cache",
                     d.recentHits())
                 : "");
-  }
-
-  private static Map<String, Object> asMap(JobResult r) {
-    Checkpoint c = r.last();
-    DedupStats d = c.stats();
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("records", c.records());
-    m.put("kept", d.kept());
-    m.put("duplicates", d.duplicates());
-    m.put("bad_records", c.badRecords());
-    m.put("blank_lines", c.blankLines());
-    m.put("exact_lookups", d.exactLookups());
-    m.put("false_positives_rescued", d.falsePositivesRescued());
-    m.put("exact_lookups_per_new_key", d.lookupsPerNewKey());
-    m.put("recent_hits", d.recentHits());
-    m.put("mode", mode(r));
-    m.put("exact_store", r.exactTier().toString());
-    m.put("filter", r.filter());
-    m.put("filter_bits", r.filterBits());
-    m.put("already_complete", r.alreadyComplete());
-    m.put("resumed", r.resumed());
-    m.put("resumed_at_record", r.resumedAtRecord());
-    m.put("checkpoints", c.sequence());
-    m.put("restore_millis", r.restoreMillis());
-    m.put("first_record_millis", r.firstRecordMillis());
-    m.put("elapsed_millis", r.elapsedMillis());
-    m.put("restore_load_millis", r.restore().loadMillis());
-    m.put("restore_replay_millis", r.restore().replayMillis());
-    m.put("journal_replayed", r.restore().journalReplayed());
-    m.put("filter_rebuilt", r.restore().filterRebuilt());
-    m.put("output_bytes", c.outputBytes());
-    m.put("warnings", r.warnings());
-    if (r.window() != null) {
-      m.put("late", r.window().late());
-      m.put("fingerprints_held", r.window().held());
-      m.put("fingerprints_held_peak", r.window().peakHeld());
-      m.put("watermark", r.window().watermark());
-    }
-    return m;
   }
 
   /** {@code exact} or {@code approximate}, as the command line spells it. */

@@ -270,7 +270,7 @@ final class NearDupCommand implements Callable<Integer> {
     try {
       refuseDestructivePaths(jobSpec);
       Terminal.sayWhenReadingTheTerminal(io, "idem near-dup", inputs, "documents");
-      NearDupResult result = NearDupJob.run(jobSpec, io.in(), io.data(), summary::warning);
+      NearDupResult result = NearDupJob.run(jobSpec, io.in(), io.data(), summary.listener());
       summary.finish(result, jobSpec);
       return 0;
     } catch (BadRecordException e) {

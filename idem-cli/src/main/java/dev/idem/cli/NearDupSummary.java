@@ -2,29 +2,30 @@ package dev.idem.cli;
 
 import dev.idem.engine.neardup.NearDupResult;
 import dev.idem.engine.neardup.NearDupSpec;
+import dev.idem.engine.run.JobListener;
 import java.io.IOException;
-import java.util.LinkedHashMap;
 import java.util.Locale;
-import java.util.Map;
 
-/** What {@code idem near-dup} reports: warnings as they come, the summary at the end. */
+/** What {@code idem near-dup} reports: warnings and notes as they come, the summary at the end. */
 final class NearDupSummary {
 
   private final Io io;
   private final OutputOptions output;
+  private final ProgressDisplay display;
 
   NearDupSummary(Io io, OutputOptions output) {
     this.io = io;
     this.output = output;
+    this.display = new ProgressDisplay(io, "idem near-dup", output.quiet);
   }
 
-  /** Printed even with {@code --quiet}, as the other commands print theirs. */
-  void warning(String message) {
-    io.err().println("idem near-dup: warning: " + message);
+  /** The job's listener: warnings (even with {@code --quiet}) and notes. */
+  JobListener listener() {
+    return display;
   }
 
   void finish(NearDupResult r, NearDupSpec spec) throws IOException {
-    output.writeStats(io, asMap(r, spec));
+    output.writeStats(io, r);
     if (output.quiet) {
       return;
     }
@@ -76,30 +77,5 @@ final class NearDupSummary {
               r.spilledDocuments(),
               dev.idem.core.ByteSize.format(spec.memory()));
     }
-  }
-
-  private static Map<String, Object> asMap(NearDupResult r, NearDupSpec spec) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("records", r.records());
-    m.put("documents", r.documents());
-    m.put("kept", r.kept());
-    m.put("exact_duplicates", r.exactDuplicates());
-    m.put("near_duplicates", r.nearDuplicates());
-    m.put("clusters", r.clusters());
-    m.put("bad_records", r.badRecords());
-    m.put("blank_lines", r.blankLines());
-    m.put("threshold", spec.threshold());
-    m.put("num_perm", r.numPerm());
-    m.put("bands", r.bands().bands());
-    m.put("rows", r.bands().rows());
-    m.put("s_curve_half_point", r.bands().halfPoint());
-    m.put("verify", spec.verify());
-    m.put("candidate_pairs", r.candidatePairs());
-    m.put("compared_pairs", r.comparedPairs());
-    m.put("accepted_pairs", r.acceptedPairs());
-    m.put("spilled_documents", r.spilledDocuments());
-    m.put("elapsed_ms", r.millis());
-    m.put("warnings", r.warnings());
-    return m;
   }
 }

@@ -3,6 +3,7 @@ package dev.idem.cli;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.idem.engine.run.JobReport;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Path;
@@ -62,11 +63,12 @@ final class OutputOptions {
     }
   }
 
-  /** Writes the summary where {@code --stats-json} says: its file, or standard output. */
-  void writeStats(Io io, Object stats) throws IOException {
+  /** Writes the job's report where {@code --stats-json} says: its file, or standard output. */
+  void writeStats(Io io, JobReport result) throws IOException {
     if (statsJson == null) {
       return;
     }
+    Object stats = result.report();
     ObjectWriter json = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writer();
     if (statsFile() != null) {
       json.writeValue(statsJson.toFile(), stats);

@@ -12,10 +12,8 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import picocli.CommandLine.ParameterException;
 
 /**
@@ -116,15 +114,9 @@ final class ParquetDedupRun {
                   : ParquetDedup.NullKeys.FAIL)
           .cacheBytes(CacheSizeConverter.resolve(c.rocksDbCache))
           .verifyInputs(c.verify.verifyInputs)
-          .notes(n -> note(n));
+          .listener(new ProgressDisplay(io, "idem dedup", c.output.quiet));
     } catch (IllegalArgumentException e) {
       throw usage(e.getMessage());
-    }
-  }
-
-  private void note(String text) {
-    if (!c.output.quiet) {
-      io.err().println("idem dedup: " + text);
     }
   }
 
@@ -173,21 +165,7 @@ final class ParquetDedupRun {
   }
 
   private void report(ParquetDedupResult r) throws IOException {
-    if (c.output.statsJson != null) {
-      Map<String, Object> m = new LinkedHashMap<>();
-      m.put("format", "parquet");
-      m.put("records", r.rows());
-      m.put("kept", r.kept());
-      m.put("duplicates", r.duplicates());
-      m.put("bad_records", r.nullKeys());
-      m.put("files", r.files());
-      m.put("parts", r.parts());
-      m.put("already_complete", r.alreadyComplete());
-      m.put("resumed", r.resumed());
-      m.put("elapsed_millis", r.elapsedMillis());
-      m.put("restore_millis", r.restoreMillis());
-      c.output.writeStats(io, m);
-    }
+    c.output.writeStats(io, r);
     if (c.output.quiet) {
       return;
     }

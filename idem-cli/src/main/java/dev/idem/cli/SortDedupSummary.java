@@ -1,14 +1,11 @@
 package dev.idem.cli;
 
 import dev.idem.core.ByteSize;
-import dev.idem.engine.sort.SortDedupJob;
+import dev.idem.engine.run.JobListener;
 import dev.idem.engine.sort.SortDedupResult;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.Locale;
-import java.util.Map;
-import me.tongfei.progressbar.ProgressBar;
 
 /**
  * What {@code idem sort-dedup} tells the user: on a terminal, one progress bar per phase (reading:
@@ -21,54 +18,29 @@ final class SortDedupSummary {
   private final boolean quiet;
   private final OutputOptions output;
   private final Path runs;
-  private final boolean drawProgress;
-  private final PhaseBar bar = new PhaseBar();
+  private final ProgressDisplay display;
 
   SortDedupSummary(Io io, OutputOptions output, Path runs) {
     this.io = io;
     this.quiet = output.quiet;
     this.output = output;
     this.runs = runs;
-    this.drawProgress = !quiet && io.err() == System.err && Terminal.stderrIsTerminal();
+    this.display = new ProgressDisplay(io, "idem sort-dedup", quiet);
   }
 
-  SortDedupJob.Listener listener() {
-    return new SortDedupJob.Listener() {
-      @Override
-      public void reading(long done, long total, long records, int runs) {
-        if (!drawProgress) {
-          return;
-        }
-        ProgressBar b = bar.of("read", 0, total > 0 ? total : -1, " MiB", 1 << 20);
-        b.stepTo(total > 0 ? Math.min(done, total) : done);
-        b.setExtraMessage(String.format(Locale.ROOT, " | %,d rec, %,d runs", records, runs));
-      }
-
-      @Override
-      public void merging(int pass, String by, int runs, long done, long total) {
-        if (!drawProgress) {
-          return;
-        }
-        ProgressBar b = bar.of("merge " + pass + " by " + by, 0, Math.max(1, total), " rec", 1);
-        b.stepTo(Math.min(done, Math.max(1, total)));
-        b.setExtraMessage(String.format(Locale.ROOT, " | %,d runs", runs));
-      }
-
-      @Override
-      public void warning(String message) {
-        io.err().println("idem sort-dedup: warning: " + message);
-      }
-    };
+  /** The job's listener: bars on a terminal, warnings and notes. */
+  JobListener listener() {
+    return display;
   }
 
   /** Stops the bar without a summary (the job failed, or a phase ended). */
   void abandon() {
-    bar.close();
+    display.close();
   }
 
   void finish(SortDedupResult r) throws IOException {
     abandon();
-    output.writeStats(io, asMap(r));
+    output.writeStats(io, r);
     if (quiet) {
       return;
     }
@@ -115,27 +87,5 @@ final class SortDedupSummary {
             seconds,
             r.readMillis() / 1000.0,
             r.records() / Math.max(seconds, 1e-3));
-  }
-
-  private static Map<String, Object> asMap(SortDedupResult r) {
-    Map<String, Object> m = new LinkedHashMap<>();
-    m.put("records", r.records());
-    m.put("kept", r.kept());
-    m.put("duplicates", r.duplicates());
-    m.put("bad_records", r.badRecords());
-    m.put("blank_lines", r.blankLines());
-    m.put("runs", r.runs());
-    m.put("merge_passes", r.mergePasses());
-    m.put("merge_passes_by_key", r.keyMergePasses());
-    m.put("fan_in", r.fanIn());
-    m.put("memory_bytes", r.memoryBytes());
-    m.put("temp_bytes_written", r.tempBytesWritten());
-    m.put("temp_peak_bytes", r.tempPeakBytes());
-    m.put("runs_compressed", r.runsCompressed());
-    m.put("output_bytes", r.outputBytes());
-    m.put("read_millis", r.readMillis());
-    m.put("elapsed_millis", r.elapsedMillis());
-    m.put("warnings", r.warnings());
-    return m;
   }
 }

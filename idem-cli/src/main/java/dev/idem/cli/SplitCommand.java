@@ -152,22 +152,7 @@ final class SplitCommand implements Callable<Integer> {
       refuseDestructivePaths(job);
       Signals.whenStopped(
           () -> Signals.resumable("idem split", directory + " (its .idem-split/)", ""));
-      result =
-          SplitJob.run(
-              job,
-              new SplitJob.Listener() {
-                @Override
-                public void note(String message) {
-                  if (!quiet) {
-                    io.err().println("idem split: " + message);
-                  }
-                }
-
-                @Override
-                public void warning(String message) {
-                  io.err().println("idem split: warning: " + message);
-                }
-              });
+      result = SplitJob.run(job, new ProgressDisplay(io, "idem split", quiet));
     } catch (BadRecordException e) {
       throw new UserException(e.getMessage());
     }

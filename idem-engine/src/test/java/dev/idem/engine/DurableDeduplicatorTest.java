@@ -7,7 +7,6 @@ import dev.idem.core.Fingerprinter;
 import dev.idem.core.KeyNormalizer;
 import dev.idem.core.filter.FilterType;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -247,8 +246,9 @@ class DurableDeduplicatorTest {
       assertThatThrownBy(() -> Idem.deduplicator().state(dir).open())
           .hasMessageContaining(dir + " is in use");
       assertThatThrownBy(() -> Idem.deduplicator().state(dir).maxMemory(8 << 20).open())
-          .isInstanceOf(UncheckedIOException.class)
+          .isInstanceOf(IOException.class)
           .hasMessageContaining("in use");
+      assertThat(first.commits()).isZero();
     }
   }
 

@@ -3,12 +3,12 @@ package dev.idem.parquet;
 import dev.idem.core.KeyNormalizer;
 import dev.idem.engine.records.VerifyInputs;
 import dev.idem.engine.run.CrashPoints;
+import dev.idem.engine.run.JobListener;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
-import java.util.function.Consumer;
 
 /**
  * Exact dedup of Apache Parquet files: the first row of each key, in input order, written whole to
@@ -62,7 +62,7 @@ public final class ParquetDedup {
   final long rowGroupBytes;
   final NullKeys nullKeys;
   final long cacheBytes;
-  final Consumer<String> notes;
+  final JobListener listener;
   final VerifyInputs verifyInputs;
 
   private ParquetDedup(Builder b) {
@@ -80,7 +80,7 @@ public final class ParquetDedup {
     this.rowGroupBytes = b.rowGroupBytes;
     this.nullKeys = b.nullKeys;
     this.cacheBytes = b.cacheBytes;
-    this.notes = b.notes;
+    this.listener = b.listener;
     this.verifyInputs = b.verifyInputs;
   }
 
@@ -123,7 +123,7 @@ public final class ParquetDedup {
     private NullKeys nullKeys = NullKeys.FAIL;
     private long cacheBytes = 64L << 20;
     private VerifyInputs verifyInputs = VerifyInputs.SAMPLE;
-    private Consumer<String> notes = n -> {};
+    private JobListener listener = JobListener.NONE;
 
     private Builder() {}
 
@@ -239,7 +239,6 @@ public final class ParquetDedup {
       return this;
     }
 
-    /** Receives one-line notes for the user (a resume, parts deleted). */
     /**
      * How a resume checks that the inputs still hold what the job read of them (default: {@link
      * VerifyInputs#SAMPLE}).
@@ -249,8 +248,9 @@ public final class ParquetDedup {
       return this;
     }
 
-    public Builder notes(Consumer<String> n) {
-      this.notes = Objects.requireNonNull(n);
+    /** Hears about the job: notes for the user (a resume, parts deleted) and warnings. */
+    public Builder listener(JobListener l) {
+      this.listener = Objects.requireNonNull(l);
       return this;
     }
 

@@ -1,5 +1,9 @@
 package dev.idem.parquet;
 
+import dev.idem.engine.run.JobReport;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
 /**
  * How a Parquet dedup job went.
  *
@@ -27,4 +31,23 @@ public record ParquetDedupResult(
     boolean resumed,
     boolean alreadyComplete,
     long elapsedMillis,
-    long restoreMillis) {}
+    long restoreMillis)
+    implements JobReport {
+
+  @Override
+  public Map<String, Object> report() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("format", "parquet");
+    m.put("records", rows);
+    m.put("kept", kept);
+    m.put("duplicates", duplicates);
+    m.put("bad_records", nullKeys);
+    m.put("files", files);
+    m.put("parts", parts);
+    m.put("already_complete", alreadyComplete);
+    m.put("resumed", resumed);
+    m.put("elapsed_millis", elapsedMillis);
+    m.put("restore_millis", restoreMillis);
+    return m;
+  }
+}

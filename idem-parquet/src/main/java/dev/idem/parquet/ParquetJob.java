@@ -13,7 +13,6 @@ import dev.idem.engine.records.InputRead;
 import dev.idem.engine.run.CrashPoints;
 import dev.idem.engine.run.InputPosition;
 import dev.idem.engine.run.JobIdentity;
-import dev.idem.engine.run.JobListener;
 import dev.idem.engine.run.ResumableRun;
 import dev.idem.engine.run.StateMismatchException;
 import java.io.IOException;
@@ -224,7 +223,7 @@ final class ParquetJob {
         files.requireParts(parts);
         deleted += files.cutBackTo(parts);
       }
-      job.notes.accept(
+      job.listener.note(
           String.format(
               Locale.ROOT,
               "resuming at %s, row group %d (%,d rows done, %,d parts kept, %d written after "
@@ -253,21 +252,7 @@ final class ParquetJob {
             cp.file(), cp.current() == null ? 0 : cp.current().bytes(), 0, cp.current(), cp.read());
     InputCheck.Outcome o =
         ResumableRun.checkInputs(
-            cp.identity().inputs(),
-            inputs,
-            at,
-            job.verifyInputs,
-            new JobListener() {
-              @Override
-              public void warning(String message) {
-                job.notes.accept("warning: " + message);
-              }
-
-              @Override
-              public void note(String message) {
-                job.notes.accept(message);
-              }
-            });
+            cp.identity().inputs(), inputs, at, job.verifyInputs, job.listener);
     if (o.verifyStart() && cp.current() != null) { // modified since: what was read, in full
       InputFile in = inputs.get(cp.file());
       if (!cp.current().crc().equals(InputRead.ofPrefix(in, null, cp.current().bytes()).crc())) {

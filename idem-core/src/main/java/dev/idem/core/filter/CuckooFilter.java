@@ -254,6 +254,22 @@ public final class CuckooFilter implements DeletableFilter, SnapshotSupport {
     return absent;
   }
 
+  /**
+   * The copies of the key stored ({@link #add}ed and not {@link #remove}d): 0 when it certainly was
+   * never added; a key sharing its fingerprint and a bucket with another counts that one's copies
+   * too, so it may be higher, never lower.
+   */
+  public synchronized int count(long hi, long lo) {
+    long fp = fingerprint(lo);
+    long b1 = AbstractBloomFilter.reduce(hi, buckets);
+    long b2 = alternate(b1, fp);
+    int copies = copies(b1, fp) + (b2 == b1 ? 0 : copies(b2, fp));
+    for (int i = 0; i < stashSize; i++) {
+      copies += stashFingerprint[i] == fp && (stashBucket[i] == b1 || stashBucket[i] == b2) ? 1 : 0;
+    }
+    return copies;
+  }
+
   /** Random-walk eviction; on failure stashes the victim or undoes every move. */
   private void kick(long bucket, long fp) {
     long homeless = fp;

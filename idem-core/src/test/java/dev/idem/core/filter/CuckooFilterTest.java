@@ -50,6 +50,21 @@ class CuckooFilterTest extends MembershipFilterContract {
     return f;
   }
 
+  @Property(tries = 100)
+  void countFollowsTheCopiesAddedAndRemoved(
+      @ForAll long hi, @ForAll long lo, @ForAll @IntRange(min = 0, max = 8) int copies) {
+    CuckooFilter f = CuckooFilter.create(1000, 0.001);
+    assertThat(f.count(hi, lo)).isZero();
+    for (int i = 0; i < copies; i++) {
+      f.add(hi, lo);
+      assertThat(f.count(hi, lo)).isEqualTo(i + 1);
+    }
+    for (int i = copies; i > 0; i--) {
+      assertThat(f.remove(hi, lo)).isTrue();
+      assertThat(f.count(hi, lo)).isEqualTo(i - 1);
+    }
+  }
+
   private static final double Z999 = 3.2905;
 
   @ParameterizedTest(name = "{0} keys")

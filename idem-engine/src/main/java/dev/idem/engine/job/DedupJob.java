@@ -33,7 +33,10 @@ import dev.idem.engine.records.RecordSource;
 import dev.idem.engine.records.ScratchDirectory;
 import dev.idem.engine.run.CrashPoints;
 import dev.idem.engine.run.JobIdentity;
+import dev.idem.engine.run.JobListener;
 import dev.idem.engine.run.Json;
+import dev.idem.engine.run.PhaseProgress;
+import dev.idem.engine.run.PhaseReporter;
 import dev.idem.engine.run.StateDirectory;
 import dev.idem.engine.run.StateMismatchException;
 import dev.idem.engine.shard.ShardSpec;
@@ -70,46 +73,18 @@ import java.util.List;
  */
 public final class DedupJob {
 
-  /** Hears about a running job (progress, warnings). Called on the job's thread. */
-  public interface Listener {
-    /**
-     * Where the reading of the records is: input bytes as stored, of all inputs. A resumed job's
-     * first call says where it starts (the inputs read before the crash count as done), so a speed
-     * or an ETA counts from there.
-     */
-    default void progress(long rawBytesDone, long rawBytesTotal, long records, long kept) {}
+  /**
+   * The phases a job reports to its {@link JobListener}, in order: a resumed job restores its tiers
+   * (checkpoints replayed; the snapshot loads at 0) and checks what it read before (bytes); the
+   * partitioned method partitions the keys (input bytes) and judges each partition (partitions);
+   * then the records flow (input bytes as stored, with the records read and kept).
+   */
+  public static final String RESTORE = "restore";
 
-    /**
-     * Where a step before the records flow is ({@link Step} says what it counts): about twice a
-     * second, and once with {@code done == total} when it ends.
-     */
-    default void step(Step step, long done, long total) {}
-
-    default void warning(String message) {}
-
-    /** Something the user should know that is not a problem (e.g. a size chosen for them). */
-    default void note(String message) {}
-  }
-
-  /** A step a job takes before its records flow, each with its own progress. */
-  public enum Step {
-    /**
-     * A resumed job loads its last snapshot, then puts the keys journaled since back: checkpoints
-     * replayed (the snapshot loads at 0).
-     */
-    RESTORE,
-    /**
-     * A resumed job reads again the part of its input it read before the crash, to check that it
-     * did not change: bytes, uncompressed.
-     */
-    CHECK,
-    /** The partitioned method's first read, which sends each key to its partition: input bytes. */
-    PARTITION,
-    /** The partitioned method judges its partition files, one at a time: partitions. */
-    JUDGE
-  }
-
-  static final long PROGRESS_MILLIS = 500;
+  public static final String CHECK = "check";
+  public static final String PARTITION = "partition";
+  public static final String JUDGE = "judge";
+  public static final String DEDUP = "dedup";
 
   /**
    * The records whose keys the exact set in memory of a job on standard input alone is first sized
@@ -120,7 +95,7 @@ public final class DedupJob {
   private final DedupJobSpec spec;
   private final InputStream stdin;
   private final OutputStream stdout;
-  private final Listener listener;
+  private final JobListener listener;
   private final CrashPoints crash;
   private final List<String> warnings = new ArrayList<>();
 
@@ -131,7 +106,7 @@ public final class DedupJob {
       DedupJobSpec spec,
       InputStream stdin,
       OutputStream stdout,
-      Listener listener,
+      JobListener listener,
       CrashPoints crash) {
     this.spec = spec;
     this.stdin = stdin;
@@ -148,7 +123,7 @@ public final class DedupJob {
    * @throws IOException for unreadable inputs or unwritable outputs
    */
   public static JobResult run(
-      DedupJobSpec spec, InputStream stdin, OutputStream stdout, Listener listener)
+      DedupJobSpec spec, InputStream stdin, OutputStream stdout, JobListener listener)
       throws IOException {
     return run(spec, stdin, stdout, listener, CrashPoints.configured());
   }
@@ -158,7 +133,7 @@ public final class DedupJob {
       DedupJobSpec spec,
       InputStream stdin,
       OutputStream stdout,
-      Listener listener,
+      JobListener listener,
       CrashPoints crash)
       throws IOException {
     return new DedupJob(spec, stdin, stdout, listener, crash).run();
@@ -777,7 +752,7 @@ public final class DedupJob {
     long before = bytesBefore(inputs, start.fileIndex());
     // a resume inside an input: what the source read to get there, as stored, counts as done
     long startDone = before + (start.offset() == 0 ? 0 : source.rawBytesRead());
-    listener.progress(Math.min(startDone, totalBytes), totalBytes, p.records, p.kept());
+    listener.progress(progress(Math.min(startDone, totalBytes), totalBytes, p));
     long lastProgress = System.nanoTime();
     RecordBatch next = first;
     while (true) {
@@ -823,8 +798,8 @@ public final class DedupJob {
         }
       }
       long now = System.nanoTime();
-      if (now - lastProgress > PROGRESS_MILLIS * 1_000_000) {
-        listener.progress(before + source.rawBytesRead(), totalBytes, p.records, p.kept());
+      if (now - lastProgress > PhaseReporter.PROGRESS_MILLIS * 1_000_000) {
+        listener.progress(progress(before + source.rawBytesRead(), totalBytes, p));
         lastProgress = now;
       }
       if (end) {
@@ -838,7 +813,7 @@ public final class DedupJob {
       out.flush();
       last = p.counts(true);
     }
-    listener.progress(totalBytes, totalBytes, p.records, p.kept());
+    listener.progress(progress(totalBytes, totalBytes, p));
     if (shard != null) {
       listener.note(
           String.format(
@@ -855,9 +830,10 @@ public final class DedupJob {
    * of what a resumed job read before it.
    */
   private void reachStart(RecordSource source) throws IOException {
-    StepProgress check = new StepProgress(listener, Step.CHECK, 0, source.startCheckBytes());
+    PhaseReporter check =
+        new PhaseReporter(listener, CHECK, PhaseProgress.Unit.BYTES, 0, source.startCheckBytes());
     try {
-      while (!source.awaitStart(PROGRESS_MILLIS)) {
+      while (!source.awaitStart(PhaseReporter.PROGRESS_MILLIS)) {
         check.at(source.startChecked());
       }
     } catch (InterruptedException e) {
@@ -865,6 +841,16 @@ public final class DedupJob {
       throw new IOException("interrupted");
     }
     check.end();
+  }
+
+  /** Where the records are: input bytes as stored, with the records read and kept. */
+  private static PhaseProgress progress(long done, long total, JobProgress p) {
+    return new PhaseProgress(
+        DEDUP,
+        PhaseProgress.Unit.BYTES,
+        done,
+        total,
+        java.util.Map.of("records", p.records, "kept", p.kept()));
   }
 
   /** The stored bytes of the inputs before input {@code index}. */

@@ -1,10 +1,15 @@
 package dev.idem.engine.job;
 
 import dev.idem.engine.DedupMode;
+import dev.idem.engine.DedupStats;
+import dev.idem.engine.run.JobReport;
 import dev.idem.engine.state.Checkpoint;
 import dev.idem.engine.state.ExactTierPlacement;
 import dev.idem.engine.window.WindowStats;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 
 /**
  * How a job went: the final checkpoint's counts plus what this run did.
@@ -40,4 +45,46 @@ public record JobResult(
     long elapsedMillis,
     RestoreCost restore,
     List<String> warnings,
-    WindowStats window) {}
+    WindowStats window)
+    implements JobReport {
+
+  @Override
+  public Map<String, Object> report() {
+    Checkpoint c = last;
+    DedupStats d = c.stats();
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("records", c.records());
+    m.put("kept", d.kept());
+    m.put("duplicates", d.duplicates());
+    m.put("bad_records", c.badRecords());
+    m.put("blank_lines", c.blankLines());
+    m.put("exact_lookups", d.exactLookups());
+    m.put("false_positives_rescued", d.falsePositivesRescued());
+    m.put("exact_lookups_per_new_key", d.lookupsPerNewKey());
+    m.put("recent_hits", d.recentHits());
+    m.put("mode", mode.name().toLowerCase(Locale.ROOT));
+    m.put("exact_store", exactTier.toString());
+    m.put("filter", filter);
+    m.put("filter_bits", filterBits);
+    m.put("already_complete", alreadyComplete);
+    m.put("resumed", resumed);
+    m.put("resumed_at_record", resumedAtRecord);
+    m.put("checkpoints", c.sequence());
+    m.put("restore_millis", restoreMillis);
+    m.put("first_record_millis", firstRecordMillis);
+    m.put("elapsed_millis", elapsedMillis);
+    m.put("restore_load_millis", restore.loadMillis());
+    m.put("restore_replay_millis", restore.replayMillis());
+    m.put("journal_replayed", restore.journalReplayed());
+    m.put("filter_rebuilt", restore.filterRebuilt());
+    m.put("output_bytes", c.outputBytes());
+    m.put("warnings", warnings);
+    if (window != null) {
+      m.put("late", window.late());
+      m.put("fingerprints_held", window.held());
+      m.put("fingerprints_held_peak", window.peakHeld());
+      m.put("watermark", window.watermark());
+    }
+    return m;
+  }
+}

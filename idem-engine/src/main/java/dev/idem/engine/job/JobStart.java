@@ -7,6 +7,7 @@ import dev.idem.core.filter.MembershipFilter;
 import dev.idem.engine.ExpectedKeys;
 import dev.idem.engine.JobException;
 import dev.idem.engine.records.InputSurvey;
+import dev.idem.engine.run.JobListener;
 import dev.idem.engine.run.StateDirectory;
 import dev.idem.engine.state.Manifest;
 import java.io.IOException;
@@ -27,8 +28,8 @@ final class JobStart {
    * estimate from reading the inputs once (or, when resuming, the number the job started with, so a
    * resume does not read everything again); {@link ExpectedKeys#UNKNOWN} when not given.
    */
-  static ExpectedKeys expectedKeys(
-      DedupJobSpec spec, StateDirectory dir, DedupJob.Listener listener) throws IOException {
+  static ExpectedKeys expectedKeys(DedupJobSpec spec, StateDirectory dir, JobListener listener)
+      throws IOException {
     if (!spec.expectedKeys().equals(ExpectedKeys.ESTIMATE)) {
       return spec.expectedKeys();
     }

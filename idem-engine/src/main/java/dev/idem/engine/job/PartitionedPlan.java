@@ -10,6 +10,8 @@ import dev.idem.engine.run.CrashPoints;
 import dev.idem.engine.run.InputCursor;
 import dev.idem.engine.run.InputPosition;
 import dev.idem.engine.run.JobListener;
+import dev.idem.engine.run.PhaseProgress;
+import dev.idem.engine.run.PhaseReporter;
 import dev.idem.engine.run.ResumableRun;
 import dev.idem.engine.run.StateFile;
 import java.io.IOException;
@@ -129,7 +131,7 @@ final class PartitionedPlan {
   private final Path dir;
   private final boolean durable;
   private final long setBudget;
-  private final DedupJob.Listener listener;
+  private final JobListener listener;
   private final CrashPoints crash;
 
   /** Whether a resumed first pass checks the part of its input read before as it passes it. */
@@ -144,7 +146,7 @@ final class PartitionedPlan {
   }
 
   private PartitionedPlan(
-      Path dir, boolean durable, long setBudget, DedupJob.Listener listener, CrashPoints crash) {
+      Path dir, boolean durable, long setBudget, JobListener listener, CrashPoints crash) {
     this.dir = dir;
     this.durable = durable;
     this.setBudget = setBudget;
@@ -160,7 +162,7 @@ final class PartitionedPlan {
    * @param setBudget the bytes the in-memory set of one partition may take
    * @param recordsGuess how many records the inputs hold, about (sizes the partitions)
    * @param listener what the plan tells the user: its partition count, the progress of its {@link
-   *     DedupJob.Step#PARTITION} and {@link DedupJob.Step#JUDGE} steps
+   *     DedupJob#PARTITION} and {@link DedupJob#JUDGE} phases
    */
   static DuplicateBits run(
       Path dir,
@@ -172,7 +174,7 @@ final class PartitionedPlan {
       long checkpointRecords,
       Duration checkpointInterval,
       VerifyInputs verifyInputs,
-      DedupJob.Listener listener,
+      JobListener listener,
       CrashPoints crash)
       throws IOException {
     Files.createDirectories(dir);
@@ -224,7 +226,7 @@ final class PartitionedPlan {
    * are by record ordinal.
    */
   private static boolean checkInputs(
-      Progress p, List<InputFile> inputs, VerifyInputs mode, DedupJob.Listener listener)
+      Progress p, List<InputFile> inputs, VerifyInputs mode, JobListener listener)
       throws IOException {
     if (p.inputs().size() != inputs.size()) {
       throw new JobException(
@@ -243,23 +245,7 @@ final class PartitionedPlan {
     }
     InputPosition read =
         p.partitioned() ? InputPosition.allRead(p.position().ended()) : p.position();
-    return ResumableRun.checkInputs(
-            p.inputs(),
-            inputs,
-            read,
-            mode,
-            new JobListener() {
-              @Override
-              public void warning(String message) {
-                listener.warning(message);
-              }
-
-              @Override
-              public void note(String message) {
-                listener.note(message);
-              }
-            })
-        .verifyStart();
+    return ResumableRun.checkInputs(p.inputs(), inputs, read, mode, listener).verifyStart();
   }
 
   /** Whether the verdict bits of a plan judged to its end are the ones it recorded. */
@@ -345,10 +331,11 @@ final class PartitionedPlan {
       long since = 0;
       long lastCheckpoint = System.nanoTime();
       long before = DedupJob.bytesBefore(inputs, fileIndex);
-      StepProgress progress =
-          new StepProgress(
+      PhaseReporter progress =
+          new PhaseReporter(
               listener,
-              DedupJob.Step.PARTITION,
+              DedupJob.PARTITION,
+              PhaseProgress.Unit.BYTES,
               before,
               DedupJob.bytesBefore(inputs, inputs.size()));
       while (true) {
@@ -409,8 +396,13 @@ final class PartitionedPlan {
     long fitting = keysFitting(setBudget);
     long duplicates = p.duplicates();
     FingerprintSet set = null;
-    StepProgress progress =
-        new StepProgress(listener, DedupJob.Step.JUDGE, p.partitionsJudged(), p.partitions());
+    PhaseReporter progress =
+        new PhaseReporter(
+            listener,
+            DedupJob.JUDGE,
+            PhaseProgress.Unit.PARTITIONS,
+            p.partitionsJudged(),
+            p.partitions());
     for (int i = p.partitionsJudged(); i < p.partitions(); i++) {
       progress.at(i);
       Path file = PartitionFiles.path(dir, 0, i);

@@ -6,6 +6,9 @@ import dev.idem.core.filter.FilterType;
 import dev.idem.core.filter.Filters;
 import dev.idem.core.filter.MembershipFilter;
 import dev.idem.engine.KeyMode;
+import dev.idem.engine.run.JobListener;
+import dev.idem.engine.run.PhaseProgress;
+import dev.idem.engine.run.PhaseReporter;
 import dev.idem.engine.run.StateDirectory;
 import dev.idem.engine.state.Checkpoint;
 import dev.idem.engine.state.ExactTierPlacement;
@@ -59,7 +62,7 @@ final class RestoredTiers {
       Manifest m,
       Fingerprinter fingerprinter,
       long filterCapacity,
-      DedupJob.Listener listener)
+      JobListener listener)
       throws IOException {
     List<String> warnings = new ArrayList<>();
     MembershipFilter filter = null;
@@ -67,8 +70,13 @@ final class RestoredTiers {
     long loading = System.nanoTime();
     // at most one journal entry per checkpoint after the snapshot (none for one that kept nothing);
     // the bar stands at 0 while the snapshot loads
-    StepProgress progress =
-        new StepProgress(listener, DedupJob.Step.RESTORE, 0, cp.sequence() - cp.snapshotSequence());
+    PhaseReporter progress =
+        new PhaseReporter(
+            listener,
+            DedupJob.RESTORE,
+            PhaseProgress.Unit.CHECKPOINTS,
+            0,
+            cp.sequence() - cp.snapshotSequence());
     if (cp.snapshotSequence() > 0) {
       try {
         FilterSnapshot s = FilterSnapshot.map(dir.snapshot(cp.snapshotSequence()));

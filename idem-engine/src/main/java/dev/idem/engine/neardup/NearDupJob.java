@@ -25,7 +25,6 @@ import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -57,7 +56,7 @@ public final class NearDupJob {
   private final NearDupSpec spec;
   private final InputStream stdin;
   private final OutputStream stdout;
-  private final Consumer<String> warn;
+  private final JobListener listener;
   private final List<String> warnings = new ArrayList<>();
 
   private long records;
@@ -77,26 +76,26 @@ public final class NearDupJob {
       NearDupSpec spec,
       InputStream stdin,
       OutputStream stdout,
-      Consumer<String> warn,
+      JobListener listener,
       CrashPoints crash) {
     this.spec = spec;
     this.stdin = stdin;
     this.stdout = stdout;
-    this.warn = warn;
+    this.listener = listener;
     this.crash = crash;
   }
 
   /**
    * Runs the job, or resumes it from its state.
    *
-   * @param warn told of each warning as it happens (also in the result)
+   * @param listener told of each warning (also in the result) and note as it happens
    * @throws BadRecordException for a bad record under {@code fail}, before any output is written
    * @throws JobException for a job that cannot run as specified (a message for the user)
    */
   public static NearDupResult run(
-      NearDupSpec spec, InputStream stdin, OutputStream stdout, Consumer<String> warn)
+      NearDupSpec spec, InputStream stdin, OutputStream stdout, JobListener listener)
       throws IOException {
-    return run(spec, stdin, stdout, warn, CrashPoints.configured());
+    return run(spec, stdin, stdout, listener, CrashPoints.configured());
   }
 
   /** {@link #run}, reaching {@code crash} at each step (test seam, see {@link CrashPoints}). */
@@ -104,10 +103,10 @@ public final class NearDupJob {
       NearDupSpec spec,
       InputStream stdin,
       OutputStream stdout,
-      Consumer<String> warn,
+      JobListener listener,
       CrashPoints crash)
       throws IOException {
-    return new NearDupJob(spec, stdin, stdout, warn, crash).run();
+    return new NearDupJob(spec, stdin, stdout, listener, crash).run();
   }
 
   private NearDupResult run() throws IOException {
@@ -147,7 +146,21 @@ public final class NearDupJob {
       if (from != null && !spec.streaming()) {
         // the judgement stands for what the first read read of every input: all of it
         List<InputRead> judged = from.judged() == null ? List.of() : from.judged();
-        state.checkInputs(inputs, InputPosition.allRead(judged), spec.verifyInputs(), warnings());
+        state.checkInputs(
+            inputs,
+            InputPosition.allRead(judged),
+            spec.verifyInputs(),
+            new JobListener() {
+              @Override
+              public void warning(String message) {
+                warn(message);
+              }
+
+              @Override
+              public void note(String message) {
+                listener.note(message);
+              }
+            });
       }
       if (spec.streaming()) {
         return streaming(inputs, extractor, state, from, started);
@@ -320,6 +333,8 @@ public final class NearDupJob {
         c.spilledDocuments(),
         spec.bands(),
         spec.numPerm(),
+        spec.threshold(),
+        spec.verify(),
         (System.nanoTime() - started) / 1_000_000,
         List.copyOf(warnings));
   }
@@ -342,13 +357,16 @@ public final class NearDupJob {
         0,
         spec.bands(),
         spec.numPerm(),
+        spec.threshold(),
+        spec.verify(),
         (System.nanoTime() - started) / 1_000_000,
         List.copyOf(warnings));
   }
 
+  /** A warning: told to the listener, and kept for the result. */
   private void warn(String message) {
     warnings.add(message);
-    warn.accept(message);
+    listener.warning(message);
   }
 
   /**
@@ -368,21 +386,6 @@ public final class NearDupJob {
       guard.output("the quarantine file " + q.file(), q.file());
     }
     guard.check();
-  }
-
-  /** What the kernel tells the user, as this job's warnings. */
-  private JobListener warnings() {
-    return new JobListener() {
-      @Override
-      public void warning(String message) {
-        warn(message);
-      }
-
-      @Override
-      public void note(String message) {
-        warn.accept(message); // this job's listener has one channel
-      }
-    };
   }
 
   /** A clustering that holds up to {@code --memory} and keeps the rest in {@code --tmp}. */

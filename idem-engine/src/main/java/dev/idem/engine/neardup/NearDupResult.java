@@ -1,6 +1,9 @@
 package dev.idem.engine.neardup;
 
+import dev.idem.engine.run.JobReport;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * What a near-duplicate job did.
@@ -32,5 +35,35 @@ public record NearDupResult(
     long spilledDocuments,
     LshBands bands,
     int numPerm,
+    double threshold,
+    boolean verify,
     long millis,
-    List<String> warnings) {}
+    List<String> warnings)
+    implements JobReport {
+
+  @Override
+  public Map<String, Object> report() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("records", records);
+    m.put("documents", documents);
+    m.put("kept", kept);
+    m.put("exact_duplicates", exactDuplicates);
+    m.put("near_duplicates", nearDuplicates);
+    m.put("clusters", clusters);
+    m.put("bad_records", badRecords);
+    m.put("blank_lines", blankLines);
+    m.put("threshold", threshold);
+    m.put("num_perm", numPerm);
+    m.put("bands", bands.bands());
+    m.put("rows", bands.rows());
+    m.put("s_curve_half_point", bands.halfPoint());
+    m.put("verify", verify);
+    m.put("candidate_pairs", candidatePairs);
+    m.put("compared_pairs", comparedPairs);
+    m.put("accepted_pairs", acceptedPairs);
+    m.put("spilled_documents", spilledDocuments);
+    m.put("elapsed_ms", millis);
+    m.put("warnings", warnings);
+    return m;
+  }
+}

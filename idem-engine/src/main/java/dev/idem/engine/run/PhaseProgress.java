@@ -1,18 +1,20 @@
 package dev.idem.engine.run;
 
+import java.util.Map;
+
 /**
  * Where one phase of a job stands.
  *
- * @param phase the phase, as the job names it: {@code "dedup"}, {@code "read"}, {@code "merge"},
- *     {@code "restore"}, ...
+ * @param phase the phase, as the job names it: {@code "dedup"}, {@code "restore"}, {@code "read"},
+ *     {@code "merge 1 by key"}, ...
  * @param unit what {@code done} and {@code total} count
  * @param done how many are done
  * @param total how many there are in all ({@code 0} when not known)
- * @param records records read so far, or {@code -1} when the phase does not read records
- * @param kept records kept so far, or {@code -1}
+ * @param counts what else the phase counts so far, by name ({@code "records"}, {@code "kept"},
+ *     {@code "runs"}), in the order to show them
  */
 public record PhaseProgress(
-    String phase, Unit unit, long done, long total, long records, long kept) {
+    String phase, Unit unit, long done, long total, Map<String, Long> counts) {
 
   /** What a phase counts. */
   public enum Unit {
@@ -22,14 +24,23 @@ public record PhaseProgress(
     CHECKPOINTS,
     /** Partition files judged. */
     PARTITIONS,
-    /** Entries of sorted runs merged. */
+    /** Records of sorted runs merged. */
     ENTRIES,
     /** Documents. */
     DOCUMENTS
   }
 
-  /** A phase that reads no records. */
+  public PhaseProgress {
+    counts = counts == null ? Map.of() : counts;
+  }
+
+  /** A phase that counts nothing else. */
   public static PhaseProgress of(String phase, Unit unit, long done, long total) {
-    return new PhaseProgress(phase, unit, done, total, -1, -1);
+    return new PhaseProgress(phase, unit, done, total, Map.of());
+  }
+
+  /** {@code name}'s count, or {@code -1} when the phase does not count it. */
+  public long count(String name) {
+    return counts.getOrDefault(name, -1L);
   }
 }

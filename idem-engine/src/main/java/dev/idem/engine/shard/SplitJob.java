@@ -22,6 +22,8 @@ import dev.idem.engine.run.InputCursor;
 import dev.idem.engine.run.InputPosition;
 import dev.idem.engine.run.JobIdentity;
 import dev.idem.engine.run.JobListener;
+import dev.idem.engine.run.JobReport;
+import dev.idem.engine.run.PhaseProgress;
 import dev.idem.engine.run.ResumableRun;
 import dev.idem.engine.run.StateFile;
 import java.io.IOException;
@@ -74,7 +76,21 @@ public final class SplitJob {
 
   /** What a split did: records per shard (this run and before), and bad records skipped. */
   public record Result(
-      long records, long badRecords, long[] perShard, boolean alreadyComplete, boolean resumed) {}
+      long records, long badRecords, long[] perShard, boolean alreadyComplete, boolean resumed)
+      implements JobReport {
+
+    @Override
+    public Map<String, Object> report() {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("records", records);
+      m.put("bad_records", badRecords);
+      m.put("shards", perShard.length);
+      m.put("records_per_shard", java.util.Arrays.stream(perShard).boxed().toList());
+      m.put("already_complete", alreadyComplete);
+      m.put("resumed", resumed);
+      return m;
+    }
+  }
 
   /**
    * A split's checkpoint.
@@ -120,21 +136,16 @@ public final class SplitJob {
           "split", CHECKPOINT, 2, Checkpoint.class, SplitJob::legacy, c -> true);
 
   private final Spec spec;
-  private final Listener listener;
+  private final JobListener listener;
 
   private final CrashPoints crash;
   private boolean verifyStart;
 
   /** Hears about progress, and about what the user should know. */
-  public interface Listener {
-    default void progress(long rawBytesDone, long rawBytesTotal, long records) {}
+  /** The phase a split reports: input bytes as stored, with the records split. */
+  public static final String SPLIT = "split";
 
-    default void note(String message) {}
-
-    default void warning(String message) {}
-  }
-
-  private SplitJob(Spec spec, Listener listener, CrashPoints crash) {
+  private SplitJob(Spec spec, JobListener listener, CrashPoints crash) {
     this.spec = spec;
     this.listener = listener;
     this.crash = crash;
@@ -146,12 +157,12 @@ public final class SplitJob {
    * @throws BadRecordException for a record without a usable key, unless skipping them
    * @throws JobException when the command differs from the split in the directory
    */
-  public static Result run(Spec spec, Listener listener) throws IOException {
+  public static Result run(Spec spec, JobListener listener) throws IOException {
     return run(spec, listener, CrashPoints.configured());
   }
 
   /** {@link #run}, reaching {@code crash} at each step (test seam, see {@link CrashPoints}). */
-  static Result run(Spec spec, Listener listener, CrashPoints crash) throws IOException {
+  static Result run(Spec spec, JobListener listener, CrashPoints crash) throws IOException {
     return new SplitJob(spec, listener, crash).run();
   }
 
@@ -212,7 +223,7 @@ public final class SplitJob {
           return new Result(cp.records(), cp.badRecords(), cp.perShard(), true, true);
         }
         InputCheck.Outcome o =
-            state.checkInputs(inputs, cp.position(), spec.verifyInputs(), listener());
+            state.checkInputs(inputs, cp.position(), spec.verifyInputs(), listener);
         verifyStart = o.verifyStart();
         cp = withPosition(cp, ResumableRun.vouched(cp.position(), o));
       }
@@ -237,20 +248,6 @@ public final class SplitJob {
       guard.output("the quarantine file " + q.file(), q.file());
     }
     guard.check();
-  }
-
-  private JobListener listener() {
-    return new JobListener() {
-      @Override
-      public void warning(String message) {
-        listener.warning(message);
-      }
-
-      @Override
-      public void note(String message) {
-        listener.note(message);
-      }
-    };
   }
 
   private static Checkpoint withPosition(Checkpoint c, InputPosition at) {
@@ -351,7 +348,13 @@ public final class SplitJob {
         }
         boolean end = batch.endOfInput;
         source.recycle(batch);
-        listener.progress(end ? total : source.rawBytesRead(), total, records);
+        listener.progress(
+            new PhaseProgress(
+                SPLIT,
+                PhaseProgress.Unit.BYTES,
+                end ? total : source.rawBytesRead(),
+                total,
+                Map.of("records", records)));
         if (end) {
           checkpoint(state, shards, quarantine, cursor, records, bad, perShard, true);
           return new Result(records, bad, perShard, false, start.records() > 0);

@@ -1,5 +1,7 @@
 package dev.idem.engine.sort;
 
+import dev.idem.engine.run.JobListener;
+import dev.idem.engine.run.PhaseProgress;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -38,7 +40,7 @@ final class MergePhase {
   private final RunDirectory dir;
   private final SortPlan plan;
   private final boolean laterFirst;
-  private final SortDedupJob.Listener listener;
+  private final JobListener listener;
   private final Checkpoints checkpoints;
   private int passes;
   private int keyPasses;
@@ -48,7 +50,7 @@ final class MergePhase {
       RunDirectory dir,
       SortPlan plan,
       boolean laterFirst,
-      SortDedupJob.Listener listener,
+      JobListener listener,
       Checkpoints checkpoints) {
     this.dir = dir;
     this.plan = plan;
@@ -205,7 +207,13 @@ final class MergePhase {
     long now = System.nanoTime();
     if (force || now - lastReport > PROGRESS_NANOS) {
       lastReport = now;
-      listener.merging(passes, by, runs, done, total);
+      listener.progress(
+          new PhaseProgress(
+              "merge " + passes + " by " + by,
+              PhaseProgress.Unit.ENTRIES,
+              done,
+              total,
+              java.util.Map.of("runs", (long) runs)));
     }
   }
 }

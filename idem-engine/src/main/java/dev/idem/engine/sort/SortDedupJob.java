@@ -16,6 +16,7 @@ import dev.idem.engine.run.CrashPoints;
 import dev.idem.engine.run.InputCursor;
 import dev.idem.engine.run.InputPosition;
 import dev.idem.engine.run.JobListener;
+import dev.idem.engine.run.PhaseProgress;
 import dev.idem.engine.run.ResumableRun;
 import java.io.IOException;
 import java.io.InputStream;
@@ -42,22 +43,12 @@ import java.util.List;
  */
 public final class SortDedupJob {
 
-  /** Hears about a running job. Called on the job's thread. */
-  public interface Listener {
-    /** Phase 1: raw input bytes read of the total (0 when unknown), records, runs written. */
-    default void reading(long rawBytesDone, long rawBytesTotal, long records, int runs) {}
-
-    /**
-     * Phase 2: merge pass {@code pass} (1-based) by {@code by} ("key" or "input position") over
-     * {@code runs} runs has read {@code entriesDone} of {@code entriesTotal} entries.
-     */
-    default void merging(int pass, String by, int runs, long entriesDone, long entriesTotal) {}
-
-    default void warning(String message) {}
-
-    /** Something the user should know that is not a problem. */
-    default void note(String message) {}
-  }
+  /**
+   * The phase a job reports while it reads its inputs into runs (input bytes as stored, with the
+   * records read and the runs written); the merges report {@code "merge N by key"} or {@code "merge
+   * N by input position"} (records of runs merged, with the runs merged).
+   */
+  public static final String READ = "read";
 
   private static final long PROGRESS_NANOS = 500_000_000L;
 
@@ -110,7 +101,7 @@ public final class SortDedupJob {
   private final Long usableSpace;
   private final InputStream stdin;
   private final OutputStream stdout;
-  private final Listener listener;
+  private final JobListener listener;
   private final List<String> warnings = new ArrayList<>();
   private final RunKind kind;
   private final List<RunFile> runs = new ArrayList<>();
@@ -143,7 +134,7 @@ public final class SortDedupJob {
       Long usableSpace,
       InputStream stdin,
       OutputStream stdout,
-      Listener listener,
+      JobListener listener,
       CrashPoints crash) {
     this.spec = spec;
     this.plan = plan;
@@ -163,7 +154,7 @@ public final class SortDedupJob {
    * @throws IOException for unreadable inputs, unwritable outputs, or a {@code --tmp} without room
    */
   public static SortDedupResult run(
-      SortDedupSpec spec, InputStream stdin, OutputStream stdout, Listener listener)
+      SortDedupSpec spec, InputStream stdin, OutputStream stdout, JobListener listener)
       throws IOException {
     return run(
         spec,
@@ -182,7 +173,7 @@ public final class SortDedupJob {
       Long usableSpace,
       InputStream stdin,
       OutputStream stdout,
-      Listener listener,
+      JobListener listener,
       CrashPoints crash)
       throws IOException {
     return new SortDedupJob(spec, plan, usableSpace, stdin, stdout, listener, crash).run();
@@ -407,7 +398,7 @@ public final class SortDedupJob {
    * read from them. After reading, that is all of every input.
    */
   private void checkInputs(List<InputFile> inputs, SortState.Progress from) throws IOException {
-    JobListener warnings =
+    JobListener warnings = // counted in the result too
         new JobListener() {
           @Override
           public void warning(String message) {
@@ -614,7 +605,13 @@ public final class SortDedupJob {
         source.recycle(batch);
         long now = System.nanoTime();
         if (end || now - lastProgress > PROGRESS_NANOS) {
-          listener.reading(end ? total : source.rawBytesRead(), total, records, runs.size());
+          listener.progress(
+              new PhaseProgress(
+                  READ,
+                  PhaseProgress.Unit.BYTES,
+                  end ? total : source.rawBytesRead(),
+                  total,
+                  java.util.Map.of("records", records, "runs", (long) runs.size())));
           lastProgress = now;
         }
         if (end) {

@@ -1,6 +1,9 @@
 package dev.idem.engine.sort;
 
+import dev.idem.engine.run.JobReport;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * How a sort-dedup job went.
@@ -39,4 +42,29 @@ public record SortDedupResult(
     long outputBytes,
     long readMillis,
     long elapsedMillis,
-    List<String> warnings) {}
+    List<String> warnings)
+    implements JobReport {
+
+  @Override
+  public Map<String, Object> report() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("records", records);
+    m.put("kept", kept);
+    m.put("duplicates", duplicates);
+    m.put("bad_records", badRecords);
+    m.put("blank_lines", blankLines);
+    m.put("runs", runs);
+    m.put("merge_passes", mergePasses);
+    m.put("merge_passes_by_key", keyMergePasses);
+    m.put("fan_in", fanIn);
+    m.put("memory_bytes", memoryBytes);
+    m.put("temp_bytes_written", tempBytesWritten);
+    m.put("temp_peak_bytes", tempPeakBytes);
+    m.put("runs_compressed", runsCompressed);
+    m.put("output_bytes", outputBytes);
+    m.put("read_millis", readMillis);
+    m.put("elapsed_millis", elapsedMillis);
+    m.put("warnings", warnings);
+    return m;
+  }
+}

@@ -166,6 +166,14 @@ public final class WindowedDeduplicator {
     return v;
   }
 
+  /**
+   * Whether an event of this key at time {@code t} would be a duplicate, changing nothing: {@link
+   * #check} without keeping the key, counting the event or moving the clock.
+   */
+  public boolean contains(long hi, long lo, long t) {
+    return !rule.isLate(t, watermark()) && isDuplicate(hi, lo, t);
+  }
+
   private boolean isDuplicate(long hi, long lo, long t) {
     long b = rule.windowOf(t);
     if (rule.kind() == WindowKind.TUMBLING) {

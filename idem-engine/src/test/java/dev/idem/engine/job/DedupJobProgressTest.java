@@ -13,6 +13,8 @@ import dev.idem.engine.records.KeySpec;
 import dev.idem.engine.records.RecordFormat;
 import dev.idem.engine.records.VerifyInputs;
 import dev.idem.engine.run.CrashPoints;
+import dev.idem.engine.run.JobListener;
+import dev.idem.engine.run.PhaseProgress;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -21,6 +23,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -38,17 +41,15 @@ class DedupJobProgressTest {
   /** One call to the listener. */
   private record Heard(String what, long done, long total, long records) {}
 
-  private static final class Recording implements DedupJob.Listener {
+  private static final class Recording implements JobListener {
     final List<Heard> heard = new ArrayList<>();
 
+    /** Each phase by its name; the records' phase as "progress". */
     @Override
-    public void progress(long done, long total, long records, long kept) {
-      heard.add(new Heard("progress", done, total, records));
-    }
-
-    @Override
-    public void step(DedupJob.Step step, long done, long total) {
-      heard.add(new Heard(step.name(), done, total, -1));
+    public void progress(PhaseProgress p) {
+      String what =
+          p.phase().equals(DedupJob.DEDUP) ? "progress" : p.phase().toUpperCase(Locale.ROOT);
+      heard.add(new Heard(what, p.done(), p.total(), p.count("records")));
     }
 
     List<Heard> of(String what) {
@@ -125,7 +126,7 @@ class DedupJobProgressTest {
     return heard.get(heard.size() - 1);
   }
 
-  private JobResult run(DedupJobSpec spec, DedupJob.Listener listener, CrashPoints crash)
+  private JobResult run(DedupJobSpec spec, JobListener listener, CrashPoints crash)
       throws IOException {
     return DedupJob.run(
         spec, InputStream.nullInputStream(), OutputStream.nullOutputStream(), listener, crash);

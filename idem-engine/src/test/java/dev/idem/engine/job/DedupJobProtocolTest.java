@@ -242,7 +242,7 @@ class DedupJobProtocolTest {
           spec,
           InputStream.nullInputStream(),
           OutputStream.nullOutputStream(),
-          new DedupJob.Listener() {},
+          dev.idem.engine.run.JobListener.NONE,
           crash);
     }
 

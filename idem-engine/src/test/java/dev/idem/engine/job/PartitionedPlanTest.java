@@ -160,7 +160,7 @@ class PartitionedPlanTest {
         997,
         Duration.ofHours(1),
         dev.idem.engine.records.VerifyInputs.SAMPLE,
-        new DedupJob.Listener() {},
+        dev.idem.engine.run.JobListener.NONE,
         dev.idem.engine.run.CrashPoints.NONE);
   }
 

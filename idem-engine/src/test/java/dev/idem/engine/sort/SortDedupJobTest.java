@@ -10,6 +10,8 @@ import dev.idem.engine.records.BadRecordPolicy;
 import dev.idem.engine.records.KeySpec;
 import dev.idem.engine.records.RecordFormat;
 import dev.idem.engine.run.CrashPoints;
+import dev.idem.engine.run.JobListener;
+import dev.idem.engine.run.PhaseProgress;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -85,14 +87,13 @@ class SortDedupJobTest {
             in,
             new BadRecordPolicy.Fail(),
             1 << 20);
-    assertThatThrownBy(() -> run(spec, TINY, new SortDedupJob.Listener() {}))
+    assertThatThrownBy(() -> run(spec, TINY, JobListener.NONE))
         .isInstanceOf(JobException.class)
         .hasMessageContaining("the output " + in);
     assertThat(Files.readString(in)).isEqualTo("a\nb\na\n");
   }
 
-  private byte[] run(SortDedupSpec spec, SortPlan plan, SortDedupJob.Listener listener)
-      throws IOException {
+  private byte[] run(SortDedupSpec spec, SortPlan plan, JobListener listener) throws IOException {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     SortDedupJob.run(
         spec, plan, null, new ByteArrayInputStream(new byte[0]), out, listener, CrashPoints.NONE);
@@ -146,7 +147,7 @@ class SortDedupJobTest {
                   exact,
                   new BadRecordPolicy.Fail()),
               TINY,
-              new SortDedupJob.Listener() {});
+              JobListener.NONE);
       assertThat(out)
           .isEqualTo(SortDedupReference.expected(input, l -> l, keepLast, keyOrder, exact));
       assertTmpEmpty();
@@ -202,7 +203,7 @@ class SortDedupJobTest {
             false,
             false,
             new BadRecordPolicy.Fail());
-    assertThatThrownBy(() -> run(spec, TINY, new SortDedupJob.Listener() {}))
+    assertThatThrownBy(() -> run(spec, TINY, JobListener.NONE))
         .isInstanceOf(BadRecordException.class)
         .hasMessageStartingWith(in + ":301: malformed JSON")
         .hasMessageContaining("rerun with --on-bad-record skip");
@@ -213,10 +214,14 @@ class SortDedupJobTest {
   void aFailureInTheMiddleOfAMergeLeavesNothingBehind() throws IOException {
     Path in = halfRepeatedLines();
     List<Integer> passesSeen = new ArrayList<>();
-    SortDedupJob.Listener failing =
-        new SortDedupJob.Listener() {
+    JobListener failing =
+        new JobListener() {
           @Override
-          public void merging(int pass, String by, int runs, long done, long total) {
+          public void progress(PhaseProgress p) {
+            if (!p.phase().startsWith("merge ")) {
+              return;
+            }
+            int pass = Integer.parseInt(p.phase().split(" ")[1]);
             passesSeen.add(pass);
             if (pass == 2) {
               try (Stream<Path> files = Files.walk(dir.resolve("tmp"))) {
@@ -239,11 +244,13 @@ class SortDedupJobTest {
   void everyMergePassReportsItsEndSoItsBarReachesAHundredPercent() throws IOException {
     Path in = halfRepeatedLines();
     java.util.Map<String, long[]> last = new java.util.LinkedHashMap<>();
-    SortDedupJob.Listener recording =
-        new SortDedupJob.Listener() {
+    JobListener recording =
+        new JobListener() {
           @Override
-          public void merging(int pass, String by, int runs, long done, long total) {
-            last.put(pass + " by " + by, new long[] {done, total});
+          public void progress(PhaseProgress p) {
+            if (p.phase().startsWith("merge ")) {
+              last.put(p.phase(), new long[] {p.done(), p.total()});
+            }
           }
         };
     run(wholeLines(in), TINY, recording);
@@ -292,7 +299,7 @@ class SortDedupJobTest {
                     5000L,
                     new ByteArrayInputStream(new byte[0]),
                     out,
-                    new SortDedupJob.Listener() {},
+                    JobListener.NONE,
                     CrashPoints.NONE))
         .isInstanceOf(IOException.class)
         .hasMessageContaining("--tmp " + tmp())
@@ -334,7 +341,7 @@ class SortDedupJobTest {
               usable,
               new ByteArrayInputStream(new byte[0]),
               out,
-              new SortDedupJob.Listener() {},
+              JobListener.NONE,
               CrashPoints.NONE);
       assertThat(out.toString(java.nio.charset.StandardCharsets.UTF_8)).isEqualTo("some line\n");
       assertThat(r.runsCompressed())
@@ -368,7 +375,7 @@ class SortDedupJobTest {
               false,
               new BadRecordPolicy.Fail()),
           TINY,
-          new SortDedupJob.Listener() {
+          new JobListener() {
             @Override
             public void warning(String message) {
               warnings.add(message);

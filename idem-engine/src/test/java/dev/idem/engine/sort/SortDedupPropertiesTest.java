@@ -225,7 +225,7 @@ class SortDedupPropertiesTest {
             null,
             new ByteArrayInputStream(viaStdin ? input : new byte[0]),
             out,
-            new SortDedupJob.Listener() {},
+            dev.idem.engine.run.JobListener.NONE,
             CrashPoints.NONE);
     try (Stream<Path> left = Files.list(tmp)) {
       assertThat(left).as("temporary files left in --tmp").isEmpty();
