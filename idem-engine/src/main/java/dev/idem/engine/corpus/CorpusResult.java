@@ -1,6 +1,9 @@
 package dev.idem.engine.corpus;
 
+import dev.idem.engine.run.JobReport;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * How a corpus job went: what it read, removed and kept, and what judged it.
@@ -56,9 +59,47 @@ public record CorpusResult(
     long againstGrams,
     boolean alreadyDone,
     long millis,
-    List<String> warnings) {
+    List<String> warnings)
+    implements JobReport {
 
   public CorpusResult {
     warnings = List.copyOf(warnings);
+  }
+
+  /** The share of the content's characters removed, 0 to 1. */
+  public double removedShare() {
+    return contentChars == 0 ? 0 : (double) removedChars / contentChars;
+  }
+
+  @Override
+  public Map<String, Object> report() {
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("records", records);
+    m.put("documents", documents);
+    m.put("kept", kept);
+    m.put("changed", changed);
+    m.put("removed_documents", removedDocuments);
+    m.put("short_documents", shortDocuments);
+    m.put("bad_records", badRecords);
+    m.put("blank_lines", blankLines);
+    m.put("paragraphs", paragraphs);
+    m.put("judged_paragraphs", judgedParagraphs);
+    m.put("removed_paragraphs", removedParagraphs);
+    m.put("ngrams", grams);
+    m.put("seen_ngrams", seenGrams);
+    m.put("content_chars", contentChars);
+    m.put("removed_chars", removedChars);
+    m.put("removed_share", removedShare());
+    m.put("set", set);
+    m.put("set_keys", setKeys);
+    m.put("set_bytes", setBytes);
+    m.put("fill", fill);
+    m.put("expected_fpp", expectedRate);
+    m.put("unit_false_removal_bound", unitRateBound);
+    m.put("against_ngrams", againstGrams);
+    m.put("already_done", alreadyDone);
+    m.put("elapsed_ms", millis);
+    m.put("warnings", warnings);
+    return m;
   }
 }

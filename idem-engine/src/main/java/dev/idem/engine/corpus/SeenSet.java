@@ -225,7 +225,7 @@ final class SeenSet {
       case EXACT ->
           String.format(
               Locale.ROOT,
-              "exact set of %,d %s fingerprints, %s",
+              "exact set of the fingerprints of %,d %s, %s",
               size(),
               keys,
               ByteSize.format(bytes()));
