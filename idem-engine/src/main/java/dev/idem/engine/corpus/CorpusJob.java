@@ -2,9 +2,7 @@ package dev.idem.engine.corpus;
 
 import dev.idem.core.ByteSize;
 import dev.idem.core.Fingerprinter;
-import dev.idem.core.filter.BlockedBloomFilter;
 import dev.idem.core.filter.MembershipFilter;
-import dev.idem.core.filter.ScalableBloomFilter;
 import dev.idem.core.filter.StripedFingerprintSet;
 import dev.idem.engine.JobException;
 import dev.idem.engine.records.BadRecordException;
@@ -27,15 +25,12 @@ import dev.idem.engine.run.ResumableRun;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.stream.Stream;
 
 /**
@@ -65,15 +60,6 @@ import java.util.stream.Stream;
  */
 public final class CorpusJob {
 
-  /** The attribute each mode writes to {@code --annotate}. */
-  static String attributeName(CorpusSpec.Mode mode) {
-    return switch (mode) {
-      case PARAGRAPHS -> "idem_duplicate_paragraph_spans";
-      case NGRAMS -> "idem_ngram_overlap_spans";
-      case DECONTAMINATE -> "idem_contamination_spans";
-    };
-  }
-
   private final CorpusSpec spec;
   private final InputStream stdin;
   private final OutputStream stdout;
@@ -81,25 +67,8 @@ public final class CorpusJob {
   private final CrashPoints crash;
   private final List<String> warnings = new ArrayList<>();
 
-  // what the job counted
-  private long records;
-  private long documents;
-  private long blankLines;
-  private long badRecords;
-  private long kept;
-  private long changed;
-  private long removedDocuments;
-  private long shortDocuments;
-  private long paragraphs;
-  private long judgedParagraphs;
-  private long removedParagraphs;
-  private long grams;
-  private long seenGrams;
-  private long contentChars;
-  private long removedChars;
-
-  /** Units judged, by their n-grams: for the bound on removals by false positives. */
-  private final Map<Integer, Long> unitSizes = new HashMap<>();
+  /** What the job counted, through the record it is at. */
+  private final CorpusTally tally = new CorpusTally();
 
   private SeenSet seen;
   private MembershipFilter against;
@@ -113,6 +82,8 @@ public final class CorpusJob {
   private OutputFile dropped;
   private OutputFile annotate;
   private OutputFile quarantine;
+  private RemovalWriter removals;
+  private UnitJudge judge;
   private final TextBytes line = new TextBytes();
   private final StringBuilder left = new StringBuilder();
 
@@ -186,7 +157,7 @@ public final class CorpusJob {
       state = run;
       CorpusState.Progress from = run != null && run.resumed() ? run.checkpoint() : null;
       if (from != null && from.complete()) {
-        restoreCounts(from.counts());
+        tally.restore(from.counts());
         warn(spec.state() + " holds a finished job: nothing was done; its output is as written");
         return result(started, true);
       }
@@ -197,18 +168,21 @@ public final class CorpusJob {
             run.checkInputs(inputs, from.position(), spec.verifyInputs(), kernelListener());
         verifyStart = o.verifyStart();
         at = ResumableRun.vouched(from.position(), o);
-        restoreCounts(from.counts());
+        tally.restore(from.counts());
         sequence = from.sequence();
         snapshot = from.snapshot();
       }
       if (spec.mode() == CorpusSpec.Mode.DECONTAMINATE) {
-        against = buildAgainst(againstFiles);
+        EvaluationSets.Read read = EvaluationSets.read(spec, againstFiles, sourceSettings(), stdin);
+        against = read.set();
+        againstGrams = read.grams();
       }
       if (run != null) {
         deleteUnnamed(from);
       }
       try {
         openOutputs(from);
+        judge = new UnitJudge(spec, tally, seen);
         return process(at, verifyStart, started);
       } finally {
         closeOutputs();
@@ -272,68 +246,6 @@ public final class CorpusJob {
     return spec.mode() == CorpusSpec.Mode.PARAGRAPHS ? "paragraphs" : "n-grams";
   }
 
-  /** The evaluation sets' n-grams, a set read only from then on. */
-  private MembershipFilter buildAgainst(List<InputFile> files) throws IOException {
-    MembershipFilter set;
-    if (spec.fpp() == 0) {
-      set = StripedFingerprintSet.forRecords(1 << 20);
-    } else if (spec.expected() > 0) {
-      set = BlockedBloomFilter.create(spec.expected(), spec.fpp());
-    } else {
-      set =
-          ScalableBloomFilter.builder()
-              .initialCapacity(1 << 20)
-              .falsePositiveRate(spec.fpp())
-              .build();
-    }
-    DocumentParser parser = new DocumentParser(spec, spec.againstContent().path(), null, null);
-    ParsedDocument d = new ParsedDocument();
-    RecordSource.Settings settings = sourceSettings();
-    try (RecordSource source = new RecordSource(files, settings, stdin, 0, 0, 0)) {
-      while (true) {
-        RecordBatch batch = source.next();
-        for (int i = 0; i < batch.count; i++) {
-          if (batch.kind[i] == RecordBatch.BLANK) {
-            continue;
-          }
-          String problem =
-              batch.kind[i] == RecordBatch.OK
-                  ? parser.text(batch.arena, batch.start[i], batch.contentLength[i], d)
-                  : batch.problem[i];
-          if (problem != null) {
-            throw new JobException(
-                "evaluation set "
-                    + files.get(batch.fileIndex[i]).path()
-                    + ":"
-                    + batch.line[i]
-                    + ": "
-                    + problem);
-          }
-          againstGrams += parser.addGrams(d.text, true, set);
-        }
-        boolean end = batch.endOfInput;
-        source.recycle(batch);
-        if (end) {
-          break;
-        }
-      }
-    }
-    if (set instanceof BlockedBloomFilter b && b.expectedFpp() > spec.fpp()) {
-      throw new JobException(
-          String.format(
-              Locale.ROOT,
-              "the evaluation sets hold %,d n-grams, more than the %,d --expected sizes the filter"
-                  + " for: its false-positive rate would be %.3g, above --fpp %s. Give --expected of"
-                  + " at least %,d, or leave it out (a filter that grows)",
-              b.approximateCount(),
-              b.capacity(),
-              b.expectedFpp(),
-              spec.fpp(),
-              2 * b.approximateCount()));
-    }
-    return set;
-  }
-
   // ---- outputs ----
 
   private void openOutputs(CorpusState.Progress from) throws IOException {
@@ -352,6 +264,7 @@ public final class CorpusJob {
     if (spec.onBadRecord() instanceof BadRecordPolicy.Quarantine q) {
       quarantine = OutputFile.open(q.file(), at.quarantine());
     }
+    removals = new RemovalWriter(spec.mode(), dropped, annotate);
     if (spec.mode() != CorpusSpec.Mode.DECONTAMINATE) {
       if (from == null || from.structure() == null) {
         seen = newSeen();
@@ -485,21 +398,21 @@ public final class CorpusJob {
   private void handle(RecordBatch batch, int i, ParsedDocument d) throws IOException {
     switch (batch.kind[i]) {
       case RecordBatch.OK -> {
-        records++;
+        tally.records++;
         if (!d.ok()) {
           bad(batch, i, d.problem);
           return;
         }
-        documents++;
+        tally.documents++;
         document(batch, i, d);
         if (state != null) {
           state.reached(CorpusState.Step.DOCUMENT_HANDLED);
         }
       }
-      case RecordBatch.BLANK -> blankLines++;
+      case RecordBatch.BLANK -> tally.blankLines++;
       case RecordBatch.HEADER -> {}
       default -> {
-        records++;
+        tally.records++;
         bad(batch, i, batch.problem[i]);
       }
     }
@@ -508,13 +421,13 @@ public final class CorpusJob {
   private void bad(RecordBatch batch, int i, String problem) throws IOException {
     String name = inputs.get(batch.fileIndex[i]).path();
     if (spec.onBadRecord() instanceof BadRecordPolicy.Fail) {
-      records--;
+      tally.records--;
       if (state != null) {
         checkpoint(false); // just before this record: a rerun with skip goes on from it
       }
       throw new BadRecordException(name, batch.line[i], problem, state != null);
     }
-    badRecords++;
+    tally.badRecords++;
     if (quarantine != null) {
       if (batch.tooLongToKeep(i)) {
         warn(
@@ -532,121 +445,22 @@ public final class CorpusJob {
 
   // ---- judging one document ----
 
-  /** Paragraphs removed from the document being judged, and each one's score. */
-  private boolean[] removed = new boolean[64];
-
-  private double[] score = new double[64];
-
   private void document(RecordBatch batch, int i, ParsedDocument d) throws IOException {
+    judge.judge(d);
     int n = d.paragraphs;
-    if (removed.length < n) {
-      removed = new boolean[Math.max(n, 2 * removed.length)];
-      score = new double[removed.length];
-    }
-    java.util.Arrays.fill(removed, 0, n, false);
-    paragraphs += n;
-    contentChars += d.text.length();
-    boolean any = false;
-    double wholeScore = -1; // the document removed whole, with this score
-    switch (spec.mode()) {
-      case PARAGRAPHS -> {
-        for (int k = 0; k < n; k++) {
-          if (d.judged[k]) {
-            judgedParagraphs++;
-            if (!seen.add(d.fingerprints[2 * k], d.fingerprints[2 * k + 1])) {
-              removed[k] = true;
-              score[k] = 1;
-              any = true;
-            }
-          }
-        }
-        count(1, countJudged(d));
-      }
-      case NGRAMS -> {
-        long docSeen = 0;
-        long docGrams = 0;
-        for (int k = 0; k < n; k++) {
-          if (!d.judged[k]) {
-            continue;
-          }
-          judgedParagraphs++;
-          int from = d.gramFrom[k];
-          int to = d.gramFrom[k + 1];
-          if (to == from) {
-            continue; // no token: never removed
-          }
-          long[] g = d.grams;
-          int contained = 0;
-          for (int j = from; j < to; j++) {
-            if (seen.contains(g[2 * j], g[2 * j + 1])) {
-              contained++;
-            }
-          }
-          for (int j = from; j < to; j++) {
-            seen.add(g[2 * j], g[2 * j + 1]);
-          }
-          int total = to - from;
-          count(total, 1);
-          grams += total;
-          seenGrams += contained;
-          docSeen += contained;
-          docGrams += total;
-          double share = (double) contained / total;
-          if (share >= spec.threshold()) {
-            removed[k] = true;
-            score[k] = share;
-            any = true;
-          }
-        }
-        if (spec.documentThreshold() > 0 && docGrams > 0) {
-          double share = (double) docSeen / docGrams;
-          if (share >= spec.documentThreshold()) {
-            wholeScore = share;
-          }
-        }
-      }
-      case DECONTAMINATE -> {
-        boolean whole = spec.unit() == CorpusSpec.Unit.DOCUMENT;
-        for (int u = 0; u < d.unitGrams.length; u++) {
-          int g = d.unitGrams[u];
-          if (g == 0) {
-            continue;
-          }
-          if (!whole) {
-            judgedParagraphs++;
-          }
-          count(g, 1);
-          grams += g;
-          seenGrams += d.unitMatched[u];
-          double share = (double) d.unitMatched[u] / g;
-          if (d.unitMatched[u] > 0 && share >= spec.threshold()) {
-            if (whole) {
-              wholeScore = share;
-            } else {
-              removed[u] = true;
-              score[u] = share;
-              any = true;
-            }
-          }
-        }
-        if (!whole) {
-          for (int k = 0; k < n; k++) {
-            if (d.judged[k] && d.unitGrams[k] == 0) {
-              judgedParagraphs++;
-            }
-          }
-        }
-      }
-    }
+    boolean[] removed = judge.removed;
+    double[] score = judge.score;
+    boolean any = judge.any;
+    double wholeScore = judge.wholeScore;
     String name = inputs.get(batch.fileIndex[i]).path();
     long lineNo = batch.line[i];
-    CodePoints cp = new CodePoints(d.text);
+    RemovalWriter.CodePoints cp = new RemovalWriter.CodePoints(d.text);
     if (wholeScore >= 0) {
-      removedDocuments++;
-      removedChars += d.text.length();
+      tally.removedDocuments++;
+      tally.removedChars += d.text.length();
       if (dropped != null) {
         if (spec.mode() == CorpusSpec.Mode.DECONTAMINATE) {
-          droppedLine(
+          removals.dropped(
               name,
               lineNo,
               "document",
@@ -658,7 +472,7 @@ public final class CorpusJob {
               d.matchStart[0],
               d.matchEnd[0]);
         } else {
-          droppedLine(
+          removals.dropped(
               name,
               lineNo,
               "document",
@@ -671,15 +485,15 @@ public final class CorpusJob {
               d.text.length());
         }
       }
-      annotate(d, cp, true, wholeScore);
+      removals.annotate(d, cp, true, wholeScore, removed, score);
       return;
     }
     if (!any) {
-      kept++;
+      tally.kept++;
       if (out != null) {
         out.writeRecord(batch, i);
       }
-      annotate(d, cp, false, 0);
+      removals.annotate(d, cp, false, 0, removed, score);
       return;
     }
     // the text without the spans of the removed paragraphs
@@ -687,12 +501,12 @@ public final class CorpusJob {
     left.append(d.text, 0, n == 0 ? d.text.length() : d.start[0]);
     for (int k = 0; k < n; k++) {
       if (removed[k]) {
-        removedParagraphs++;
+        tally.removedParagraphs++;
         if (dropped != null) {
           boolean decon = spec.mode() == CorpusSpec.Mode.DECONTAMINATE;
           int s = decon ? d.matchStart[k] : d.start[k];
           int e = decon ? d.matchEnd[k] : d.spanEnd[k];
-          droppedLine(
+          removals.dropped(
               name, lineNo, "paragraph", cp, s, e, score[k], d.text, s, decon ? e : d.end[k]);
         }
       } else {
@@ -700,20 +514,21 @@ public final class CorpusJob {
       }
     }
     String rest = left.toString();
-    removedChars += d.text.length() - rest.length();
+    tally.removedChars += d.text.length() - rest.length();
     String stripped = rest.strip();
     if (stripped.length() < spec.minDocChars()
         || stripped.codePointCount(0, stripped.length()) < spec.minDocChars()) {
-      shortDocuments++;
-      removedChars += rest.length();
+      tally.shortDocuments++;
+      tally.removedChars += rest.length();
       if (dropped != null) {
-        droppedLine(name, lineNo, "document", cp, 0, d.text.length(), 1, rest, 0, rest.length());
+        removals.dropped(
+            name, lineNo, "document", cp, 0, d.text.length(), 1, rest, 0, rest.length());
       }
-      annotate(d, cp, true, 1);
+      removals.annotate(d, cp, true, 1, removed, score);
       return;
     }
-    kept++;
-    changed++;
+    tally.kept++;
+    tally.changed++;
     if (out != null) {
       int start = batch.start[i];
       byte[] a = batch.arena;
@@ -727,133 +542,7 @@ public final class CorpusJob {
         out.write((byte) '\n');
       }
     }
-    annotate(d, cp, false, 0);
-  }
-
-  private static int countJudged(ParsedDocument d) {
-    int c = 0;
-    for (int k = 0; k < d.paragraphs; k++) {
-      if (d.judged[k]) {
-        c++;
-      }
-    }
-    return c;
-  }
-
-  /** {@code units} more units of {@code grams} n-grams each were judged. */
-  private void count(int grams, int units) {
-    if (units > 0) {
-      unitSizes.merge(grams, (long) units, Long::sum);
-    }
-  }
-
-  /** Code-point offsets of a text's char offsets, for ascending offsets mostly. */
-  private static final class CodePoints {
-    private final String text;
-    private int at;
-    private int points;
-
-    CodePoints(String text) {
-      this.text = text;
-    }
-
-    int of(int index) {
-      if (index < at) {
-        at = 0;
-        points = 0;
-      }
-      points += text.codePointCount(at, index);
-      at = index;
-      return points;
-    }
-  }
-
-  /**
-   * {@code FILE<TAB>LINE<TAB>UNIT<TAB>START<TAB>END<TAB>SCORE<TAB>TEXT}: the span in code points of
-   * the content as read, and {@code text[from, to)} as a JSON string.
-   */
-  private void droppedLine(
-      String name,
-      long lineNo,
-      String unit,
-      CodePoints cp,
-      int start,
-      int end,
-      double score,
-      String text,
-      int from,
-      int to)
-      throws IOException {
-    byte[] file = name.getBytes(StandardCharsets.UTF_8); // a path's bytes, not its chars
-    dropped.write(file, 0, file.length);
-    String head =
-        "\t"
-            + lineNo
-            + "\t"
-            + unit
-            + "\t"
-            + cp.of(start)
-            + "\t"
-            + cp.of(end)
-            + "\t"
-            + score(score)
-            + "\t";
-    byte[] h = head.getBytes(StandardCharsets.US_ASCII);
-    dropped.write(h, 0, h.length);
-    int len = JsonStrings.write(text, from, to, line, 0);
-    dropped.write(line.bytes, 0, len);
-    dropped.write((byte) '\n');
-  }
-
-  /**
-   * The document's line of {@code --annotate}: {@code {"id":…,"attributes":{"NAME":[[start, end,
-   * score],…]}}}, spans in code points; the whole text when {@code whole}.
-   */
-  private void annotate(ParsedDocument d, CodePoints cp, boolean whole, double wholeScore)
-      throws IOException {
-    if (annotate == null) {
-      return;
-    }
-    StringBuilder b = new StringBuilder(64);
-    if (whole) {
-      b.append('[')
-          .append(0)
-          .append(',')
-          .append(cp.of(d.text.length()))
-          .append(',')
-          .append(score(wholeScore))
-          .append(']');
-    } else {
-      for (int k = 0; k < d.paragraphs; k++) {
-        if (removed[k]) {
-          if (b.length() > 0) {
-            b.append(',');
-          }
-          b.append('[')
-              .append(cp.of(d.start[k]))
-              .append(',')
-              .append(cp.of(d.spanEnd[k]))
-              .append(',')
-              .append(score(score[k]))
-              .append(']');
-        }
-      }
-    }
-    String lineText =
-        "{\"id\":"
-            + d.idJson
-            + ",\"attributes\":{\""
-            + attributeName(spec.mode())
-            + "\":["
-            + b
-            + "]}}\n";
-    byte[] bytes = lineText.getBytes(StandardCharsets.UTF_8);
-    annotate.write(bytes, 0, bytes.length);
-  }
-
-  /** A score as written: 1.0, or four decimals. */
-  static String score(double s) {
-    return s == 1 ? "1.0" : String.format(Locale.ROOT, "%.4f", s);
+    removals.annotate(d, cp, false, 0, removed, score);
   }
 
   // ---- checkpoints ----
@@ -887,7 +576,7 @@ public final class CorpusJob {
         new CorpusState.Progress(
             next,
             complete ? cursor.finalPosition() : cursor.position(),
-            counts(),
+            tally.counts(),
             outMark,
             droppedMark,
             annotateMark,
@@ -923,43 +612,6 @@ public final class CorpusJob {
     }
   }
 
-  private CorpusState.Counts counts() {
-    return new CorpusState.Counts(
-        records,
-        documents,
-        blankLines,
-        badRecords,
-        kept,
-        changed,
-        removedDocuments,
-        shortDocuments,
-        paragraphs,
-        judgedParagraphs,
-        removedParagraphs,
-        grams,
-        seenGrams,
-        contentChars,
-        removedChars);
-  }
-
-  private void restoreCounts(CorpusState.Counts c) {
-    records = c.records();
-    documents = c.documents();
-    blankLines = c.blankLines();
-    badRecords = c.badRecords();
-    kept = c.kept();
-    changed = c.changed();
-    removedDocuments = c.removedDocuments();
-    shortDocuments = c.shortDocuments();
-    paragraphs = c.paragraphs();
-    judgedParagraphs = c.judgedParagraphs();
-    removedParagraphs = c.removedParagraphs();
-    grams = c.grams();
-    seenGrams = c.seenGrams();
-    contentChars = c.contentChars();
-    removedChars = c.removedChars();
-  }
-
   private CorpusResult result(long started, boolean alreadyDone) {
     double rate;
     long setKeys;
@@ -993,27 +645,27 @@ public final class CorpusJob {
       set = "(restored counts only)";
     }
     return new CorpusResult(
-        records,
-        documents,
-        blankLines,
-        badRecords,
-        kept,
-        changed,
-        removedDocuments,
-        shortDocuments,
-        paragraphs,
-        judgedParagraphs,
-        removedParagraphs,
-        grams,
-        seenGrams,
-        contentChars,
-        removedChars,
+        tally.records,
+        tally.documents,
+        tally.blankLines,
+        tally.badRecords,
+        tally.kept,
+        tally.changed,
+        tally.removedDocuments,
+        tally.shortDocuments,
+        tally.paragraphs,
+        tally.judgedParagraphs,
+        tally.removedParagraphs,
+        tally.grams,
+        tally.seenGrams,
+        tally.contentChars,
+        tally.removedChars,
         set,
         setKeys,
         setBytes,
         fill,
         rate,
-        rate == 0 ? 0 : FalseRemovals.shareBound(unitSizes, rate, threshold()),
+        rate == 0 ? 0 : FalseRemovals.shareBound(tally.unitSizes, rate, threshold()),
         againstGrams,
         alreadyDone,
         (System.nanoTime() - started) / 1_000_000,

@@ -171,7 +171,7 @@ class CorpusPropertiesTest {
 
     List<String> attributes = Files.readAllLines(annotate, StandardCharsets.UTF_8);
     assertThat(attributes).hasSize(corpus.size());
-    String name = CorpusJob.attributeName(b.build().mode());
+    String name = RemovalWriter.attributeName(b.build().mode());
     for (int i = 0; i < corpus.size(); i++) {
       JsonNode line = CorpusFixture.JSON.readTree(attributes.get(i));
       assertThat(line.get("id").asInt()).isEqualTo(i);
