@@ -2,7 +2,8 @@
  * idem's engine: the {@code Deduplicator} library (in memory, or durable in a directory), windowed
  * dedup, and the resumable jobs behind the {@code idem} command with their job kernel. Every
  * package but {@code dev.idem.engine.store} (where keys live: RocksDB, the exact tiers, the
- * hand-over of restored tiers) is API; docs/DESIGN.md lists what each exports.
+ * hand-over of restored tiers) and {@code dev.idem.engine.partition} (the partitioned method's
+ * plan, files and judge) is API; docs/DESIGN.md lists what each exports.
  */
 module dev.idem.engine {
   requires transitive dev.idem.core;
@@ -50,5 +51,7 @@ module dev.idem.engine {
   opens dev.idem.engine.job to
       com.fasterxml.jackson.databind;
   opens dev.idem.engine.corpus to
+      com.fasterxml.jackson.databind;
+  opens dev.idem.engine.partition to
       com.fasterxml.jackson.databind;
 }

@@ -34,7 +34,7 @@ class PublicApiTest {
         String pkg = m.group(1);
         expected.add("**`" + pkg + "`**");
         try (Stream<Path> files = Files.list(sources.resolve(pkg.replace('.', '/')))) {
-          for (Path f : files.sorted().toList()) {
+          for (Path f : files.filter(p -> p.toString().endsWith(".java")).sorted().toList()) {
             String name = f.getFileName().toString().replace(".java", "");
             if (Pattern.compile(
                     "(?m)^public (final |abstract |sealed |non-sealed )*"

@@ -429,16 +429,9 @@ public final class CorpusJob {
     }
     tally.badRecords++;
     if (quarantine != null) {
-      if (batch.tooLongToKeep(i)) {
-        warn(
-            name
-                + ":"
-                + batch.line[i]
-                + ": "
-                + problem
-                + "; too long to quarantine, counted as bad");
-      } else {
-        quarantine.writeRecord(batch, i);
+      String w = quarantine.quarantine(batch, i, name);
+      if (w != null) {
+        warn(w);
       }
     }
   }

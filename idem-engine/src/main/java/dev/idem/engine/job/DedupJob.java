@@ -16,6 +16,8 @@ import dev.idem.engine.ExpectedKeys;
 import dev.idem.engine.JobException;
 import dev.idem.engine.KeyMode;
 import dev.idem.engine.Verdict;
+import dev.idem.engine.partition.DuplicateBits;
+import dev.idem.engine.partition.PartitionedPlan;
 import dev.idem.engine.plan.JobMemory;
 import dev.idem.engine.records.BadRecordException;
 import dev.idem.engine.records.BadRecordPolicy;
@@ -82,8 +84,8 @@ public final class DedupJob {
   public static final String RESTORE = "restore";
 
   public static final String CHECK = "check";
-  public static final String PARTITION = "partition";
-  public static final String JUDGE = "judge";
+  public static final String PARTITION = PartitionedPlan.PARTITION;
+  public static final String JUDGE = PartitionedPlan.JUDGE;
   public static final String DEDUP = "dedup";
 
   /**
@@ -748,8 +750,8 @@ public final class DedupJob {
     long otherShards = 0;
     OutputFile out = p.outputs.out();
     long firstRecordMillis = -1;
-    long totalBytes = bytesBefore(inputs, inputs.size());
-    long before = bytesBefore(inputs, start.fileIndex());
+    long totalBytes = InputFile.bytesBefore(inputs, inputs.size());
+    long before = InputFile.bytesBefore(inputs, start.fileIndex());
     // a resume inside an input: what the source read to get there, as stored, counts as done
     long startDone = before + (start.offset() == 0 ? 0 : source.rawBytesRead());
     listener.progress(progress(Math.min(startDone, totalBytes), totalBytes, p));
@@ -853,11 +855,6 @@ public final class DedupJob {
         java.util.Map.of("records", p.records, "kept", p.kept()));
   }
 
-  /** The stored bytes of the inputs before input {@code index}. */
-  static long bytesBefore(List<InputFile> inputs, int index) {
-    return inputs.subList(0, index).stream().mapToLong(f -> Math.max(0, f.size())).sum();
-  }
-
   /** The outputs of a running job. */
   private void handle(Verdict verdict, RecordBatch batch, int i, String name, JobProgress.Outputs o)
       throws IOException {
@@ -908,18 +905,10 @@ public final class DedupJob {
           batch.tooLongToKeep(i)
               ? batch.problem[i] + " (too long to quarantine: not in the quarantine file)"
               : batch.problem[i]);
-      if (batch.tooLongToKeep(i)) {
-        String w =
-            name
-                + ":"
-                + batch.line[i]
-                + ": "
-                + batch.problem[i]
-                + "; too long to quarantine, counted as bad";
+      String w = p.outputs.quarantine().quarantine(batch, i, name);
+      if (w != null) {
         warnings.add(w);
         listener.warning(w);
-      } else {
-        p.outputs.quarantine().writeRecord(batch, i);
       }
     }
   }

@@ -3,6 +3,7 @@ package dev.idem.engine.job;
 import dev.idem.engine.DedupStats;
 import dev.idem.engine.JobException;
 import dev.idem.engine.Verdict;
+import dev.idem.engine.partition.DuplicateBits;
 import dev.idem.engine.records.RecordBatch;
 import dev.idem.engine.store.StateStore;
 import java.io.IOException;

@@ -533,16 +533,9 @@ public final class NearDupJob {
       throw new BadRecordException(name, batch.line[i], batch.problem[i], false);
     }
     if (quarantine != null) {
-      if (batch.tooLongToKeep(i)) {
-        warn(
-            name
-                + ":"
-                + batch.line[i]
-                + ": "
-                + batch.problem[i]
-                + "; too long to quarantine, counted as bad");
-      } else {
-        quarantine.writeRecord(batch, i);
+      String w = quarantine.quarantine(batch, i, name);
+      if (w != null) {
+        warn(w);
       }
     }
   }

@@ -81,6 +81,13 @@ public record InputFile(
     return isStream() ? Compression.NONE : Compression.ofInput(Path.of(path));
   }
 
+  /**
+   * The stored bytes of {@code inputs} before input {@code index}: where a job's progress starts.
+   */
+  public static long bytesBefore(List<InputFile> inputs, int index) {
+    return inputs.subList(0, index).stream().mapToLong(f -> Math.max(0, f.size())).sum();
+  }
+
   /** True for the name that stands for standard input. */
   public static boolean isStdin(String name) {
     return Inputs.STDIN.equals(name);

@@ -288,6 +288,26 @@ public final class OutputFile implements AutoCloseable {
   }
 
   /**
+   * Writes record {@code i} of a batch, as read, to this file of bad records. A record too long for
+   * the batch to have kept is not there to write: it is counted as bad all the same, and the
+   * warning that says so comes back (null when the record was written).
+   *
+   * @param file the input the record came from, for the warning
+   */
+  public String quarantine(RecordBatch batch, int i, String file) throws IOException {
+    if (batch.tooLongToKeep(i)) {
+      return file
+          + ":"
+          + batch.line[i]
+          + ": "
+          + batch.problem[i]
+          + "; too long to quarantine, counted as bad";
+    }
+    writeRecord(batch, i);
+    return null;
+  }
+
+  /**
    * How a checkpoint or identity names an output: its absolute path, its directory as it really is
    * (links resolved), so that another spelling of the same file is the same output; null for none.
    */

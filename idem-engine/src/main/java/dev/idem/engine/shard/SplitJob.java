@@ -323,21 +323,12 @@ public final class SplitJob {
                 throw new BadRecordException(
                     inputs.get(batch.fileIndex[i]).path(), batch.line[i], batch.problem[i], true);
               }
-              if (quarantine != null && batch.tooLongToKeep(i)) {
-                listener.warning(
-                    inputs.get(batch.fileIndex[i]).path()
-                        + ":"
-                        + batch.line[i]
-                        + ": "
-                        + batch.problem[i]
-                        + "; too long to quarantine, counted as bad");
-              } else if (quarantine != null) {
-                quarantine.write(
-                    batch.arena,
-                    batch.start[i],
-                    batch.contentLength[i] + batch.terminatorLength[i]);
-                if (batch.terminatorLength[i] == 0) {
-                  quarantine.write((byte) '\n');
+              if (quarantine != null) {
+                String w =
+                    quarantine.quarantine(
+                        batch, i, inputs.get(batch.fileIndex[i]).path().toString());
+                if (w != null) {
+                  listener.warning(w);
                 }
               }
               bad++;

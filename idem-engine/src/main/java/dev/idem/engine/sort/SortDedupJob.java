@@ -705,16 +705,9 @@ public final class SortDedupJob {
       throw new BadRecordException(name, batch.line[i], batch.problem[i], state != null);
     }
     if (policy instanceof BadRecordPolicy.Quarantine) {
-      if (batch.tooLongToKeep(i)) {
-        warn(
-            name
-                + ":"
-                + batch.line[i]
-                + ": "
-                + batch.problem[i]
-                + "; too long to quarantine, counted as bad");
-      } else {
-        quarantine.writeRecord(batch, i);
+      String w = quarantine.quarantine(batch, i, name);
+      if (w != null) {
+        warn(w);
       }
     }
   }

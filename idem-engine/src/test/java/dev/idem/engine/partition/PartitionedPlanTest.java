@@ -1,4 +1,4 @@
-package dev.idem.engine.job;
+package dev.idem.engine.partition;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -102,11 +102,9 @@ class PartitionedPlanTest {
     List<InputFile> in = write(List.of(lines(new Random(1), 100)));
     Path planDir = Files.createDirectories(dir.resolve("plan"));
     long[] lengths = {10L * PartitionFiles.ENTRY_BYTES};
-    PartitionedPlan.Progress halfway =
-        new PartitionedPlan.Progress(
-            1, in, dev.idem.engine.run.InputPosition.START, 10, lengths, false, 0, 0, null);
-    dev.idem.engine.run.StateFile.write(
-        planDir.resolve(PartitionedPlan.PROGRESS), "partitioned-plan", 2, halfway);
+    PlanProgress.start(1, in)
+        .read(dev.idem.engine.run.InputPosition.START, 10, lengths, false)
+        .save(planDir);
     Files.write(PartitionFiles.path(planDir, 0, 0), new byte[5 * PartitionFiles.ENTRY_BYTES]);
     assertThatThrownBy(() -> plan(in, 64 << 10, 100, true))
         .isInstanceOf(IOException.class)
@@ -121,20 +119,6 @@ class PartitionedPlanTest {
     assertThatThrownBy(() -> DuplicateBits.open(file, 1000))
         .isInstanceOf(IOException.class)
         .hasMessageContaining("13 bytes, not the 125 of 1000 records");
-  }
-
-  /** Pass 3 meeting more records than pass 1 counted: the inputs changed, and the job says so. */
-  @net.jqwik.api.Example
-  void aJudgeWithFewerVerdictsThanRecordsRefusesTheBatch() throws IOException {
-    List<InputFile> in = write(List.of(List.of("a", "b", "a", "c", "d")));
-    try (DuplicateBits bits = DuplicateBits.open(dir.resolve("bits"), 3);
-        RecordSource source = new RecordSource(in, settings(), null, 0, 0, 0);
-        PlannedJudge judge = new PlannedJudge(bits, 0)) {
-      dev.idem.engine.records.RecordBatch batch = source.next();
-      assertThatThrownBy(() -> judge.prepare(batch))
-          .isInstanceOf(JobException.class)
-          .hasMessageContaining("the inputs hold more records than when the job's first pass");
-    }
   }
 
   private static RecordSource.Settings settings() {

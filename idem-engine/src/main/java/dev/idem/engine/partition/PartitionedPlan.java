@@ -1,4 +1,4 @@
-package dev.idem.engine.job;
+package dev.idem.engine.partition;
 
 import dev.idem.core.filter.FingerprintSet;
 import dev.idem.engine.JobException;
@@ -13,14 +13,9 @@ import dev.idem.engine.run.JobListener;
 import dev.idem.engine.run.PhaseProgress;
 import dev.idem.engine.run.PhaseReporter;
 import dev.idem.engine.run.ResumableRun;
-import dev.idem.engine.run.StateFile;
 import java.io.IOException;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -29,7 +24,7 @@ import java.util.List;
  * The partitioned method of exact dedup, for exact sets larger than the memory a job may use: the
  * verdicts are worked out before any record is written, in two passes whose memory is bounded by a
  * budget, and the job's usual loop then writes the records in one more read of the inputs, asking
- * {@link PlannedJudge} for each verdict.
+ * its judge for each verdict ({@code PlannedJudge}).
  *
  * <ol>
  *   <li><b>Partition</b>: read the inputs, fingerprint each judged record (the records the job's
@@ -47,8 +42,8 @@ import java.util.List;
  *
  * <p>Resumable: in a state directory, the first pass checkpoints (every {@link
  * #FIRST_PASS_CHECKPOINT_SPREAD} times {@code checkpointRecords} records, or {@code
- * checkpointInterval}): the partition files are synced and {@code progress.json} (a {@link
- * StateFile}) records the input position with what was read, the count of judged records and the
+ * checkpointInterval}): the partition files are synced and {@code progress.json} ({@link
+ * PlanProgress}) records the input position with what was read, the count of judged records and the
  * files' lengths; a resume cuts the files back to those lengths and reads on from there. The second
  * pass records each partition done, with the duplicates it found, after its marks are synced; a
  * resume redoes the one in progress, which sets the same bits again. When the last partition is
@@ -60,9 +55,14 @@ import java.util.List;
  * a resume checks the inputs against what it read (all of them, once partitioned), and refuses
  * inputs that changed ({@code InputCheck}).
  */
-final class PartitionedPlan {
+public final class PartitionedPlan {
 
-  static final String PROGRESS = "progress.json";
+  /** The phase of the first read, reported to the job's listener: input bytes as stored. */
+  public static final String PARTITION = "partition";
+
+  /** The phase that judges the partitions, one at a time: partitions. */
+  public static final String JUDGE = "judge";
+
   static final String BITS = "duplicates.bits";
 
   /**
@@ -74,59 +74,6 @@ final class PartitionedPlan {
 
   /** The most files the first pass writes at once. */
   static final int MAX_PARTITIONS = 512; // each an open file: well under the usual limit of 1024
-
-  /** The encoding of {@code progress.json}: version 2, the first in the state-file encoding. */
-  private static final String KIND = "partitioned-plan";
-
-  private static final int VERSION = 2;
-
-  /**
-   * What the plan has done, as {@code progress.json} records it.
-   *
-   * @param position where the first pass stands, with what it read; once partitioned, every input
-   *     read to its end
-   * @param duplicates the later occurrences found by the partitions judged so far
-   * @param bitsCrc the CRC32C of {@code duplicates.bits} once every partition is judged; {@code
-   *     null} before, and in plans written before idem kept it
-   */
-  record Progress(
-      int partitions,
-      List<InputFile> inputs,
-      InputPosition position,
-      long judged,
-      long[] lengths,
-      boolean partitioned,
-      int partitionsJudged,
-      long duplicates,
-      Long bitsCrc) {
-
-    /** The first pass at {@code at}, with the files' lengths there; {@code done} at its end. */
-    Progress read(InputPosition at, long judged, long[] lengths, boolean done) {
-      return new Progress(partitions, inputs, at, judged, lengths, done, 0, 0, null);
-    }
-
-    /** The second pass with {@code n} partitions judged, which found {@code duplicates} in all. */
-    Progress partitionsDone(int n, long duplicates, Long bitsCrc) {
-      return new Progress(
-          partitions, inputs, position, judged, lengths, partitioned, n, duplicates, bitsCrc);
-    }
-
-    boolean judgedAll() {
-      return partitioned && partitionsJudged == partitions;
-    }
-  }
-
-  /** {@code progress.json} as idem wrote it before the state-file encoding. */
-  record LegacyProgress(
-      int partitions,
-      List<InputFile> inputs,
-      int fileIndex,
-      long offset,
-      long line,
-      long judged,
-      long[] lengths,
-      boolean partitioned,
-      int partitionsJudged) {}
 
   private final Path dir;
   private final boolean durable;
@@ -162,9 +109,9 @@ final class PartitionedPlan {
    * @param setBudget the bytes the in-memory set of one partition may take
    * @param recordsGuess how many records the inputs hold, about (sizes the partitions)
    * @param listener what the plan tells the user: its partition count, the progress of its {@link
-   *     DedupJob#PARTITION} and {@link DedupJob#JUDGE} phases
+   *     #PARTITION} and {@link #JUDGE} phases
    */
-  static DuplicateBits run(
+  public static DuplicateBits run(
       Path dir,
       boolean durable,
       List<InputFile> inputs,
@@ -179,7 +126,7 @@ final class PartitionedPlan {
       throws IOException {
     Files.createDirectories(dir);
     PartitionedPlan plan = new PartitionedPlan(dir, durable, setBudget, listener, crash);
-    Progress p = durable ? plan.readProgress() : null;
+    PlanProgress p = durable ? PlanProgress.load(dir) : null;
     if (p != null) {
       plan.verifyStart = checkInputs(p, inputs, verifyInputs, listener);
       if (p.judgedAll() && !plan.bitsMatch(p)) {
@@ -192,17 +139,7 @@ final class PartitionedPlan {
     for (int attempt = 0; ; attempt++) {
       if (p == null) {
         int partitions = partitionsFor(recordsGuess, setBudget);
-        p =
-            new Progress(
-                partitions,
-                inputs,
-                InputPosition.START,
-                0,
-                new long[partitions],
-                false,
-                0,
-                0,
-                null);
+        p = PlanProgress.start(partitions, inputs);
       }
       if (!p.partitioned()) {
         p = plan.partition(p, inputs, settings, checkpointRecords, checkpointInterval);
@@ -226,7 +163,7 @@ final class PartitionedPlan {
    * are by record ordinal.
    */
   private static boolean checkInputs(
-      Progress p, List<InputFile> inputs, VerifyInputs mode, JobListener listener)
+      PlanProgress p, List<InputFile> inputs, VerifyInputs mode, JobListener listener)
       throws IOException {
     if (p.inputs().size() != inputs.size()) {
       throw new JobException(
@@ -249,7 +186,7 @@ final class PartitionedPlan {
   }
 
   /** Whether the verdict bits of a plan judged to its end are the ones it recorded. */
-  private boolean bitsMatch(Progress p) throws IOException {
+  private boolean bitsMatch(PlanProgress p) throws IOException {
     Path file = dir.resolve(BITS);
     if (!Files.isRegularFile(file) || Files.size(file) != DuplicateBits.bytesFor(p.judged())) {
       return false;
@@ -266,7 +203,7 @@ final class PartitionedPlan {
    * Deletes the plan, after {@code why} showed part of it lost, so that it is made again from the
    * inputs: the same inputs give the same verdicts, and the job's own checkpoint stays as it is.
    */
-  private Progress startOver(String why) throws IOException {
+  private PlanProgress startOver(String why) throws IOException {
     listener.warning(
         dir
             + ": "
@@ -296,8 +233,8 @@ final class PartitionedPlan {
     return keys;
   }
 
-  private Progress partition(
-      Progress p,
+  private PlanProgress partition(
+      PlanProgress p,
       List<InputFile> inputs,
       RecordSource.Settings settings,
       long checkpointRecords,
@@ -326,18 +263,20 @@ final class PartitionedPlan {
                     verifyStart)
                 : new RecordSource(
                     inputs, settings, null, fileIndex, start.offset(), start.line());
-        PartitionFiles files = PartitionFiles.open(dir, 0, p.lengths(), bufferBytes(partitions))) {
+        PartitionFiles files =
+            PartitionFiles.open(
+                dir, 0, p.lengths(), PartitionFiles.bufferBytes(setBudget, partitions))) {
       InputCursor cursor = durable ? new InputCursor(source.reads(), start, inputs.size()) : null;
       long since = 0;
       long lastCheckpoint = System.nanoTime();
-      long before = DedupJob.bytesBefore(inputs, fileIndex);
+      long before = InputFile.bytesBefore(inputs, fileIndex);
       PhaseReporter progress =
           new PhaseReporter(
               listener,
-              DedupJob.PARTITION,
+              PARTITION,
               PhaseProgress.Unit.BYTES,
               before,
-              DedupJob.bytesBefore(inputs, inputs.size()));
+              InputFile.bytesBefore(inputs, inputs.size()));
       while (true) {
         RecordBatch b = source.next();
         progress.at(before + source.rawBytesRead());
@@ -362,7 +301,7 @@ final class PartitionedPlan {
                 || System.nanoTime() - lastCheckpoint >= checkpointInterval.toNanos())) {
           files.force();
           crash.reached(Step.PARTITIONS_SYNCED);
-          writeProgress(p.read(cursor.position(), judged, files.lengths(), false));
+          p.read(cursor.position(), judged, files.lengths(), false).save(dir);
           since = 0;
           lastCheckpoint = System.nanoTime();
         }
@@ -373,14 +312,14 @@ final class PartitionedPlan {
       } else {
         files.flush();
       }
-      Progress done =
+      PlanProgress done =
           p.read(
               cursor == null ? InputPosition.START : cursor.finalPosition(),
               judged,
               files.lengths(),
               true);
       if (durable) {
-        writeProgress(done);
+        done.save(dir);
       }
       return done;
     }
@@ -391,31 +330,17 @@ final class PartitionedPlan {
    * set as duplicates were found (false: some set before were lost, and the plan must be made
    * again).
    */
-  private boolean judgePartitions(Progress p, DuplicateBits bits) throws IOException {
-    long largest = Arrays.stream(p.lengths()).max().orElse(0) / PartitionFiles.ENTRY_BYTES;
-    long fitting = keysFitting(setBudget);
+  private boolean judgePartitions(PlanProgress p, DuplicateBits bits) throws IOException {
+    PartitionJudge judge =
+        new PartitionJudge(dir, setBudget, Arrays.stream(p.lengths()).max().orElse(0), bits);
     long duplicates = p.duplicates();
-    FingerprintSet set = null;
     PhaseReporter progress =
         new PhaseReporter(
-            listener,
-            DedupJob.JUDGE,
-            PhaseProgress.Unit.PARTITIONS,
-            p.partitionsJudged(),
-            p.partitions());
+            listener, JUDGE, PhaseProgress.Unit.PARTITIONS, p.partitionsJudged(), p.partitions());
     for (int i = p.partitionsJudged(); i < p.partitions(); i++) {
       progress.at(i);
       Path file = PartitionFiles.path(dir, 0, i);
-      long records = p.lengths()[i] / PartitionFiles.ENTRY_BYTES;
-      if (records <= fitting) {
-        if (set == null) {
-          set = FingerprintSet.withExpectedSize(Math.min(largest, fitting));
-        }
-        duplicates += judge(file, p.lengths()[i], set, bits);
-      } else {
-        set = null; // the split's sets are its own
-        duplicates += judgeSplit(file, p.lengths()[i], 1, bits, fitting);
-      }
+      duplicates += judge.judge(file, p.lengths()[i]);
       bits.force();
       crash.reached(Step.PARTITION_JUDGED);
       boolean last = i + 1 == p.partitions();
@@ -423,132 +348,12 @@ final class PartitionedPlan {
         return false;
       }
       if (durable) {
-        writeProgress(p.partitionsDone(i + 1, duplicates, last ? bits.crc() : null));
+        p.partitionsDone(i + 1, duplicates, last ? bits.crc() : null).save(dir);
       }
       Files.deleteIfExists(file);
     }
     progress.end();
     // a plan judged to its end before this run had its bits checked against their checksum
     return p.partitionsJudged() == p.partitions() || bits.count() == duplicates;
-  }
-
-  /**
-   * Marks the later occurrences among the first {@code length} bytes of entries in {@code file};
-   * returns how many there are.
-   */
-  private static long judge(Path file, long length, FingerprintSet set, DuplicateBits bits)
-      throws IOException {
-    set.clear();
-    long[] found = {0};
-    forEachEntry(
-        file,
-        length,
-        (hi, lo, ordinal) -> {
-          if (!set.addIfAbsent(hi, lo)) {
-            bits.mark(ordinal);
-            found[0]++;
-          }
-        });
-    return found[0];
-  }
-
-  /** Splits a partition too large for the budget by other fingerprint bits, then judges each. */
-  private long judgeSplit(Path file, long length, int level, DuplicateBits bits, long fitting)
-      throws IOException {
-    long found = 0;
-    long records = length / PartitionFiles.ENTRY_BYTES;
-    int parts = (int) Math.min(MAX_PARTITIONS, Math.ceil(1.25 * records / fitting) + 1);
-    PartitionFiles.delete(dir, level);
-    long[] lengths;
-    try (PartitionFiles split =
-        PartitionFiles.open(dir, level, new long[parts], bufferBytes(parts))) {
-      forEachEntry(
-          file,
-          length,
-          (hi, lo, ordinal) ->
-              split.add(PartitionFiles.partitionOf(lo, parts, level), hi, lo, ordinal));
-      split.flush(); // not synced: a split is redone whole when the plan resumes
-      lengths = split.lengths();
-    }
-    for (int i = 0; i < parts; i++) {
-      Path part = PartitionFiles.path(dir, level, i);
-      if (lengths[i] / PartitionFiles.ENTRY_BYTES <= fitting || level >= 3) {
-        // three levels of other bits that all crowd one part: the keys are that many, not skewed
-        found +=
-            judge(
-                part,
-                lengths[i],
-                FingerprintSet.withExpectedSize(
-                    Math.min(lengths[i] / PartitionFiles.ENTRY_BYTES, fitting)),
-                bits);
-      } else {
-        found += judgeSplit(part, lengths[i], level + 1, bits, fitting);
-      }
-      Files.deleteIfExists(part);
-    }
-    return found;
-  }
-
-  /** Write buffers for {@code partitions} files: together a quarter of the set's budget at most. */
-  private int bufferBytes(int partitions) {
-    int bytes = (int) Math.max(4096, Math.min(64 << 10, setBudget / 4 / partitions));
-    return bytes - bytes % PartitionFiles.ENTRY_BYTES;
-  }
-
-  /** Receives the entries of a partition file. */
-  @FunctionalInterface
-  interface EntryConsumer {
-    void accept(long hi, long lo, long ordinal) throws IOException;
-  }
-
-  static void forEachEntry(Path file, long length, EntryConsumer action) throws IOException {
-    ByteBuffer b =
-        ByteBuffer.allocate(PartitionFiles.ENTRY_BYTES * 43_690) // about 1 MiB
-            .order(ByteOrder.LITTLE_ENDIAN);
-    try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ)) {
-      long left = length;
-      while (left > 0) {
-        b.clear();
-        if (b.capacity() > left) {
-          b.limit((int) left);
-        }
-        while (b.hasRemaining()) {
-          if (ch.read(b) < 0) {
-            throw new IOException(
-                file + ": ends before the " + length + " bytes the plan recorded: it was damaged");
-          }
-        }
-        b.flip();
-        left -= b.remaining();
-        while (b.hasRemaining()) {
-          action.accept(b.getLong(), b.getLong(), b.getLong());
-        }
-      }
-    }
-  }
-
-  private Progress readProgress() throws IOException {
-    StateFile.Contents c = StateFile.read(dir.resolve(PROGRESS), KIND, VERSION);
-    if (c == null) {
-      return null;
-    }
-    if (c.version() != StateFile.LEGACY_VERSION) {
-      return c.as(Progress.class);
-    }
-    LegacyProgress l = c.as(LegacyProgress.class);
-    return new Progress(
-        l.partitions(),
-        l.inputs(),
-        new InputPosition(l.fileIndex(), l.offset(), l.line(), null, null),
-        l.judged(),
-        l.lengths(),
-        l.partitioned(),
-        l.partitionsJudged(),
-        0,
-        null);
-  }
-
-  private void writeProgress(Progress p) throws IOException {
-    StateFile.write(dir.resolve(PROGRESS), KIND, VERSION, p);
   }
 }

@@ -1,4 +1,4 @@
-package dev.idem.engine.job;
+package dev.idem.engine.partition;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -32,6 +32,16 @@ final class PartitionFiles implements AutoCloseable {
     this.channels = channels;
     this.buffers = buffers;
     this.lengths = lengths;
+  }
+
+  /**
+   * Write buffers for {@code partitions} files that together take a quarter of {@code setBudget} at
+   * most: the files are written while the set that judges them is not yet allocated, and the budget
+   * is the job's memory.
+   */
+  static int bufferBytes(long setBudget, int partitions) {
+    int bytes = (int) Math.max(4096, Math.min(64 << 10, setBudget / 4 / partitions));
+    return bytes - bytes % ENTRY_BYTES;
   }
 
   /** File {@code index} of partition level {@code level} under {@code dir}. */

@@ -1,4 +1,4 @@
-package dev.idem.engine.job;
+package dev.idem.engine.partition;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -15,7 +15,7 @@ import java.util.zip.CRC32C;
  * copy on the heap. The file is {@code ceil(records / 8)} bytes, bit {@code i % 8} of byte {@code i
  * / 8} for record {@code i}; a new file is all zeros (no duplicates).
  */
-final class DuplicateBits implements AutoCloseable {
+public final class DuplicateBits implements AutoCloseable {
 
   /** One mapping holds at most this many bytes. */
   private static final long MAX_BYTES = Integer.MAX_VALUE;
@@ -38,7 +38,7 @@ final class DuplicateBits implements AutoCloseable {
   }
 
   /** Creates (or opens, keeping its marks) the bits of {@code records} records at {@code file}. */
-  static DuplicateBits open(Path file, long records) throws IOException {
+  public static DuplicateBits open(Path file, long records) throws IOException {
     long bytes = bytesFor(records);
     if (bytes > MAX_BYTES) {
       throw new IOException(
@@ -65,7 +65,7 @@ final class DuplicateBits implements AutoCloseable {
     }
   }
 
-  long records() {
+  public long records() {
     return records;
   }
 
@@ -76,7 +76,7 @@ final class DuplicateBits implements AutoCloseable {
   }
 
   /** Whether record {@code i} is a duplicate. */
-  boolean isDuplicate(long i) {
+  public boolean isDuplicate(long i) {
     return (bits.get((int) (i >>> 3)) & (1 << (i & 7))) != 0;
   }
 
