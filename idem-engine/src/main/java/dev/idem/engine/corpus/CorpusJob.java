@@ -21,6 +21,8 @@ import dev.idem.engine.run.CrashPoints;
 import dev.idem.engine.run.InputCursor;
 import dev.idem.engine.run.InputPosition;
 import dev.idem.engine.run.JobListener;
+import dev.idem.engine.run.PhaseProgress;
+import dev.idem.engine.run.PhaseReporter;
 import dev.idem.engine.run.ResumableRun;
 import java.io.IOException;
 import java.io.InputStream;
@@ -29,8 +31,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.stream.Stream;
 
 /**
@@ -59,6 +63,9 @@ import java.util.stream.Stream;
  * writes what an uninterrupted run writes.
  */
 public final class CorpusJob {
+
+  /** The phase its progress reports name: the one read. */
+  public static final String PHASE = "clean";
 
   private final CorpusSpec spec;
   private final InputStream stdin;
@@ -359,6 +366,14 @@ public final class CorpusJob {
       if (state != null) {
         cursor = new InputCursor(source.reads(), at, inputs.size());
       }
+      long total = 0;
+      for (InputFile f : inputs) {
+        total += f.isStream() ? 0 : f.size();
+      }
+      // input bytes as stored; nothing is drawn for standard input, whose size is not known
+      PhaseReporter progress =
+          new PhaseReporter(
+              listener, PHASE, PhaseProgress.Unit.BYTES, source.rawBytesRead(), total);
       ArrayDeque<ParsingPool.Pending> pending = new ArrayDeque<>();
       boolean ended = false;
       while (true) {
@@ -388,9 +403,14 @@ public final class CorpusJob {
         if (batch.endOfInput) {
           finish();
           source.recycle(batch);
+          progress.end();
           return result(started, false);
         }
         source.recycle(batch);
+        Map<String, Long> counts = new LinkedHashMap<>(); // shown in this order
+        counts.put("records", tally.documents);
+        counts.put("kept", tally.kept);
+        progress.at(source.rawBytesRead(), counts);
       }
     }
   }

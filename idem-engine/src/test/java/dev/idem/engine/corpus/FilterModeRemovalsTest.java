@@ -42,7 +42,7 @@ class FilterModeRemovalsTest {
             dir,
             "in.jsonl",
             CorpusFixture.generate(
-                new SplittableRandom(11), 4_000, CorpusSpec.Split.NEWLINE, List.of()));
+                new SplittableRandom(11), 2_500, CorpusSpec.Split.NEWLINE, List.of()));
     CorpusSpec.Builder b = CorpusSpec.builder(mode, List.of(in.toString()), "text");
     if (mode == CorpusSpec.Mode.NGRAMS) {
       b.ngram(3).threshold(0.5);
