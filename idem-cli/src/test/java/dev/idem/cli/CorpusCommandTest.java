@@ -101,6 +101,7 @@ class CorpusCommandTest {
   @ParameterizedTest(name = "{0}")
   @CsvSource(
       delimiter = '|',
+      quoteCharacter = '"',
       value = {
         "--unit paragraph --key id | give their text as --content FIELD",
         "--content text --ngram 5 | --ngram applies to corpus cleaning: give --unit",
