@@ -54,7 +54,7 @@ import picocli.CommandLine.TypeConversionException;
       "  # repeated paragraphs (boilerplate) removed from documents; resumable",
       "  idem dedup --content text --unit paragraph --min-paragraph-chars 20 \\",
       "      --state st-par -o clean.jsonl --dropped removed.tsv corpus/",
-      "  # BFF's rule: paragraphs 80 %% made of 13-grams seen before, in a filter at 0.1 %%",
+      "  # BFF's rule (80 %% of a paragraph's 13-grams seen before), a 0.1 %% filter",
       "  idem dedup --content text --unit ngram --ngram 13 --threshold 0.8 \\",
       "      --fpp 0.001 -o clean.jsonl corpus/"
     },
