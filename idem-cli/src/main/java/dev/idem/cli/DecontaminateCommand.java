@@ -20,7 +20,7 @@ import picocli.CommandLine.Spec;
     name = "decontaminate",
     footerHeading = "%nExamples:%n",
     footer = {
-      "  # documents holding any 13-gram of the evaluation sets removed, with the span matched",
+      "  # documents holding any evaluation 13-gram removed; the spans to --dropped",
       "  idem decontaminate --against 'evals/*.jsonl' --content text --ngram 13 \\",
       "      --dropped contaminated.tsv -o clean.jsonl corpus/",
       "  # only the paragraphs at least half made of them; resumable",
