@@ -29,6 +29,7 @@ module dev.idem.engine {
   exports dev.idem.engine.records;
   exports dev.idem.engine.run;
   exports dev.idem.engine.state;
+  exports dev.idem.engine.corpus;
 
   // state files are JSON records, read and written by Jackson
   opens dev.idem.engine to
@@ -48,6 +49,8 @@ module dev.idem.engine {
   opens dev.idem.engine.state to
       com.fasterxml.jackson.databind;
   opens dev.idem.engine.job to
+      com.fasterxml.jackson.databind;
+  opens dev.idem.engine.corpus to
       com.fasterxml.jackson.databind;
   opens dev.idem.engine.partition to
       com.fasterxml.jackson.databind;

@@ -50,7 +50,13 @@ import picocli.CommandLine.TypeConversionException;
       "      -o once.jsonl examples/clicks.jsonl",
       "  # keys larger than memory: to partition files, each judged in a 256 MiB heap",
       "  idem dedup --whole-line --memory 256m --exact-store partitioned \\",
-      "      --state st-big -o unique-lines.txt urls.txt"
+      "      --state st-big -o unique-lines.txt urls.txt",
+      "  # repeated paragraphs (boilerplate) removed from documents; resumable",
+      "  idem dedup --content text --unit paragraph --min-paragraph-chars 20 \\",
+      "      --state st-par -o clean.jsonl --dropped removed.tsv corpus/",
+      "  # BFF's rule (80 %% of a paragraph's 13-grams seen before), a 0.1 %% filter",
+      "  idem dedup --content text --unit ngram --ngram 13 --threshold 0.8 \\",
+      "      --fpp 0.001 -o clean.jsonl corpus/"
     },
     mixinStandardHelpOptions = true,
     versionProvider = IdemCommand.Version.class,
@@ -63,6 +69,8 @@ import picocli.CommandLine.TypeConversionException;
           + "the output then equals that of an uninterrupted run, nothing missed, nothing twice.",
       "Parquet inputs (*.parquet, or --format parquet): the first row of each key, whole, in "
           + "Parquet part files in -o DIR/ (one -o FILE.parquet without --state).",
+      "With --unit paragraph|ngram and --content FIELD: the parts of documents seen before are "
+          + "removed instead, and the documents written with what is left (docs/CORPUS.md).",
       ""
     },
     exitCodeListHeading = "%nExit status:%n",
@@ -384,6 +392,32 @@ final class DedupCommand implements Callable<Integer> {
               + "this node's file from 'idem reshard' (or 'idem filter build --type exact').")
   Path seenBefore;
 
+  @Option(
+      names = "--unit",
+      paramLabel = "paragraph|ngram",
+      converter = CorpusOptions.DedupUnitConverter.class,
+      completionCandidates = CorpusOptions.DedupUnitConverter.class,
+      description =
+          "Clean a corpus of --content documents by parts (docs/CORPUS.md): paragraph removes "
+              + "every later occurrence of a paragraph from its document; ngram removes a "
+              + "paragraph whose n-grams were seen before in at least --threshold of them (BFF's "
+              + "rule). The first occurrence in input order stays; the rest of a document is kept "
+              + "byte for byte and only its content field is rewritten. Exact (fingerprints in "
+              + "memory) unless --fpp is given: then a Bloom filter alone, at that rate, which "
+              + "grows (or, with --expected, stops when full rather than pass it).")
+  dev.idem.engine.corpus.CorpusSpec.Mode unit;
+
+  @Option(
+      names = "--document-threshold",
+      paramLabel = "T",
+      converter = CorpusOptions.ShareConverter.class,
+      description =
+          "With --unit ngram: also remove a whole document whose n-grams were seen before in "
+              + "at least this share (default: documents are not judged whole).")
+  Double documentThreshold;
+
+  @Mixin CorpusOptions corpus;
+
   @ArgGroup(exclusive = false, heading = "%nTime windows (\"seen in the last W\"):%n")
   WindowOptions windowOptions;
 
@@ -395,6 +429,10 @@ final class DedupCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
+    if (unit != null) {
+      return new CorpusDedupRun(this, io).call();
+    }
+    CorpusDedupRun.refuseWithoutUnit(this);
     if (metricsPort != null && (metricsPort < 0 || metricsPort > 65535)) {
       throw new ParameterException(
           spec.commandLine(),

@@ -40,6 +40,7 @@ import picocli.CommandLine.Spec;
       DedupCommand.class,
       SortDedupCommand.class,
       NearDupCommand.class,
+      DecontaminateCommand.class,
       PlanCommand.class,
       ServeCommand.class,
       SplitCommand.class,

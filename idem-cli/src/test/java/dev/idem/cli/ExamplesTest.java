@@ -150,5 +150,23 @@ class ExamplesTest {
     Files.writeString(
         work.resolve("more-urls.txt"), "https://example.com/a\nhttps://example.com/zzz\n");
     Files.createDirectories(work.resolve(".local/share/bash-completion/completions"));
+    // documents with a repeated footer, and an evaluation set one of them quotes
+    String question = "which river runs through the old town and under the seven stone bridges";
+    StringBuilder docs = new StringBuilder();
+    for (int i = 0; i < 50; i++) {
+      docs.append("{\"id\":")
+          .append(i)
+          .append(",\"text\":\"Page ")
+          .append(i)
+          .append(" says something of its own, number ")
+          .append(i * 7)
+          .append(i == 3 ? ".\\nQuiz: " + question : "")
+          .append(".\\nShare this page with your friends and family today.\"}\n");
+    }
+    Files.writeString(
+        Files.createDirectories(work.resolve("corpus")).resolve("part-0.jsonl"), docs);
+    Files.writeString(
+        Files.createDirectories(work.resolve("evals")).resolve("quiz.jsonl"),
+        "{\"id\":\"q1\",\"text\":\"" + question + "?\"}\n");
   }
 }

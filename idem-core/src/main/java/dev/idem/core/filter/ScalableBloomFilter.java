@@ -367,6 +367,20 @@ public final class ScalableBloomFilter implements MembershipFilter, SnapshotSupp
     return !seen;
   }
 
+  /**
+   * Share of bits set over all layers, from a full scan: the measured fill, beside the rate {@link
+   * #expectedFpp} works out from the keys counted.
+   */
+  public double fillRatio() {
+    double set = 0;
+    long bits = 0;
+    for (Layer l : layers) {
+      set += l.filter.fillRatio() * l.filter.bitSize();
+      bits += l.filter.bitSize();
+    }
+    return bits == 0 ? 0 : set / bits;
+  }
+
   /** Layers now held. */
   public int layerCount() {
     return layers.length;

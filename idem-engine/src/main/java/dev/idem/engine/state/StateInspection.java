@@ -28,8 +28,8 @@ import java.util.stream.Stream;
  * lock only tested): what kind of state it is, the job's identity, its last checkpoint, its files
  * and whether a process runs it. A dedup job's state carries more ({@link #dedup}).
  *
- * @param kind {@code "dedup"}, {@code "sort-dedup"}, {@code "near-dup"}, {@code "split"}, {@code
- *     "parquet-dedup"} or {@code "durable-set"} (a library deduplicator's)
+ * @param kind {@code "dedup"}, {@code "sort-dedup"}, {@code "near-dup"}, {@code "corpus"}, {@code
+ *     "split"}, {@code "parquet-dedup"} or {@code "durable-set"} (a library deduplicator's)
  * @param file the file that makes the directory that kind of state
  * @param version the layout version of that file ({@link StateFile#LEGACY_VERSION}: before the
  *     state encoding)
@@ -66,6 +66,7 @@ public record StateInspection(
       Map.of(
           "SORT-DEDUP.json", "sort-dedup",
           "NEAR-DUP.json", "near-dup",
+          "CORPUS.json", "corpus",
           "checkpoint.json", "split",
           ".idem-split/checkpoint.json", "split");
 
@@ -95,7 +96,8 @@ public record StateInspection(
         state
             + ": not an idem state directory (none of "
             + Manifest.FILE
-            + ", SORT-DEDUP.json, NEAR-DUP.json, .idem-split/checkpoint.json or store.created is "
+            + ", SORT-DEDUP.json, NEAR-DUP.json, CORPUS.json, .idem-split/checkpoint.json or "
+            + "store.created is "
             + "there)");
   }
 
