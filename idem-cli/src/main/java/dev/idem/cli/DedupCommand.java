@@ -51,9 +51,9 @@ import picocli.CommandLine.TypeConversionException;
       "  # keys larger than memory: to partition files, each judged in a 256 MiB heap",
       "  idem dedup --whole-line --memory 256m --exact-store partitioned \\",
       "      --state st-big -o unique-lines.txt urls.txt",
-      "  # today's events that no earlier day had: each day's run joins the history",
-      "  idem dedup --key id --history hist -o new-2026-12-07.jsonl \\",
-      "      events-2026-12-07.jsonl.gz"
+      "  # each batch: only the lines no earlier batch had; its keys join hist/",
+      "  idem dedup --whole-line --history hist -o day-1.txt urls.txt",
+      "  idem dedup --whole-line --history hist -o day-2.txt more-urls.txt"
     },
     mixinStandardHelpOptions = true,
     versionProvider = IdemCommand.Version.class,
