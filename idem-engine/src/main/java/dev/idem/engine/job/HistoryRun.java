@@ -125,8 +125,12 @@ final class HistoryRun implements AutoCloseable {
     }
     try {
       return decide(spec, dir, durable, inputs, listener, crash, existing);
-    } catch (IOException | RuntimeException e) {
-      durable.abandon();
+    } catch (Throwable e) { // errors too: the lock must not outlive a failed open in this JVM
+      try {
+        durable.abandon();
+      } catch (IOException suppressed) {
+        e.addSuppressed(suppressed);
+      }
       throw e;
     }
   }
@@ -145,9 +149,17 @@ final class HistoryRun implements AutoCloseable {
     byte[] token = durable.lastCommittedToken();
     HistoryCheckpoint last = token == null ? null : HistoryCheckpoint.decode(dir, token);
     HistoryRuns runs = new HistoryRuns(dir);
+    long next = last == null ? 1 : last.run() + 1;
     if (last != null && !last.complete()) {
       List<JobIdentity.Difference> differences = last.identity().differencesFrom(identity);
-      if (!differences.isEmpty()) {
+      if (!differences.isEmpty() && last.checkpoint().sequence() == 0) {
+        // it committed nothing but its start (it failed at its first record, say a wrong key):
+        // no key or output stands for it, so this command takes its place
+        listener.note(
+            "history " + dir + ": " + last.describe() + " committed nothing; this run replaces it");
+        next = last.run();
+        last = null;
+      } else if (!differences.isEmpty()) {
         throw new JobException(
             "history "
                 + dir
@@ -157,36 +169,33 @@ final class HistoryRun implements AutoCloseable {
                 + differences.stream().map(Object::toString).collect(Collectors.joining("; "))
                 + "). A history takes one run at a time: finish that run first by running its "
                 + "command again (it resumes from its last checkpoint), then this one");
+      } else {
+        HistoryRun run = new HistoryRun(dir, durable, crash, keys, last, null);
+        run.checkInputs(spec, inputs, listener);
+        listener.note(
+            String.format(
+                Locale.ROOT,
+                "history %s: resuming run %d at record %,d (%,d keys in the history)",
+                dir,
+                last.run(),
+                last.checkpoint().records(),
+                keys));
+        return run;
       }
-      HistoryRun run = new HistoryRun(dir, durable, crash, keys, last, null);
-      run.checkInputs(spec, inputs, listener);
-      listener.note(
-          String.format(
-              Locale.ROOT,
-              "history %s: resuming run %d at record %,d (%,d keys in the history)",
-              dir,
-              last.run(),
-              last.checkpoint().records(),
-              keys));
-      return run;
     }
     if (last != null && last.identity().differencesFrom(identity).isEmpty()) {
       return completed(dir, durable, crash, keys, last, listener);
     }
-    HistoryCheckpoint earlier = runs.find(identity, last == null ? 1 : last.run());
+    HistoryCheckpoint earlier = runs.find(identity, next);
     if (earlier != null) {
       return completed(dir, durable, crash, keys, earlier, listener);
     }
     if (last != null && !runs.recorded(last.run())) {
-      runs.record(last); // the token is about to name the next run
+      runs.record(last); // complete: the token is about to name the next run
     }
     HistoryCheckpoint start =
         new HistoryCheckpoint(
-            identity,
-            last == null ? 1 : last.run() + 1,
-            Instant.now().toString(),
-            Checkpoint.START,
-            List.of());
+            identity, next, Instant.now().toString(), Checkpoint.START, List.of());
     durable.commit(start.encode()); // before any output is opened: the run exists from here
     crash.reached(Step.RUN_STARTED);
     listener.note(

@@ -65,6 +65,23 @@ class HistoryRunTest {
   }
 
   @Test
+  void aRunThatFailedAtItsFirstRecordCommittedNothingAndAnotherTakesItsPlace() throws IOException {
+    Path input = dir.resolve("wrong.txt");
+    Files.writeString(input, "x".repeat(2 << 20) + "\n" + lines(List.of(1)));
+    DedupJobSpec wrong = spec(input, dir.resolve("wrong.out"), history(), 2);
+    assertThatThrownBy(() -> run(wrong, CrashPoints.NONE))
+        .isInstanceOf(dev.idem.engine.records.BadRecordException.class);
+
+    DedupJobSpec monday = batch("monday", List.of(1, 2));
+    run(monday, CrashPoints.NONE);
+
+    assertThat(Files.readString(monday.output())).isEqualTo(lines(List.of(1, 2)));
+    assertThat(new HistoryRuns(history()).all())
+        .extracting(HistoryCheckpoint::run)
+        .containsExactly(1L);
+  }
+
+  @Test
   void aCompletedRunStartedAgainChangesNothingEvenAfterLaterRuns() throws IOException {
     DedupJobSpec monday = batch("monday", List.of(1, 2, 2, 3));
     DedupJobSpec tuesday = batch("tuesday", List.of(3, 4));
