@@ -56,7 +56,10 @@ import picocli.CommandLine.TypeConversionException;
       "      --state st-par -o clean.jsonl --dropped removed.tsv corpus/",
       "  # BFF's rule (80 %% of a paragraph's 13-grams seen before), a 0.1 %% filter",
       "  idem dedup --content text --unit ngram --ngram 13 --threshold 0.8 \\",
-      "      --fpp 0.001 -o clean.jsonl corpus/"
+      "      --fpp 0.001 -o clean.jsonl corpus/",
+      "  # each batch: only the lines no earlier batch had; its keys join hist/",
+      "  idem dedup --whole-line --history hist -o day-1.txt urls.txt",
+      "  idem dedup --whole-line --history hist -o day-2.txt more-urls.txt"
     },
     mixinStandardHelpOptions = true,
     versionProvider = IdemCommand.Version.class,
@@ -183,6 +186,17 @@ final class DedupCommand implements Callable<Integer> {
           "Make the job resumable: checkpoints go to DIR; after a crash, run the same "
               + "command again. Needs -o. One process per DIR.")
   Path state;
+
+  @Option(
+      names = "--history",
+      paramLabel = "DIR",
+      description =
+          "Dedup against every key that earlier runs over DIR kept, as well as within the "
+              + "inputs; this run's kept keys join DIR together with its output. Resumable: after "
+              + "a crash, run the same command; run again once complete, it changes nothing. One "
+              + "run at a time per DIR (another is refused until the unfinished one is done). "
+              + "Needs -o. DIR is a durable set, as the library's and idem serve's (docs/HISTORY.md).")
+  Path history;
 
   @Mixin VerifyInputsOption verify;
 
@@ -439,12 +453,20 @@ final class DedupCommand implements Callable<Integer> {
           "--metrics-port must be from 0 (any free port) to 65535, got " + metricsPort);
     }
     if (ParquetDedupRun.applies(record.format, inputs)) {
+      if (history != null) {
+        throw new UserException(
+            "--history takes text inputs (lines, JSON Lines, CSV, TSV) for now, not Parquet: "
+                + "dedup Parquet against earlier batches with one --state over all of them");
+      }
       return new ParquetDedupRun(this, io).call();
     }
     DedupJobSpec jobSpec = jobSpec();
     JobSummary summary = new JobSummary(io, output, jobSpec.rocksDbCacheBytes());
     if (state != null) {
       Signals.whenStopped(() -> summary.stopped(state));
+    } else if (history != null) {
+      summary.history(history);
+      Signals.whenStopped(() -> summary.stopped(history));
     }
     try {
       refuseDestructivePaths(jobSpec);
@@ -478,11 +500,12 @@ final class DedupCommand implements Callable<Integer> {
   private void refuseDestructivePaths(DedupJobSpec s) throws IOException {
     OutputGuard guard =
         new OutputGuard()
-            .resumable(s.state() != null)
+            .resumable(s.state() != null || s.history() != null)
             .inputs(s.inputs())
             .input("--seen-before " + s.seenBefore(), s.seenBefore())
             .input("--ring-nodes " + shards.ringNodes, shards.ringNodes)
-            .stateDirectory("--state " + s.state(), s.state());
+            .stateDirectory("--state " + s.state(), s.state())
+            .stateDirectory("--history " + s.history(), s.history());
     if (s.output() == null) {
       guard.standardOutput();
     }
@@ -540,6 +563,12 @@ final class DedupCommand implements Callable<Integer> {
   }
 
   private DedupJobSpec jobSpec() throws IOException {
+    if (history != null && output.file() == null) {
+      throw new ParameterException(
+          spec.commandLine(),
+          "--history needs -o FILE: standard output cannot be cut back to a checkpoint, so a "
+              + "resumed run could repeat records");
+    }
     if (state != null && output.file() == null) {
       throw new ParameterException(
           spec.commandLine(),
@@ -598,7 +627,8 @@ final class DedupCommand implements Callable<Integer> {
           verify.verifyInputs,
           threads,
           memory,
-          tmp);
+          tmp,
+          history);
     } catch (IllegalArgumentException | TypeConversionException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }

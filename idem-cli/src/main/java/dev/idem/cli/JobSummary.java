@@ -27,12 +27,20 @@ final class JobSummary {
   private final long rocksDbCacheBytes;
   private final ProgressDisplay display;
 
+  /** The history the job runs over, or {@code null}. */
+  private java.nio.file.Path history;
+
   JobSummary(Io io, OutputOptions output, long rocksDbCacheBytes) {
     this.io = io;
     this.quiet = output.quiet;
     this.output = output;
     this.rocksDbCacheBytes = rocksDbCacheBytes;
     this.display = new ProgressDisplay(io, "idem dedup", quiet);
+  }
+
+  /** The job runs over {@code dir} ({@code --history}), for its wording. */
+  void history(java.nio.file.Path dir) {
+    this.history = dir;
   }
 
   /** Where the job is, for a metrics endpoint: updated with the progress, every half second. */
@@ -115,8 +123,13 @@ final class JobSummary {
     if (r.alreadyComplete()) {
       io.err()
           .println(
-              "idem dedup: the job in this --state is already complete; nothing to do "
-                  + "(its output is final). Use a new --state directory to run it again.");
+              history != null
+                  ? "idem dedup: this run over --history "
+                      + history
+                      + " is already complete; nothing changed (its output and its keys in the "
+                      + "history are final)."
+                  : "idem dedup: the job in this --state is already complete; nothing to do "
+                      + "(its output is final). Use a new --state directory to run it again.");
     }
     io.err()
         .printf(

@@ -273,7 +273,11 @@ final class DurableState implements AutoCloseable {
                 + "the exact tier");
       }
     }
-    MembershipFilter filter = Filters.forKeys(type, expectedKeys, last.keys(), fpp);
+    // unknown key counts grow from at least the default capacity, as a new state's filter does:
+    // sized for the few keys a first commit held, a scalable filter would add a layer per doubling
+    MembershipFilter filter =
+        Filters.forKeys(
+            type, expectedKeys, Math.max(last.keys(), Filters.UNKNOWN_KEYS_CAPACITY), fpp);
     if (last.snapshotSequence() > 0) {
       store.forEachSeen((hi, lo, key) -> filter.put(hi, lo));
     } else {

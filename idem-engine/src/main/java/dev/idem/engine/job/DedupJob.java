@@ -104,6 +104,9 @@ public final class DedupJob {
   /** Whether a resume must check the part read before of the input it resumes in. */
   private boolean verifyStart;
 
+  /** The run over {@code --history} being run, or {@code null}. */
+  private HistoryRun history;
+
   private DedupJob(
       DedupJobSpec spec,
       InputStream stdin,
@@ -178,6 +181,12 @@ public final class DedupJob {
     if (spec.state() != null) {
       InputFile.requireFiles(inputs, "a job with --state reads its inputs again when it resumes");
     }
+    if (spec.history() != null) {
+      refuseWithHistory();
+      InputFile.requireFiles(
+          inputs,
+          "a run over a --history reads its inputs again when it resumes, and is known by them");
+    }
     Fingerprinter fingerprinter =
         Fingerprinter.xxh3().withSeed(spec.seed()).withNormalizer(spec.normalizer());
     boolean windowed = spec.window() != null;
@@ -239,6 +248,9 @@ public final class DedupJob {
               spec.shared() == null || spec.state() == null
                   ? null
                   : JobStart.newWorkerId(spec.state()));
+      if (spec.history() != null) {
+        return runOverHistory(inputs, settings, fingerprinter, manifest, started);
+      }
       if (dir != null) {
         Manifest existing = Manifest.read(dir.path());
         if (existing == null) {
@@ -354,6 +366,63 @@ public final class DedupJob {
   }
 
   /**
+   * A run over a history: its keys are judged by the history's durable deduplicator, and its
+   * checkpoints are that deduplicator's commits ({@link HistoryRun}); the records flow through the
+   * job's own loop and outputs as with {@code --state}.
+   */
+  private JobResult runOverHistory(
+      List<InputFile> inputs,
+      RecordSource.Settings settings,
+      Fingerprinter fingerprinter,
+      Manifest manifest,
+      long started)
+      throws IOException {
+    try (HistoryRun run = HistoryRun.open(spec, inputs, fingerprinter, listener, crash)) {
+      Setup setup =
+          new Setup(
+              new HistoryJudge(run.deduplicator()),
+              manifest.withTiers(ExactTierPlacement.ROCKSDB, run.filter().type()),
+              ExactTierPlacement.ROCKSDB,
+              run.filter(),
+              RestoreCost.NONE);
+      if (run.done() != null) {
+        Checkpoint cp = run.done().checkpoint();
+        return result(cp, cp, true, setup, 0, started, 0);
+      }
+      history = run;
+      verifyStart = run.verifyStart();
+      return read(inputs, settings, setup, null, null, run.start(), started);
+    }
+  }
+
+  /** What a run over a history cannot be combined with, each with the reason. */
+  private void refuseWithHistory() throws JobException {
+    String why =
+        spec.state() != null
+            ? "--state: the history is the run's state (the same command resumes it)"
+            : spec.output() == null
+                ? "standard output: a resumed run cuts its output back to its last checkpoint; "
+                    + "give -o FILE"
+                : spec.window() != null
+                    ? "--window: a history holds every key ever kept, not windows"
+                    : spec.shard() != null
+                        ? "--shard"
+                        : spec.shared() != null
+                            ? "a Redis exact store: the history is the exact store"
+                            : spec.mode() == DedupMode.APPROXIMATE
+                                ? "--mode approximate: a history keeps its keys exactly"
+                                : spec.seenBefore() != null
+                                    ? "--seen-before: the history is the keys seen before"
+                                    : spec.expectedKeys() == ExpectedKeys.ESTIMATE
+                                        ? "--expected auto: give a count, or leave it out and the "
+                                            + "history's filter grows"
+                                        : null;
+    if (why != null) {
+      throw new JobException("--history does not go with " + why);
+    }
+  }
+
+  /**
    * The partitioned method: its plan ({@link PartitionedPlan}) in the state directory, or in a
    * temporary directory deleted at the end, then a judge that reads the plan's verdicts.
    */
@@ -421,10 +490,11 @@ public final class DedupJob {
   private void refuseDestructivePaths() throws IOException {
     OutputGuard guard =
         new OutputGuard()
-            .resumable(spec.state() != null)
+            .resumable(spec.state() != null || spec.history() != null)
             .inputs(spec.inputs())
             .input("the keys seen before " + spec.seenBefore(), spec.seenBefore())
             .stateDirectory("the state directory " + spec.state(), spec.state())
+            .stateDirectory("the history " + spec.history(), spec.history())
             .output("the output " + spec.output(), spec.output())
             .output("the dropped file " + spec.dropped(), spec.dropped());
     if (spec.onBadRecord() instanceof BadRecordPolicy.Quarantine q) {
@@ -612,7 +682,7 @@ public final class DedupJob {
       Checkpoint start,
       long started)
       throws IOException {
-    boolean durable = dir != null;
+    boolean durable = dir != null || history != null;
     long restoreMillis = (System.nanoTime() - started) / 1_000_000;
     try (RecordSource source =
         durable
@@ -724,7 +794,8 @@ public final class DedupJob {
                   reasons == null ? null : reasons.file()),
               source.reads(),
               crash,
-              crash == CrashPoints.NONE); // crash points count on checkpoints at fixed counts
+              crash == CrashPoints.NONE, // crash points count on checkpoints at fixed counts
+              history);
       try (p) { // before the outputs close: a checkpoint in flight finishes first
         return loop(p, inputs, source, first, setup, store, dir, start, started, restoreMillis);
       }
@@ -745,7 +816,7 @@ public final class DedupJob {
       long restoreMillis)
       throws IOException {
     Judge judge = setup.judge();
-    boolean durable = dir != null;
+    boolean durable = dir != null || history != null;
     ShardSpec shard = spec.shard();
     long otherShards = 0;
     OutputFile out = p.outputs.out();
@@ -888,14 +959,15 @@ public final class DedupJob {
     if (policy instanceof BadRecordPolicy.Fail) {
       p.badRecords--; // not handled: a rerun will meet it again
       p.records--;
-      if (dir != null) {
+      if (dir != null || history != null) {
         p.checkpoint(false, store, true);
       } else {
         p.outputs.out().flush();
       }
       throw p.records == p.badRecords
           ? BadRecordException.beforeAnyKey(name, batch.line[i], batch.problem[i])
-          : new BadRecordException(name, batch.line[i], batch.problem[i], dir != null);
+          : new BadRecordException(
+              name, batch.line[i], batch.problem[i], dir != null || history != null);
     }
     if (policy instanceof BadRecordPolicy.Quarantine) {
       ReasonsFile.write(

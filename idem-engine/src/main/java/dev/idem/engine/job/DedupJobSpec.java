@@ -54,6 +54,9 @@ import java.util.List;
  *     partitions), or 0 for the JVM's heap limit; never more than that limit
  * @param tempDirectory where a job without a state directory writes the partitioned method's files,
  *     or {@code null} for the system's temporary directory
+ * @param history a history of earlier runs' keys ({@code --history DIR}, docs/HISTORY.md): the
+ *     records are deduplicated against every key an earlier completed run kept, and this run's kept
+ *     keys join it with its output; or {@code null}
  */
 public record DedupJobSpec(
     List<String> inputs,
@@ -84,7 +87,8 @@ public record DedupJobSpec(
     VerifyInputs verifyInputs,
     int threads,
     long memory,
-    Path tempDirectory) {
+    Path tempDirectory,
+    Path history) {
 
   /**
    * Threads for parsing and judging on a machine of {@code cores}: all but two, which the reading

@@ -61,6 +61,9 @@ final class JobProgress implements AutoCloseable {
   /** What the job read, to keep in checkpoints; {@code null} without a state. */
   private final InputReads reads;
 
+  /** Where a run over a history commits its checkpoints instead of a store, or {@code null}. */
+  private final HistoryRun history;
+
   /** Inputs before this one have their {@link InputRead} in the state already. */
   private int endedWritten;
 
@@ -92,8 +95,10 @@ final class JobProgress implements AutoCloseable {
       Outputs outputs,
       InputReads reads,
       CrashPoints crash,
-      boolean deferWhileInFlight) {
+      boolean deferWhileInFlight,
+      HistoryRun history) {
     this.start = start;
+    this.history = history;
     this.deferWhileInFlight = deferWhileInFlight;
     this.judge = judge;
     this.outputs = outputs;
@@ -185,6 +190,9 @@ final class JobProgress implements AutoCloseable {
       files.add(outputs.reasons());
     }
     sequence++;
+    if (history != null) {
+      return commitToHistory(complete, tails, files);
+    }
     StateStore.Commit commit = store.commit();
     Checkpoint cp;
     try {
@@ -219,6 +227,25 @@ final class JobProgress implements AutoCloseable {
     if (finished || judge.readsItsCheckpoints()) {
       awaitInFlight();
     }
+    recordsSinceCheckpoint = 0;
+    lastCheckpointNanos = System.nanoTime();
+    return cp;
+  }
+
+  /**
+   * A checkpoint of a run over a history, on the job's thread: the outputs synced, then the keys
+   * kept since the last one committed with the position and marks. Not in the background, since the
+   * commit takes the keys marked so far, which must be exactly those before the position.
+   */
+  private Checkpoint commitToHistory(
+      boolean complete, Map<String, Long> tails, List<OutputFile> files) throws IOException {
+    Checkpoint cp = counts(complete, tails);
+    for (OutputFile f : files) {
+      f.force();
+    }
+    crash.reached(DedupStep.OUTPUTS_SYNCED);
+    history.commit(cp, reads);
+    crash.reached(DedupStep.COMMITTED);
     recordsSinceCheckpoint = 0;
     lastCheckpointNanos = System.nanoTime();
     return cp;

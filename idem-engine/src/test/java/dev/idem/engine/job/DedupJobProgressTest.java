@@ -191,6 +191,7 @@ class DedupJobProgressTest {
         verify,
         1,
         0,
+        null,
         null);
   }
 }

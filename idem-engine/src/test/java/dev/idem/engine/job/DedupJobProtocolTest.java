@@ -461,6 +461,7 @@ class DedupJobProtocolTest {
         VerifyInputs.SAMPLE,
         shape == Shape.STRIPED_THREADS ? 3 : shape == Shape.CSV ? 2 : 1, // CSV: two parsers
         0,
+        null,
         null);
   }
 
