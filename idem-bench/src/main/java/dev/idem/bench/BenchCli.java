@@ -53,6 +53,7 @@ public final class BenchCli implements Runnable {
             "Exact dedup of lines whose exact set is larger than --budget (default 256m)."),
         new RestartScenario(),
         new ParquetScenario(),
+        new ParquetThroughputScenario(),
         new NearDupScenario(),
         new WindowScenario(),
         new ServeScenario(),

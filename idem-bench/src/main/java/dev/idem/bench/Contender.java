@@ -91,6 +91,15 @@ record Contender(
   }
 
   /**
+   * {@code dedup.py polars-parquet GLOB OUT KEY}: Polars' streaming engine over Parquet files, the
+   * first row of each {@code key} in file and row order, sunk to one zstd Parquet file.
+   */
+  static Contender polarsParquet(String name, String glob, Path out, String key) {
+    List<String> cmd = List.of(python(), script(), "polars-parquet", glob, out + "", key);
+    return of(name, cmd, Map.of(), pythonMissing("polars"));
+  }
+
+  /**
    * DuckDB running {@code statements}: its Python package where installed (no JVM in its RSS), else
    * its JDBC driver in a JVM of this module with a 64 MiB heap (DuckDB's memory is native).
    */

@@ -4,6 +4,9 @@
                                    byte, which the benchmark's data never holds); keyed by the JSON
                                    field FIELD (str.json_path_match), else by the whole line; the
                                    lines written back unquoted, as read.
+  dedup.py polars-parquet GLOB OUT KEY
+                                   Polars over Parquet files, streaming: the first row of each KEY
+                                   in file and row order, sunk to one zstd Parquet file.
   dedup.py duckdb SQL...           DuckDB: runs each statement in an in-memory database (the
                                    harness writes them: DuckDbSql.dedup).
 
@@ -27,6 +30,16 @@ def polars(src, dst, field):
     print(f"polars={pl.__version__} rows={df.height}")
 
 
+def polars_parquet(glob, dst, key):
+    import polars as pl
+
+    (pl.scan_parquet(glob)
+       .unique(subset=[key], keep="first", maintain_order=True)
+       .sink_parquet(dst, compression="zstd"))
+    rows = pl.scan_parquet(dst).select(pl.len()).collect().item()
+    print(f"polars={pl.__version__} rows={rows}")
+
+
 def duckdb(statements):
     import duckdb as db
 
@@ -41,6 +54,8 @@ def duckdb(statements):
 if __name__ == "__main__":
     if sys.argv[1] == "polars":
         polars(sys.argv[2], sys.argv[3], sys.argv[4] if len(sys.argv) > 4 else None)
+    elif sys.argv[1] == "polars-parquet":
+        polars_parquet(sys.argv[2], sys.argv[3], sys.argv[4])
     elif sys.argv[1] == "duckdb":
         duckdb(sys.argv[2:])
     else:

@@ -1,6 +1,5 @@
 package dev.idem.parquet;
 
-import dev.idem.core.Fingerprint;
 import dev.idem.core.Fingerprinter;
 import dev.idem.core.filter.MembershipFilter;
 import dev.idem.engine.Deduplicator;
@@ -30,6 +29,7 @@ import org.apache.parquet.example.data.simple.convert.GroupRecordConverter;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.io.LocalInputFile;
 import org.apache.parquet.io.ParquetDecodingException;
 import org.apache.parquet.schema.MessageType;
@@ -78,6 +78,9 @@ final class ParquetJob {
 
   /** What it read of the input it reads: through the last row group judged ({@code null}: none). */
   private InputRead current;
+
+  /** The first input's footer: what the output's column encodings are chosen from. */
+  private ParquetMetadata firstFooter;
 
   /** Where each row group of the input being read ends in the file. */
   private long[] groupEnds = new long[0];
@@ -346,9 +349,7 @@ final class ParquetJob {
         }
         continue;
       }
-      Fingerprint fp = fingerprinter.fingerprint(key.bytes(), 0, length);
-      fingerprints[2 * r] = fp.hi();
-      fingerprints[2 * r + 1] = fp.lo();
+      fingerprinter.fingerprintInto(key.bytes(), 0, length, fingerprints, r);
       hasKey[r] = true;
     }
     byte[] verdicts = new byte[n];
@@ -374,7 +375,7 @@ final class ParquetJob {
 
   private void write(PageReadStore pages, byte[] verdicts) throws IOException {
     if (copy == null) {
-      copy = new RowCopy(schema);
+      copy = newCopy();
     }
     copy.rowGroup(pages);
     for (byte v : verdicts) {
@@ -386,6 +387,19 @@ final class ParquetJob {
         copy.skipNext();
       }
     }
+  }
+
+  /** The copier of rows into parts, their column encodings chosen from the first input. */
+  private RowCopy newCopy() {
+    ColumnEncodings encodings = ColumnEncodings.dictionaryEverywhere();
+    if (schema != null && firstFooter != null) {
+      MessageType first = firstFooter.getFileMetaData().getSchema();
+      KeyColumns key =
+          KeyColumns.resolve(inputs.get(0).path(), first, job.key, job.keyAsText, job.normalizer);
+      List<BlockMetaData> groups = firstFooter.getBlocks();
+      encodings = ColumnEncodings.choose(schema, key, groups.isEmpty() ? null : groups.get(0));
+    }
+    return new RowCopy(schema, encodings);
   }
 
   private boolean checkpointDue() {
@@ -417,7 +431,7 @@ final class ParquetJob {
       return;
     }
     if (copy == null) {
-      copy = new RowCopy(schema);
+      copy = newCopy();
     }
     for (ParquetOutput o : dropped == null ? List.of(kept) : List.of(kept, dropped)) {
       o.sink(copy, parts);
@@ -514,6 +528,9 @@ final class ParquetJob {
       try (ParquetFileReader r =
           ParquetFileReader.open(new LocalInputFile(Path.of(f.path())), readOptions)) {
         total += r.getRecordCount();
+        if (firstFooter == null) {
+          firstFooter = r.getFooter();
+        }
       } catch (IOException | RuntimeException e) {
         String why =
             String.valueOf(e.getMessage()).contains("is not a Parquet file")

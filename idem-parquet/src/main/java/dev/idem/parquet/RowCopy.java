@@ -34,13 +34,15 @@ import org.apache.parquet.schema.MessageType;
 final class RowCopy {
 
   private final MessageType schema;
+  private final ColumnEncodings encodings;
   private final Forward root;
   private RecordConsumer out;
   private boolean forwarding;
   private RecordReader<Object> rows;
 
-  RowCopy(MessageType schema) {
+  RowCopy(MessageType schema, ColumnEncodings encodings) {
     this.schema = schema;
+    this.encodings = encodings;
     this.root = new Forward(schema, null, -1);
   }
 
@@ -89,12 +91,15 @@ final class RowCopy {
     private Sink(
         OutputFile file, ParquetConfiguration conf, CompressionCodecName codec, long rowGroupBytes)
         throws IOException {
-      this.writer =
+      Builder b =
           new Builder(file)
               .withConf(conf)
               .withCompressionCodec(codec)
-              .withRowGroupSize(rowGroupBytes)
-              .build();
+              .withRowGroupSize(rowGroupBytes);
+      for (String column : encodings.plainColumns()) {
+        b = b.withDictionaryEncoding(column, false);
+      }
+      this.writer = b.build();
     }
 
     @Override

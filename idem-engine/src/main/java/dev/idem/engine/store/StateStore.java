@@ -255,7 +255,7 @@ public final class StateStore implements AutoCloseable {
     public Commit seen(PendingKeys keys) {
       // in key order: each insert lands next to the last in the memtable's skip list, which is
       // several times faster than random order
-      for (int i : fingerprintOrder(keys)) {
+      for (int i : FingerprintOrder.of(keys)) {
         byte[] fp = new byte[16];
         Fingerprint.write(keys.hi(i), keys.lo(i), fp, 0);
         if (fullKeys) {
@@ -346,25 +346,6 @@ public final class StateStore implements AutoCloseable {
   }
 
   private static final byte[] EMPTY = new byte[0];
-
-  /** Indexes of the pending keys in unsigned fingerprint order. */
-  private static int[] fingerprintOrder(PendingKeys pending) {
-    Integer[] order = new Integer[pending.size()];
-    for (int i = 0; i < order.length; i++) {
-      order[i] = i;
-    }
-    java.util.Arrays.sort(
-        order,
-        (a, b) -> {
-          int c = Long.compareUnsigned(pending.hi(a), pending.hi(b));
-          return c != 0 ? c : Long.compareUnsigned(pending.lo(a), pending.lo(b));
-        });
-    int[] out = new int[order.length];
-    for (int i = 0; i < out.length; i++) {
-      out[i] = order[i];
-    }
-    return out;
-  }
 
   /** The meta value named {@code name}, or {@code null}. */
   public byte[] meta(String name) {
