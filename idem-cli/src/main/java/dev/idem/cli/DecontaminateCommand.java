@@ -27,7 +27,8 @@ import picocli.CommandLine.Spec;
       "  idem decontaminate --against evals/ --content text --unit paragraph \\",
       "      --threshold 0.5 --state st-decon -o clean.jsonl corpus/",
       "  # mark instead of remove: dolma attribute spans, no documents written",
-      "  idem decontaminate --against evals/ --content text --annotate spans.jsonl corpus/"
+      "  idem decontaminate --against evals/ --content text \\",
+      "      --annotate spans.jsonl corpus/"
     },
     mixinStandardHelpOptions = true,
     versionProvider = IdemCommand.Version.class,
