@@ -30,9 +30,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * What a job tells its {@link DedupJob.Listener} about its progress: a resumed job's steps before
- * it reads on, and the partitioned method's passes, each ending at its total, and the records'
- * progress counted from where the run starts, so a bar's speed and ETA are this run's.
+ * What a job tells its {@link dev.idem.engine.run.JobListener} about its progress: a resumed job's
+ * steps before it reads on, and the partitioned method's passes, each ending at its total, and the
+ * records' progress counted from where the run starts, so a bar's speed and ETA are this run's.
  */
 class DedupJobProgressTest {
 
