@@ -22,6 +22,8 @@ import sys
 import time
 
 import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
 
 MASK = (1 << 64) - 1
 
@@ -53,7 +55,10 @@ def connect(port, deadline):
     """A client, once the server answers (it may be starting, or restarting after a crash)."""
     while True:
         try:
-            r = redis.Redis(port=port, socket_timeout=30)
+            # no retries by the client: redis-py resends a command on a new connection after the
+            # server went away, and an IDEM.COMMIT resent to a restarted server would commit a
+            # token whose marks died with the old one; this worker resumes from LASTTOKEN instead
+            r = redis.Redis(port=port, socket_timeout=30, retry=Retry(NoBackoff(), 0))
             r.ping()
             return r
         except redis.ConnectionError:
