@@ -225,8 +225,8 @@ public class Deduplicator implements AutoCloseable {
 
   /**
    * Marks {@code key} as done: from now on {@link #contains} is true for it, and after the next
-   * {@link #commit} it stays so across a crash. Returns whether it was new (as {@link #firstSeen},
-   * which is the same call).
+   * {@link DurableDeduplicator#commit} (of a durable one) it stays so across a crash. Returns
+   * whether it was new (as {@link #firstSeen}, which is the same call).
    */
   public boolean markDone(CharSequence key) {
     return firstSeen(key);
