@@ -1,10 +1,13 @@
 package dev.idem.engine.job;
 
+import dev.idem.core.ByteSize;
+import dev.idem.core.filter.MembershipFilter;
 import dev.idem.engine.DedupMode;
 import dev.idem.engine.DedupStats;
 import dev.idem.engine.run.JobReport;
 import dev.idem.engine.state.Checkpoint;
 import dev.idem.engine.state.ExactTierPlacement;
+import dev.idem.engine.state.Manifest;
 import dev.idem.engine.window.WindowStats;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -47,6 +50,78 @@ public record JobResult(
     List<String> warnings,
     WindowStats window)
     implements JobReport {
+
+  /**
+   * The result of a dedup job's run.
+   *
+   * @param last the last checkpoint
+   * @param start the checkpoint this run started from
+   * @param complete whether the state was already complete (nothing was run)
+   * @param shared whether the exact tier was a set shared with other workers
+   * @param started {@link System#nanoTime} when the run started
+   */
+  static JobResult of(
+      Checkpoint last,
+      Checkpoint start,
+      boolean complete,
+      DedupSetup setup,
+      boolean shared,
+      long restoreMillis,
+      long started,
+      long firstRecordMillis,
+      List<String> warnings) {
+    Manifest m = setup.manifest();
+    MembershipFilter filter = setup.filter();
+    WindowStats window =
+        setup.judge() instanceof WindowJudge w
+            ? w.windowStats()
+            : last.window() == null ? null : last.window().stats();
+    return new JobResult(
+        last,
+        complete,
+        start.sequence() > 0,
+        start.records(),
+        m.mode(),
+        setup.exactTier(),
+        describeFilter(m, filter, shared),
+        filter == null || RestoredTiers.setAlone(m)
+            ? 0
+            : filter.bitSize(), // a set alone is no filter
+        restoreMillis,
+        firstRecordMillis,
+        (System.nanoTime() - started) / 1_000_000,
+        setup.restore(),
+        warnings,
+        window);
+  }
+
+  private static String describeFilter(Manifest m, MembershipFilter filter, boolean shared) {
+    if (filter != null && RestoredTiers.setAlone(m)) {
+      return "none: the exact set in memory answers alone, "
+          + ByteSize.format((filter.bitSize() + 7) / 8)
+          + " at capacity "
+          + filter.capacity();
+    }
+    if (filter != null) {
+      return filter.type().displayName()
+          + ", "
+          + ByteSize.format((filter.bitSize() + 7) / 8)
+          + ", "
+          + String.format(
+              Locale.ROOT, "%.2f", (double) filter.bitSize() / Math.max(1, filter.capacity()))
+          + " bits/key at capacity "
+          + filter.capacity();
+    }
+    if (m.window() != null) {
+      return "none (windows)";
+    }
+    if (m.exactTier().kind() == ExactTierPlacement.Kind.PARTITIONED) {
+      return "none (the partitioned method works out every verdict first)";
+    }
+    return shared
+        ? "none (a local filter cannot know other workers' keys)"
+        : m.filterType().displayName();
+  }
 
   @Override
   public Map<String, Object> report() {

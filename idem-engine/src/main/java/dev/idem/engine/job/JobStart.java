@@ -3,16 +3,25 @@ package dev.idem.engine.job;
 import dev.idem.core.Fingerprinter;
 import dev.idem.core.filter.FilterSnapshot;
 import dev.idem.core.filter.FilterType;
+import dev.idem.core.filter.Filters;
 import dev.idem.core.filter.MembershipFilter;
+import dev.idem.engine.DedupMode;
 import dev.idem.engine.ExpectedKeys;
 import dev.idem.engine.JobException;
+import dev.idem.engine.KeyMode;
+import dev.idem.engine.records.InputEstimate;
+import dev.idem.engine.records.InputFile;
 import dev.idem.engine.records.InputSurvey;
+import dev.idem.engine.records.OutputFile;
 import dev.idem.engine.run.JobListener;
 import dev.idem.engine.run.StateDirectory;
+import dev.idem.engine.state.ExactTierPlacement;
 import dev.idem.engine.state.Manifest;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
 
 /**
  * What a dedup job resolves before it reads its first record, beyond its manifest: the key count to
@@ -22,6 +31,62 @@ import java.nio.file.Path;
 final class JobStart {
 
   private JobStart() {}
+
+  /**
+   * The manifest this command would write for a new job: its inputs and options, and the method
+   * chosen for them (where the exact tier lives, the filter and its capacity).
+   */
+  static Manifest manifest(DedupJobSpec spec, List<InputFile> inputs, ExpectedKeys expected)
+      throws IOException {
+    boolean windowed = spec.window() != null;
+    boolean fullKeys = spec.keyMode() == KeyMode.FULL_KEY;
+    long capacity =
+        windowed
+            ? 0
+            : expected.isKnown()
+                ? expected.count()
+                : InputEstimate.distinctKeysUpperBound(inputs, spec.format());
+    ExactTierPlacement exactTier;
+    if (spec.shared() != null) {
+      exactTier = ExactTierPlacement.shared(spec.shared().describe());
+    } else if (windowed || spec.mode() == DedupMode.APPROXIMATE) {
+      exactTier = ExactTierPlacement.NONE;
+    } else {
+      exactTier = ExactTierChoice.place(spec, capacity, fullKeys, !expected.isKnown(), inputs);
+    }
+    // an exact set in memory needs no filter in front of it: it is the filter (see RestoredTiers)
+    FilterType filterType;
+    if (spec.filterType() != null) {
+      filterType = spec.filterType();
+    } else if (exactTier == ExactTierPlacement.MEMORY && !fullKeys) {
+      filterType = FilterType.EXACT_STRIPED;
+    } else {
+      filterType = Filters.defaultType(expected.countOr(-1));
+    }
+    return new Manifest(
+        Manifest.FORMAT_VERSION,
+        Instant.now().toString(),
+        inputs,
+        spec.format(),
+        spec.key().describe(),
+        spec.header(),
+        spec.normalizer().spec(),
+        spec.mode(),
+        spec.keyMode(),
+        exactTier,
+        filterType,
+        capacity,
+        expected,
+        spec.fpp(),
+        spec.seed(),
+        spec.maxRecordBytes(),
+        OutputFile.absolute(spec.output()),
+        OutputFile.absolute(spec.dropped()),
+        windowed ? spec.window().describe() : null,
+        spec.shard() == null ? null : spec.shard().describe(),
+        spec.seenBefore() == null ? null : describeFile(spec.seenBefore()),
+        spec.shared() == null || spec.state() == null ? null : newWorkerId(spec.state()));
+  }
 
   /**
    * The distinct keys to size for: as given; for {@code --expected auto} the upper end of an

@@ -8,6 +8,7 @@ import dev.idem.engine.Verdict;
 import dev.idem.engine.records.RecordBatch;
 import dev.idem.engine.store.StateStore;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.Arrays;
 
 /**
@@ -40,6 +41,29 @@ final class SharedJudge implements Judge {
   SharedJudge(SharedSeenSet shared, String worker) {
     this.shared = shared;
     this.worker = new SharedTag(worker);
+  }
+
+  /**
+   * What a job stopped by a shared set that forgot leaves behind, for the job's message: the set
+   * threw before any answer decided after the loss reached the outputs.
+   *
+   * @param state the job's state directory, or {@code null}
+   */
+  static String afterLoss(Path state) {
+    String nothingWritten = "idem stopped before writing any record decided after the loss";
+    if (state == null) {
+      return nothingWritten
+          + "; the output so far has no repeats, but a job without --state "
+          + "cannot resume.";
+    }
+    return nothingWritten
+        + "; the last checkpoint in "
+        + state
+        + " is intact: restore "
+        + "the server's data (from a replica or backup) and rerun the same command to resume. "
+        + "If the data is lost for good, the keys emitted before cannot be told from new ones: "
+        + "start every worker over with new --state directories and a new ?prefix= "
+        + "(docs/SCALING.md).";
   }
 
   @Override
