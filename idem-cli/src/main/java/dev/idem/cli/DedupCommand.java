@@ -595,40 +595,37 @@ final class DedupCommand implements Callable<Integer> {
                 + "by fingerprint; drop --key-mode full");
       }
       Checkpoints every = checkpoints();
-      if (recent < 0) {
-        throw new IllegalArgumentException("--recent must be 0 (off) or a positive count");
-      }
-      return new DedupJobSpec(
-          inputs,
-          recordFormat,
-          keySpec,
-          hasHeader,
-          record.normalizer(),
-          mode,
-          keyMode,
-          filterType,
-          expected,
-          fpp,
-          seed,
-          exactTier.local(),
-          state,
-          every.records(),
-          every.interval(),
-          output.file(),
-          dropped,
-          badRecords.policy,
-          badRecords.maxRecordBytes(),
-          recent,
-          CacheSizeConverter.resolve(rocksDbCache),
-          windowSpec(recordFormat),
-          shards.shard(shard),
-          exactTier.shared(),
-          seenBefore,
-          verify.verifyInputs,
-          threads,
-          memory,
-          tmp,
-          history);
+      return DedupJobSpec.builder(inputs)
+          .format(recordFormat)
+          .key(keySpec)
+          .header(hasHeader)
+          .normalizer(record.normalizer())
+          .mode(mode)
+          .keyMode(keyMode)
+          .filterType(filterType)
+          .expectedKeys(expected)
+          .fpp(fpp)
+          .seed(seed)
+          .exactTier(exactTier.local())
+          .state(state)
+          .checkpointRecords(every.records())
+          .checkpointInterval(every.interval())
+          .output(output.file())
+          .dropped(dropped)
+          .onBadRecord(badRecords.policy)
+          .maxRecordBytes(badRecords.maxRecordBytes())
+          .recentCacheSize(recent)
+          .rocksDbCacheBytes(CacheSizeConverter.resolve(rocksDbCache))
+          .window(windowSpec(recordFormat))
+          .shard(shards.shard(shard))
+          .shared(exactTier.shared())
+          .seenBefore(seenBefore)
+          .verifyInputs(verify.verifyInputs)
+          .threads(threads)
+          .memory(memory)
+          .tempDirectory(tmp)
+          .history(history)
+          .build();
     } catch (IllegalArgumentException | TypeConversionException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }

@@ -3,14 +3,8 @@ package dev.idem.engine.job;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.idem.core.KeyNormalizer;
 import dev.idem.core.filter.FilterType;
-import dev.idem.engine.DedupMode;
 import dev.idem.engine.ExpectedKeys;
-import dev.idem.engine.KeyMode;
-import dev.idem.engine.records.BadRecordPolicy;
-import dev.idem.engine.records.KeySpec;
-import dev.idem.engine.records.RecordFormat;
 import dev.idem.engine.records.VerifyInputs;
 import dev.idem.engine.run.CrashPoints;
 import dev.idem.engine.run.JobListener;
@@ -111,7 +105,7 @@ class DedupJobProgressTest {
   void thePartitionedMethodReportsItsTwoPassesBeforeTheRecords() throws IOException {
     List<String> inputs = inputs(2, 2_000);
     Recording heard = new Recording();
-    run(spec(inputs, ExactTierChoice.PARTITIONED, null), heard, CrashPoints.NONE);
+    run(spec(inputs, ExactTierChoice.PARTITIONED, VerifyInputs.SAMPLE), heard, CrashPoints.NONE);
 
     assertThat(heard.order()).containsExactly("PARTITION", "JUDGE", "progress");
     long total = inputs.stream().mapToLong(DedupJobProgressTest::size).sum();
@@ -162,36 +156,21 @@ class DedupJobProgressTest {
   }
 
   private DedupJobSpec spec(List<String> inputs, ExactTierChoice store, VerifyInputs verify) {
-    return new DedupJobSpec(
-        inputs,
-        RecordFormat.LINES,
-        new KeySpec.WholeLine(),
-        false,
-        KeyNormalizer.identity(),
-        DedupMode.EXACT,
-        KeyMode.FINGERPRINT,
-        FilterType.BLOCKED, // a filter in front of the set: the journal since its snapshot replayed
-        ExpectedKeys.of(100_000),
-        0.01,
-        7,
-        store,
-        dir.resolve("state"),
-        100,
-        Duration.ofHours(1),
-        dir.resolve("out.txt"),
-        null,
-        new BadRecordPolicy.Fail(),
-        1 << 20,
-        0,
-        8L << 20,
-        null,
-        null,
-        null,
-        null,
-        verify,
-        1,
-        0,
-        null,
-        null);
+    return DedupJobSpec.builder(inputs)
+        // a filter in front of the set: the journal since its snapshot replayed
+        .filterType(FilterType.BLOCKED)
+        .expectedKeys(ExpectedKeys.of(100_000))
+        .fpp(0.01)
+        .seed(7)
+        .exactTier(store)
+        .state(dir.resolve("state"))
+        .checkpointRecords(100)
+        .checkpointInterval(Duration.ofHours(1))
+        .output(dir.resolve("out.txt"))
+        .maxRecordBytes(1 << 20)
+        .rocksDbCacheBytes(8L << 20)
+        .verifyInputs(verify)
+        .threads(1)
+        .build();
   }
 }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idem.core.Fingerprint;
 import dev.idem.core.Fingerprinter;
-import dev.idem.core.KeyNormalizer;
 import dev.idem.core.filter.FilterSnapshot;
 import dev.idem.core.filter.FilterType;
 import dev.idem.core.filter.FingerprintSet;
@@ -17,7 +16,6 @@ import dev.idem.engine.records.BadRecordPolicy;
 import dev.idem.engine.records.EventTime;
 import dev.idem.engine.records.KeySpec;
 import dev.idem.engine.records.RecordFormat;
-import dev.idem.engine.records.VerifyInputs;
 import dev.idem.engine.run.CrashPoints;
 import dev.idem.engine.shard.ShardSpec;
 import dev.idem.engine.state.Checkpoint;
@@ -432,37 +430,32 @@ class DedupJobProtocolTest {
                 new WindowSpec.LatePolicy.SideOutput(dir.resolve("late.jsonl")));
     ShardSpec shard = shape == Shape.SHARDED ? ShardSpec.parse("0/2") : null;
     long recent = shape == Shape.SHARDED ? 8 : 0;
-    return new DedupJobSpec(
-        inputs,
-        csv ? RecordFormat.CSV : RecordFormat.JSONL,
-        csv ? KeySpec.column("id") : KeySpec.jsonField("id", false),
-        csv,
-        KeyNormalizer.identity(),
-        mode,
-        keyMode,
-        filter,
-        expected,
-        fpp,
-        SEED,
-        store,
-        dir.resolve("state"),
-        every,
-        Duration.ofHours(1),
-        dir.resolve("out.jsonl"),
-        dir.resolve("dropped.tsv"),
-        new BadRecordPolicy.Quarantine(dir.resolve("bad.jsonl")),
-        1 << 20,
-        recent,
-        8L << 20,
-        window,
-        shard,
-        null,
-        seenBefore,
-        VerifyInputs.SAMPLE,
-        shape == Shape.STRIPED_THREADS ? 3 : shape == Shape.CSV ? 2 : 1, // CSV: two parsers
-        0,
-        null,
-        null);
+    return DedupJobSpec.builder(inputs)
+        .format(csv ? RecordFormat.CSV : RecordFormat.JSONL)
+        .key(csv ? KeySpec.column("id") : KeySpec.jsonField("id", false))
+        .header(csv)
+        .mode(mode)
+        .keyMode(keyMode)
+        .filterType(filter)
+        .expectedKeys(expected)
+        .fpp(fpp)
+        .seed(SEED)
+        .exactTier(store)
+        .state(dir.resolve("state"))
+        .checkpointRecords(every)
+        .checkpointInterval(Duration.ofHours(1))
+        .output(dir.resolve("out.jsonl"))
+        .dropped(dir.resolve("dropped.tsv"))
+        .onBadRecord(new BadRecordPolicy.Quarantine(dir.resolve("bad.jsonl")))
+        .maxRecordBytes(1 << 20)
+        .recentCacheSize(recent)
+        .rocksDbCacheBytes(8L << 20)
+        .window(window)
+        .shard(shard)
+        .seenBefore(seenBefore)
+        .threads(
+            shape == Shape.STRIPED_THREADS ? 3 : shape == Shape.CSV ? 2 : 1) // CSV: two parsers
+        .build();
   }
 
   private static boolean striped(Shape shape) {

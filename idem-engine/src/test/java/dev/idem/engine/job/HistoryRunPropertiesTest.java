@@ -2,15 +2,7 @@ package dev.idem.engine.job;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.idem.core.KeyNormalizer;
-import dev.idem.engine.DedupMode;
 import dev.idem.engine.Deduplicator;
-import dev.idem.engine.ExpectedKeys;
-import dev.idem.engine.KeyMode;
-import dev.idem.engine.records.BadRecordPolicy;
-import dev.idem.engine.records.KeySpec;
-import dev.idem.engine.records.RecordFormat;
-import dev.idem.engine.records.VerifyInputs;
 import dev.idem.engine.run.CrashPoints;
 import dev.idem.engine.run.JobListener;
 import java.io.IOException;
@@ -145,37 +137,16 @@ class HistoryRunPropertiesTest {
 
   /** Whole lines, a checkpoint every {@code every} records, over {@code history}. */
   static DedupJobSpec spec(Path input, Path output, Path history, long every) {
-    return new DedupJobSpec(
-        List.of(input.toString()),
-        RecordFormat.LINES,
-        new KeySpec.WholeLine(),
-        false,
-        KeyNormalizer.identity(),
-        DedupMode.EXACT,
-        KeyMode.FINGERPRINT,
-        null,
-        ExpectedKeys.UNKNOWN,
-        0.01,
-        0,
-        ExactTierChoice.AUTO,
-        null,
-        every,
-        Duration.ofHours(1),
-        output,
-        null,
-        new BadRecordPolicy.Fail(),
-        1 << 20,
-        0,
-        8L << 20,
-        null,
-        null,
-        null,
-        null,
-        VerifyInputs.SAMPLE,
-        1,
-        0,
-        null,
-        history);
+    return DedupJobSpec.builder(List.of(input.toString()))
+        .fpp(0.01)
+        .checkpointRecords(every)
+        .checkpointInterval(Duration.ofHours(1))
+        .output(output)
+        .maxRecordBytes(1 << 20)
+        .rocksDbCacheBytes(8L << 20)
+        .threads(1)
+        .history(history)
+        .build();
   }
 
   static void delete(Path dir) throws IOException {
