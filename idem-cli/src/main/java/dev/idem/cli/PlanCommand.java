@@ -260,7 +260,8 @@ final class PlanCommand implements Callable<Integer> {
     }
     Workload w = workload(survey);
     List<MethodEstimate> rows = Planner.methods(w);
-    Recommendation rec = Planner.recommend(w, rows, keyOptions(), inputs(), output());
+    Recommendation rec = Planner.recommend(w, rows);
+    String command = RecommendedCommand.of(rec.run(), keyOptions(), inputs(), output());
     if (json) {
       io.out()
           .println(
@@ -276,11 +277,21 @@ final class PlanCommand implements Callable<Integer> {
                           "methods",
                           rows,
                           "recommendation",
-                          rec)));
+                          recommendation(rec, command))));
     } else {
-      PlanReport.print(io.out(), w, survey, sample == null ? null : sample.inputs, rows, rec);
+      PlanReport.print(
+          io.out(), w, survey, sample == null ? null : sample.inputs, rows, rec, command);
     }
     return 0;
+  }
+
+  /** The recommendation as {@code --json} gives it: the method, why, and its command line. */
+  private static Map<String, String> recommendation(Recommendation rec, String command) {
+    Map<String, String> m = new java.util.LinkedHashMap<>();
+    m.put("method", rec.method());
+    m.put("reason", rec.reason());
+    m.put("command", command);
+    return m;
   }
 
   /** {@code --near-dup}: the bands, the S-curve, the memory and the command. */
@@ -317,7 +328,7 @@ final class PlanCommand implements Callable<Integer> {
             + (nearDup.numPerm != null ? " --num-perm " + numPerm : "")
             + (nearDup.bands != null ? " --bands " + bands.bands() + " --rows " + bands.rows() : "")
             + (nearDup.verify ? " --verify" : "")
-            + (memory != null ? " --memory " + Planner.sizeOption(memory) : "")
+            + (memory != null ? " --memory " + RecommendedCommand.size(memory) : "")
             + " --state STATE -o OUT "
             + (sample != null ? String.join(" ", sample.inputs) : "INPUT...");
     boolean fits = memory == null || plan.documentsInMemory(memory) == documents;

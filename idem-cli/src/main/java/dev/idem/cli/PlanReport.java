@@ -3,7 +3,6 @@ package dev.idem.cli;
 import dev.idem.core.ByteSize;
 import dev.idem.engine.plan.JobMemory;
 import dev.idem.engine.plan.MethodEstimate;
-import dev.idem.engine.plan.Planner;
 import dev.idem.engine.plan.Planner.Recommendation;
 import dev.idem.engine.plan.Workload;
 import dev.idem.engine.records.DistinctKeyCounter;
@@ -33,7 +32,8 @@ final class PlanReport {
       InputSurvey.Result s,
       List<String> inputs,
       List<MethodEstimate> rows,
-      Recommendation rec) {
+      Recommendation rec,
+      String command) {
     if (s != null) {
       printSample(out, s, inputs);
     }
@@ -107,9 +107,9 @@ final class PlanReport {
     }
     out.println();
     wrap(out, "Recommended: " + rec.method() + ". " + rec.reason(), "");
-    out.println("  " + rec.command());
+    out.println("  " + command);
     if (!rec.method().equals("none fits")) {
-      wrap(out, heapNote(w, rec.command()), "   ");
+      wrap(out, heapNote(w, command), "   ");
     }
   }
 
@@ -124,7 +124,7 @@ final class PlanReport {
     }
     if (w.memoryBytes() > 0) {
       return "  (add --memory "
-          + Planner.sizeOption(w.memoryBytes())
+          + RecommendedCommand.size(w.memoryBytes())
           + " to hold bin/idem's heap to the budget; without it the heap grows to what the job "
           + "holds, up to the JVM's default limit)";
     }

@@ -9,9 +9,11 @@ import dev.idem.core.filter.FingerprintSet;
 import dev.idem.core.filter.ScalableBloomFilter;
 import dev.idem.engine.sort.SortDedupJob;
 import dev.idem.engine.sort.SortDedupSpec;
+import dev.idem.engine.state.ExactTierPlacement;
 import dev.idem.engine.window.WindowedDeduplicator;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Costs every method idem offers for a {@link Workload} and picks one. All sizes come from the
@@ -217,9 +219,8 @@ public final class Planner {
         true,
         false,
         false,
-        "--memory "
-            + ByteSize.format(memory)
-            + ", "
+        ByteSize.format(memory)
+            + " of sort memory, "
             + f.runs()
             + " run(s), "
             + f.mergePasses()
@@ -310,16 +311,8 @@ public final class Planner {
     return Math.min(1, (double) n * n / Math.pow(2, 129));
   }
 
-  /**
-   * The method to use and why, with the command that runs it.
-   *
-   * @param keyOptions the key and format options of the command ({@code --key id}), or a
-   *     placeholder
-   * @param inputs the inputs as the command should name them, or a placeholder
-   * @param output the output file the command should name
-   */
-  public static Recommendation recommend(
-      Workload w, List<MethodEstimate> rows, String keyOptions, String inputs, String output) {
+  /** The method to use and why, with the run that uses it. */
+  public static Recommendation recommend(Workload w, List<MethodEstimate> rows) {
     if (w.sharedState() && w.window() == null && !w.deletes()) {
       return new Recommendation(
           "shared Redis tier",
@@ -328,19 +321,12 @@ public final class Planner {
               + "Redis command (no local filter can answer for other workers' keys). If the keys "
               + "can be routed instead, split by key (idem split, or --shard I/N) and plan each "
               + "shard alone: it needs no network round trips.",
-          "idem dedup "
-              + keyOptions
-              + " --exact-store redis://HOST:6379/0 --state state -o "
-              + output
-              + " "
-              + inputs);
+          RecommendedRun.exact(ExactTierPlacement.Kind.SHARED, 0, 0));
     }
-    return choose(w, rows, keyOptions, "-o " + output + " " + inputs);
+    return choose(w, rows);
   }
 
-  /** {@code in} is the end of every command line: output and inputs. */
-  private static Recommendation choose(
-      Workload w, List<MethodEstimate> rows, String key, String in) {
+  private static Recommendation choose(Workload w, List<MethodEstimate> rows) {
     long n = w.distinct();
     String budget = w.memoryBytes() > 0 ? ByteSize.format(w.memoryBytes()) : "no budget given";
     if (w.window() != null) {
@@ -359,12 +345,7 @@ public final class Planner {
               + ": exact inside the window, "
               + size
               + ".",
-          "idem dedup "
-              + key
-              + " --window "
-              + human(w.window())
-              + " --time-field TIME --state state "
-              + in);
+          RecommendedRun.windowed(w.window()));
     }
     if (w.deletes()) {
       return deletable(w, rows, budget);
@@ -372,7 +353,6 @@ public final class Planner {
     MethodEstimate inMemory = find(rows, MEMORY_TIER);
     MethodEstimate rocks = find(rows, ROCKSDB_TIER);
     MethodEstimate partitioned = find(rows, PARTITIONED);
-    String expected = " --expected " + n;
     long set = JobMemory.exactSetBytes(n);
     String exactOf = "Exact, " + count(n) + " distinct keys, " + budget + ": ";
     String setTooLarge =
@@ -389,10 +369,9 @@ public final class Planner {
                 + ") and the job's working heap fit in "
                 + ByteSize.format(inMemory.memoryBytes())
                 + "; the set answers every record alone, with no filter in front.",
-            "idem dedup " + key + expected + " --exact-store memory --state state " + in);
+            RecommendedRun.exact(ExactTierPlacement.Kind.MEMORY, n, 0));
       }
       if (partitioned.fits()) {
-        String memory = sizeOption(w.memoryBytes());
         return new Recommendation(
             partitioned.method(),
             exactOf
@@ -401,12 +380,7 @@ public final class Planner {
                 + ByteSize.format(partitioned.diskBytes())
                 + " on disk at most), each judged within the budget, and a second read of the "
                 + "inputs writes the records.",
-            "idem dedup "
-                + key
-                + " --memory "
-                + memory
-                + " --exact-store partitioned --state state "
-                + in);
+            RecommendedRun.exact(ExactTierPlacement.Kind.PARTITIONED, 0, w.memoryBytes()));
       }
       if (rocks.fits()) {
         return new Recommendation(
@@ -420,7 +394,7 @@ public final class Planner {
                 + " blocked Bloom filter that spares "
                 + pct(1 - rocks.lookupsPerNewRecord())
                 + " of new keys the disk lookup.",
-            "idem dedup " + key + expected + " --exact-store rocksdb --state state " + in);
+            RecommendedRun.exact(ExactTierPlacement.Kind.ROCKSDB, n, 0));
       }
       MethodEstimate sort = find(rows, "external sort-merge");
       long sortMemory = sortMemory(w);
@@ -437,7 +411,7 @@ public final class Planner {
                 + " and "
                 + ByteSize.format(sort.diskBytes())
                 + " of temporary disk.",
-            "idem sort-dedup " + key + " --memory " + sizeOption(sortMemory) + " " + in);
+            RecommendedRun.sortDedup(sortMemory));
       }
       long shards = (rocks.memoryBytes() + w.memoryBytes() - 1) / w.memoryBytes();
       return new Recommendation(
@@ -453,7 +427,7 @@ public final class Planner {
               + "across "
               + shards
               + " workers.",
-          "idem sort-dedup " + key + " --memory " + sizeOption(sortMemory) + " " + in);
+          RecommendedRun.sortDedup(sortMemory));
     }
     for (String name : List.of("blocked Bloom", "classic Bloom")) {
       MethodEstimate f = find(rows, name);
@@ -473,15 +447,8 @@ public final class Planner {
                 + " filter drops a new key with probability "
                 + pct(f.fpp())
                 + ".",
-            "idem dedup "
-                + key
-                + expected
-                + " --fpp "
-                + w.fpp()
-                + " --mode approximate"
-                + (name.equals("classic Bloom") ? " --filter bloom" : "")
-                + " "
-                + in);
+            RecommendedRun.approximate(
+                n, w.fpp(), name.equals("classic Bloom") ? FilterType.BLOOM : null));
       }
     }
     long filterBudget = Math.max(8, w.memoryBytes() - JobMemory.WORKING_HEAP);
@@ -499,13 +466,10 @@ public final class Planner {
             + pct(reachable)
             + " of new keys. Raise the memory, accept that "
             + "rate, or shard the keys.",
-        "idem dedup "
-            + key
-            + expected
-            + " --fpp "
-            + String.format("%.3g", Math.min(0.5, reachable))
-            + " --mode approximate --filter bloom "
-            + in);
+        RecommendedRun.approximate(
+            n,
+            Double.parseDouble(String.format(Locale.ROOT, "%.3g", Math.min(0.5, reachable))),
+            FilterType.BLOOM));
   }
 
   private static Recommendation deletable(Workload w, List<MethodEstimate> rows, String budget) {
@@ -526,14 +490,12 @@ public final class Planner {
                 + name
                 + (m.exact() ? " stays exact" : " errs at " + pct(m.fpp()))
                 + " and supports remove(key).",
-            "idem filter build --type "
-                + (name.startsWith("cuckoo")
-                    ? "cuckoo"
-                    : name.startsWith("counting") ? "counting" : "exact")
-                + " --expected "
-                + w.distinct()
-                + (m.exact() ? "" : " --fpp " + m.fpp())
-                + " -o keys.idx KEYS_FILE   # or the library's remove(key)");
+            RecommendedRun.deletable(
+                name.startsWith("cuckoo")
+                    ? FilterType.CUCKOO
+                    : name.startsWith("counting") ? FilterType.COUNTING : FilterType.EXACT,
+                w.distinct(),
+                m.exact() ? 0 : m.fpp()));
       }
     }
     return new Recommendation(
@@ -544,7 +506,7 @@ public final class Planner {
             + " keys fits "
             + budget
             + ": shard the keys.",
-        "idem plan --memory LARGER ...");
+        RecommendedRun.none());
   }
 
   private static String bloomName(FilterType t) {
@@ -563,16 +525,11 @@ public final class Planner {
     return String.format("%.3g %%", 100 * p);
   }
 
-  /** A size as an option value that SizeConverter reads back: {@code 512m}, or {@code 1536k}. */
-  public static String sizeOption(long bytes) {
-    return bytes % (1 << 20) == 0 ? (bytes >> 20) + "m" : (bytes >> 10) + "k";
-  }
-
   private static String human(java.time.Duration d) {
     long s = d.toSeconds();
     return s % 3600 == 0 ? s / 3600 + "h" : s % 60 == 0 ? s / 60 + "m" : s + "s";
   }
 
-  /** The method to use, why, and the command line that runs it. */
-  public record Recommendation(String method, String reason, String command) {}
+  /** The method to use, why, and the run that uses it. */
+  public record Recommendation(String method, String reason, RecommendedRun run) {}
 }

@@ -10,6 +10,8 @@ import dev.idem.core.filter.FilterType;
 import dev.idem.core.filter.Filters;
 import dev.idem.core.filter.FingerprintSet;
 import dev.idem.core.filter.ScalableBloomFilter;
+import dev.idem.engine.DedupMode;
+import dev.idem.engine.state.ExactTierPlacement;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
@@ -121,19 +123,19 @@ class PlannerTest {
     // method's files are judged one at a time within the budget
     Planner.Recommendation small = recommend(exact(n, 512 * MIB));
     assertThat(small.method()).isEqualTo(Planner.PARTITIONED);
-    assertThat(small.command())
-        .isEqualTo(
-            "idem dedup --key id --memory 512m --exact-store partitioned --state state -o "
-                + "out.jsonl in.jsonl");
+    assertThat(small.run())
+        .isEqualTo(RecommendedRun.exact(ExactTierPlacement.Kind.PARTITIONED, 0, 512 * MIB));
     Planner.Recommendation medium = recommend(exact(n, 8L << 30));
-    assertThat(medium.command()).contains("--exact-store partitioned", "--memory 8192m");
+    assertThat(medium.run().exactTier()).isEqualTo(ExactTierPlacement.Kind.PARTITIONED);
+    assertThat(medium.run().memoryBytes()).isEqualTo(8L << 30);
     // below the partitioned method's least heap, sort-merge, with runs of (34 - 32) / 2 MiB: the
     // heap holds a run and what is read and written beside it, and the job's working heap
     Planner.Recommendation tiny = recommend(exact(n, 34 * MIB));
     assertThat(tiny.method()).isEqualTo("external sort-merge");
-    assertThat(tiny.command()).startsWith("idem sort-dedup --key id --memory 1m");
+    assertThat(tiny.run()).isEqualTo(RecommendedRun.sortDedup(1 * MIB));
     // 10 M keys in 1 GiB: everything in memory
-    assertThat(recommend(exact(10_000_000, 1L << 30)).command()).contains("--exact-store memory");
+    assertThat(recommend(exact(10_000_000, 1L << 30)).run().exactTier())
+        .isEqualTo(ExactTierPlacement.Kind.MEMORY);
     // the memory tier needs its set and the job's heap: 7 M keys (a 144 MiB set) fit 256 MiB, a
     // budget of the set's size plus a little does not
     assertThat(recommend(exact(7_000_000, 256 * MIB)).method()).isEqualTo(Planner.MEMORY_TIER);
@@ -145,14 +147,15 @@ class PlannerTest {
     Workload approx = new Workload(n, n, 512 * MIB, 0.001, null, 0, false, false, 36, 0);
     Planner.Recommendation r = recommend(approx);
     assertThat(r.reason()).contains("no filter at that rate fits");
-    assertThat(r.command()).contains("--mode approximate");
+    assertThat(r.run().mode()).isEqualTo(DedupMode.APPROXIMATE);
+    assertThat(r.run().fpp()).isBetween(0.001, 0.5);
     // a stream: windowed
     Workload stream =
         new Workload(n, n, 0, 0, Duration.ofMinutes(10), 1_000_000, false, false, 36, 0);
-    assertThat(recommend(stream).command()).contains("--window 10m");
+    assertThat(recommend(stream).run().window()).isEqualTo(Duration.ofMinutes(10));
     // workers that share state: the Redis tier
     Workload shared = new Workload(n, n, 0, 0, null, 0, false, true, 36, 0);
-    assertThat(recommend(shared).command()).contains("--exact-store redis://");
+    assertThat(recommend(shared).run().exactTier()).isEqualTo(ExactTierPlacement.Kind.SHARED);
     // deletes, approximate: a cuckoo filter
     Workload deletes = new Workload(n / 100, n / 100, 1L << 30, 0.001, null, 0, true, false, 36, 0);
     assertThat(recommend(deletes).method()).startsWith("cuckoo");
@@ -183,6 +186,6 @@ class PlannerTest {
   }
 
   private static Planner.Recommendation recommend(Workload w) {
-    return Planner.recommend(w, Planner.methods(w), "--key id", "in.jsonl", "out.jsonl");
+    return Planner.recommend(w, Planner.methods(w));
   }
 }
