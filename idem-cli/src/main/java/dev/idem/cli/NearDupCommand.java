@@ -8,9 +8,7 @@ import dev.idem.engine.neardup.NearDupSpec;
 import dev.idem.engine.neardup.TextNormalization;
 import dev.idem.engine.neardup.Tokenizer;
 import dev.idem.engine.records.BadRecordException;
-import dev.idem.engine.records.KeySpec;
 import dev.idem.engine.records.OutputGuard;
-import dev.idem.engine.records.RecordFormat;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -310,7 +308,8 @@ final class NearDupCommand implements Callable<Integer> {
     return new long[] {documents, millis};
   }
 
-  private NearDupSpec jobSpec() {
+  /** The job the options ask for; a usage error for options the spec refuses. */
+  NearDupSpec jobSpec() {
     output.requireOneUseOfStandardOutput(spec.commandLine());
     try {
       if (dropped != null && dropped.toString().equals("-")) {
@@ -321,40 +320,31 @@ final class NearDupCommand implements Callable<Integer> {
         }
         dropped = STANDARD_OUTPUT;
       }
-      if (ngram < 1) {
-        throw new IllegalArgumentException("--ngram must be at least 1, got " + ngram);
-      }
       int perms = LshBands.permutations(numPerm, bands, rows);
-      LshBands lsh = LshBands.fromOptions(bands, rows, perms, threshold);
       long[] every = checkpoints();
-      KeySpec key =
-          content.field != null ? KeySpec.jsonField(content.field, true) : new KeySpec.WholeLine();
-      RecordFormat format = content.field != null ? RecordFormat.JSONL : RecordFormat.LINES;
-      return new NearDupSpec(
-          inputs,
-          format,
-          key,
-          tokenizer,
-          ngram,
-          TextNormalization.parse(normalize),
-          threshold,
-          perms,
-          lsh,
-          verify,
-          streaming,
-          seed,
-          output.file(),
-          dropped,
-          clusters,
-          badRecords.policy,
-          badRecords.maxRecordBytes(),
-          tmp,
-          NearDupPlan.judgingBudget(memory > 0 ? memory : Runtime.getRuntime().maxMemory()),
-          threads == 0 ? Runtime.getRuntime().availableProcessors() : threads,
-          state,
-          every[0],
-          every[1],
-          verifyInputs.verifyInputs);
+      return NearDupSpec.builder(inputs, content.field)
+          .tokenizer(tokenizer)
+          .ngram(ngram)
+          .normalization(TextNormalization.parse(normalize))
+          .threshold(threshold)
+          .numPerm(perms)
+          .bands(LshBands.fromOptions(bands, rows, perms, threshold))
+          .verify(verify)
+          .streaming(streaming)
+          .seed(seed)
+          .output(output.file())
+          .dropped(dropped)
+          .clusters(clusters)
+          .onBadRecord(badRecords.policy)
+          .maxRecordBytes(badRecords.maxRecordBytes())
+          .tmp(tmp)
+          .memory(NearDupPlan.judgingBudget(memory > 0 ? memory : Runtime.getRuntime().maxMemory()))
+          .threads(threads == 0 ? Runtime.getRuntime().availableProcessors() : threads)
+          .state(state)
+          .checkpointDocuments(every[0])
+          .checkpointMillis(every[1])
+          .verifyInputs(verifyInputs.verifyInputs)
+          .build();
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }

@@ -1,7 +1,6 @@
 package dev.idem.cli;
 
 import dev.idem.core.KeyNormalizer;
-import dev.idem.engine.records.Compression;
 import dev.idem.engine.records.KeySpec;
 import dev.idem.engine.records.RecordFormat;
 import java.util.List;
@@ -129,13 +128,7 @@ final class RecordOptions {
           "Parquet inputs are read by idem dedup only; this command reads text (jsonl, csv, "
               + "tsv, lines)");
     }
-    return format != null
-        ? format
-        : keySpec instanceof KeySpec.JsonField
-            ? RecordFormat.JSONL
-            : keySpec instanceof KeySpec.Column
-                ? (looksTsv(inputs) ? RecordFormat.TSV : RecordFormat.CSV)
-                : RecordFormat.LINES;
+    return format != null ? format : RecordFormat.impliedBy(keySpec, inputs);
   }
 
   /** Whether inputs have a header line: as given, else when the column is named. */
@@ -150,9 +143,5 @@ final class RecordOptions {
 
   KeyNormalizer normalizer() {
     return KeyNormalizer.parse(normalize);
-  }
-
-  private static boolean looksTsv(List<String> inputs) {
-    return inputs.stream().anyMatch(i -> Compression.withoutSuffix(i).endsWith(".tsv"));
   }
 }

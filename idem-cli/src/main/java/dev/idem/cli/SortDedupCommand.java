@@ -209,7 +209,8 @@ final class SortDedupCommand implements Callable<Integer> {
     guard.summary("--stats-json " + output.statsJson, output.statsFile()).check();
   }
 
-  private SortDedupSpec jobSpec() {
+  /** The job the options ask for; a usage error for options the spec refuses. */
+  SortDedupSpec jobSpec() {
     try {
       KeySpec keySpec = record.keySpec();
       RecordFormat recordFormat = record.format(keySpec, inputs);
@@ -219,24 +220,22 @@ final class SortDedupCommand implements Callable<Integer> {
             "--content keys are documents: they are compared "
                 + "by fingerprint; drop --exact-key");
       }
-      return new SortDedupSpec(
-          inputs,
-          recordFormat,
-          keySpec,
-          hasHeader,
-          record.normalizer(),
-          0,
-          exactKey,
-          memory,
-          tmp,
-          keep,
-          order,
-          output.file(),
-          badRecords.policy,
-          badRecords.maxRecordBytes(),
-          compressRuns.compress,
-          state,
-          verify.verifyInputs);
+      return SortDedupSpec.builder(inputs, keySpec)
+          .format(recordFormat)
+          .header(hasHeader)
+          .normalizer(record.normalizer())
+          .exactKey(exactKey)
+          .memoryBytes(memory)
+          .tmp(tmp)
+          .keep(keep)
+          .order(order)
+          .output(output.file())
+          .onBadRecord(badRecords.policy)
+          .maxRecordBytes(badRecords.maxRecordBytes())
+          .compressRuns(compressRuns.compress)
+          .state(state)
+          .verifyInputs(verify.verifyInputs)
+          .build();
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }

@@ -5,7 +5,6 @@ import dev.idem.engine.records.Compression;
 import dev.idem.engine.records.KeySpec;
 import dev.idem.engine.records.OutputGuard;
 import dev.idem.engine.records.RecordFormat;
-import dev.idem.engine.shard.ConsistentHashRing;
 import dev.idem.engine.shard.SplitJob;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -125,28 +124,7 @@ final class SplitCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    SplitJob.Spec job;
-    try {
-      KeySpec keySpec = record.keySpec();
-      RecordFormat format = record.format(keySpec, inputs);
-      ConsistentHashRing r = ring.ring(shards);
-      job =
-          new SplitJob.Spec(
-              inputs,
-              format,
-              keySpec,
-              record.header(keySpec, format),
-              record.normalizer(),
-              badRecords.maxRecordBytes(),
-              r,
-              directory,
-              compression(),
-              badRecords.policy,
-              checkpointEvery,
-              verify.verifyInputs);
-    } catch (IllegalArgumentException e) {
-      throw new ParameterException(spec.commandLine(), e.getMessage());
-    }
+    SplitJob.Spec job = jobSpec();
     SplitJob.Result result;
     try {
       refuseDestructivePaths(job);
@@ -172,6 +150,26 @@ final class SplitCommand implements Callable<Integer> {
               result.badRecords());
     }
     return 0;
+  }
+
+  /** The job the options ask for; a usage error for options the spec refuses. */
+  SplitJob.Spec jobSpec() throws IOException {
+    try {
+      KeySpec keySpec = record.keySpec();
+      RecordFormat format = record.format(keySpec, inputs);
+      return SplitJob.Spec.builder(inputs, keySpec, ring.ring(shards), directory)
+          .format(format)
+          .header(record.header(keySpec, format))
+          .normalizer(record.normalizer())
+          .maxRecordBytes(badRecords.maxRecordBytes())
+          .compression(compression())
+          .onBadRecord(badRecords.policy)
+          .checkpointRecords(checkpointEvery)
+          .verifyInputs(verify.verifyInputs)
+          .build();
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
   }
 
   /** Refuses shard files and a quarantine file that are inputs or each other. */

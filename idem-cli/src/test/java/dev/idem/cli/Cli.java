@@ -2,6 +2,8 @@ package dev.idem.cli;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
@@ -12,6 +14,13 @@ final class Cli {
   record Result(int status, String out, String err, byte[] outBytes) {}
 
   private Cli() {}
+
+  /** Streams for a command that is parsed, not run: no input, output thrown away. */
+  static Io nullIo() {
+    PrintStream none =
+        new PrintStream(OutputStream.nullOutputStream(), true, StandardCharsets.UTF_8);
+    return new Io(InputStream.nullInputStream(), none, none);
+  }
 
   static Result run(String... args) {
     return runWithInput(new byte[0], args);

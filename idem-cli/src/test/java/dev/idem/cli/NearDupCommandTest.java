@@ -2,6 +2,7 @@ package dev.idem.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.idem.engine.neardup.NearDupSpec;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -18,6 +19,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import picocli.CommandLine;
 
 /**
  * idem near-dup run as the user runs it, on corpora with planted near-duplicates whose true
@@ -492,5 +494,20 @@ class NearDupCommandTest {
   private static void assertUsage(Cli.Result r, String message) {
     assertThat(r.status()).as(r.err()).isEqualTo(2);
     assertThat(r.err()).contains(message).doesNotContain("Exception");
+  }
+
+  /** The engine's builder starts every option where the command does. */
+  @Test
+  void theSpecBuilderStartsAtTheCommandsDefaults() {
+    for (String content : new String[] {"text", null}) {
+      NearDupCommand command = new NearDupCommand(Cli.nullIo());
+      new CommandLine(command)
+          .parseArgs(
+              content != null
+                  ? new String[] {"--content", content, "in.jsonl"}
+                  : new String[] {"--whole-line", "in.jsonl"});
+      assertThat(command.jobSpec())
+          .isEqualTo(NearDupSpec.builder(List.of("in.jsonl"), content).build());
+    }
   }
 }

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.idem.engine.records.KeySpec;
+import dev.idem.engine.sort.SortDedupSpec;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -20,6 +22,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import picocli.CommandLine;
 
 /** idem sort-dedup through the CLI: formats, options, outputs, bad input, usage errors. */
 class SortDedupCommandTest {
@@ -346,5 +349,28 @@ class SortDedupCommandTest {
         .contains("--exact-key")
         .contains("Key (exactly one)");
     assertThat(Cli.run("--help").out()).contains("sort-dedup");
+  }
+
+  /** The engine's builder starts every option where the command does. */
+  @ParameterizedTest
+  @CsvSource({
+    "--key id,in.jsonl",
+    "--column name,in.tsv.gz",
+    "--column 2,in.csv",
+    "--whole-line,in"
+  })
+  void theSpecBuilderStartsAtTheCommandsDefaults(String key, String input) {
+    SortDedupCommand command = new SortDedupCommand(Cli.nullIo());
+    List<String> args = new ArrayList<>(List.of(key.split(" ")));
+    args.add(input);
+    new CommandLine(command).parseArgs(args.toArray(String[]::new));
+    KeySpec expectedKey =
+        switch (key.split(" ")[0]) {
+          case "--key" -> KeySpec.jsonField("id", false);
+          case "--column" -> KeySpec.column(key.split(" ")[1]);
+          default -> new KeySpec.WholeLine();
+        };
+    assertThat(command.jobSpec())
+        .isEqualTo(SortDedupSpec.builder(List.of(input), expectedKey).build());
   }
 }

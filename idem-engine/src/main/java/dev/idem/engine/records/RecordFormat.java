@@ -2,6 +2,7 @@ package dev.idem.engine.records;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
+import java.util.List;
 import java.util.Locale;
 
 /** How records are laid out in an input. */
@@ -24,6 +25,23 @@ public enum RecordFormat {
   @JsonValue
   public String displayName() {
     return name().toLowerCase(Locale.ROOT);
+  }
+
+  /**
+   * The format a key implies when none is given: {@link #JSONL} for a JSON field, {@link #CSV} for
+   * a column ({@link #TSV} when an input is named {@code .tsv}, compressed or not), {@link #LINES}
+   * for the whole line.
+   */
+  public static RecordFormat impliedBy(KeySpec key, List<String> inputs) {
+    if (key instanceof KeySpec.JsonField) {
+      return JSONL;
+    }
+    if (key instanceof KeySpec.Column) {
+      return inputs.stream().anyMatch(i -> Compression.withoutSuffix(i).endsWith(".tsv"))
+          ? TSV
+          : CSV;
+    }
+    return LINES;
   }
 
   /** The format named {@code name}, or an exception listing the known ones. */

@@ -3,7 +3,6 @@ package dev.idem.engine.sort;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.idem.core.KeyNormalizer;
 import dev.idem.engine.JobException;
 import dev.idem.engine.records.BadRecordException;
 import dev.idem.engine.records.BadRecordPolicy;
@@ -49,21 +48,17 @@ class SortDedupJobTest {
       boolean exactKey,
       BadRecordPolicy policy)
       throws IOException {
-    return new SortDedupSpec(
-        List.of(input.toString()),
-        format,
-        key,
-        false,
-        KeyNormalizer.identity(),
-        0,
-        exactKey,
-        1 << 20,
-        tmp(),
-        keepLast ? SortDedupSpec.Keep.LAST : SortDedupSpec.Keep.FIRST,
-        keyOrder ? SortDedupSpec.Order.KEY : SortDedupSpec.Order.INPUT,
-        null,
-        policy,
-        1 << 20);
+    return SortDedupSpec.builder(List.of(input.toString()), key)
+        .format(format)
+        .exactKey(exactKey)
+        .memoryBytes(1 << 20)
+        .tmp(tmp())
+        .keep(keepLast ? SortDedupSpec.Keep.LAST : SortDedupSpec.Keep.FIRST)
+        .order(keyOrder ? SortDedupSpec.Order.KEY : SortDedupSpec.Order.INPUT)
+        .onBadRecord(policy)
+        .maxRecordBytes(1 << 20)
+        .compressRuns(true)
+        .build();
   }
 
   /** A library caller gets the command's guard: an output that is an input is never emptied. */
@@ -72,25 +67,42 @@ class SortDedupJobTest {
     Path in = dir.resolve("in.txt");
     Files.writeString(in, "a\nb\na\n");
     SortDedupSpec spec =
-        new SortDedupSpec(
-            List.of(in.toString()),
-            RecordFormat.LINES,
-            new KeySpec.WholeLine(),
-            false,
-            KeyNormalizer.identity(),
-            0,
-            false,
-            1 << 20,
-            tmp(),
-            SortDedupSpec.Keep.FIRST,
-            SortDedupSpec.Order.INPUT,
-            in,
-            new BadRecordPolicy.Fail(),
-            1 << 20);
+        SortDedupSpec.builder(List.of(in.toString()), new KeySpec.WholeLine())
+            .format(RecordFormat.LINES)
+            .memoryBytes(1 << 20)
+            .tmp(tmp())
+            .output(in)
+            .maxRecordBytes(1 << 20)
+            .compressRuns(true)
+            .build();
     assertThatThrownBy(() -> run(spec, TINY, JobListener.NONE))
         .isInstanceOf(JobException.class)
         .hasMessageContaining("the output " + in);
     assertThat(Files.readString(in)).isEqualTo("a\nb\na\n");
+  }
+
+  /** The builder refuses a value where it is set, and options that disagree when it builds. */
+  @Test
+  void theBuilderRefusesBadValuesNamingTheOption() {
+    SortDedupSpec.Builder b = SortDedupSpec.builder(List.of("in"), new KeySpec.WholeLine());
+    assertThatThrownBy(() -> b.memoryBytes(1000))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("--memory must be at least 1m");
+    assertThatThrownBy(() -> b.maxRecordBytes(0))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("--max-record-bytes");
+    assertThatThrownBy(() -> SortDedupSpec.builder(List.of(), new KeySpec.WholeLine()))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("at least one input");
+    assertThatThrownBy(() -> b.state(dir.resolve("st")).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("--state needs -o FILE");
+    SortDedupSpec defaults =
+        SortDedupSpec.builder(List.of("in.tsv"), KeySpec.column("name")).build();
+    assertThat(defaults.format()).isEqualTo(RecordFormat.TSV);
+    assertThat(defaults.header()).isTrue();
+    assertThat(defaults.memoryBytes()).isEqualTo(64 << 20);
+    assertThat(defaults.compressRuns()).isNull();
   }
 
   private byte[] run(SortDedupSpec spec, SortPlan plan, JobListener listener) throws IOException {
@@ -315,24 +327,12 @@ class SortDedupJobTest {
     // 10,000 input bytes: plain runs in input order need ~43 KiB (+ a quarter), LZ4 ~33 KiB
     for (long usable : new long[] {40_000L, 1L << 30}) {
       SortDedupSpec auto =
-          new SortDedupSpec(
-              List.of(in.toString()),
-              RecordFormat.LINES,
-              new KeySpec.WholeLine(),
-              false,
-              KeyNormalizer.identity(),
-              0,
-              false,
-              1 << 20,
-              tmp(),
-              SortDedupSpec.Keep.FIRST,
-              SortDedupSpec.Order.INPUT,
-              null,
-              new BadRecordPolicy.Fail(),
-              1 << 20,
-              null,
-              null,
-              null);
+          SortDedupSpec.builder(List.of(in.toString()), new KeySpec.WholeLine())
+              .format(RecordFormat.LINES)
+              .memoryBytes(1 << 20)
+              .tmp(tmp())
+              .maxRecordBytes(1 << 20)
+              .build();
       ByteArrayOutputStream out = new ByteArrayOutputStream();
       SortDedupResult r =
           SortDedupJob.run(

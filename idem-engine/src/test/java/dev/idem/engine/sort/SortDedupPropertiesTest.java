@@ -2,8 +2,6 @@ package dev.idem.engine.sort;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.idem.core.KeyNormalizer;
-import dev.idem.engine.records.BadRecordPolicy;
 import dev.idem.engine.records.KeySpec;
 import dev.idem.engine.records.RecordFormat;
 import dev.idem.engine.run.CrashPoints;
@@ -202,21 +200,16 @@ class SortDedupPropertiesTest {
       name = Files.write(dir.resolve("in"), input).toString();
     }
     SortDedupSpec spec =
-        new SortDedupSpec(
-            List.of(name),
-            format,
-            key,
-            false,
-            KeyNormalizer.identity(),
-            0,
-            exactKey,
-            1 << 20,
-            tmp,
-            keepLast ? SortDedupSpec.Keep.LAST : SortDedupSpec.Keep.FIRST,
-            keyOrder ? SortDedupSpec.Order.KEY : SortDedupSpec.Order.INPUT,
-            null,
-            new BadRecordPolicy.Fail(),
-            1 << 20);
+        SortDedupSpec.builder(List.of(name), key)
+            .format(format)
+            .exactKey(exactKey)
+            .memoryBytes(1 << 20)
+            .tmp(tmp)
+            .keep(keepLast ? SortDedupSpec.Keep.LAST : SortDedupSpec.Keep.FIRST)
+            .order(keyOrder ? SortDedupSpec.Order.KEY : SortDedupSpec.Order.INPUT)
+            .maxRecordBytes(1 << 20)
+            .compressRuns(true)
+            .build();
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     SortDedupResult result =
         SortDedupJob.run(
