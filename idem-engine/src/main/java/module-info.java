@@ -27,6 +27,9 @@ module dev.idem.engine {
   exports dev.idem.engine.shard;
   exports dev.idem.engine.plan;
   exports dev.idem.engine.records;
+  exports dev.idem.engine.input;
+  exports dev.idem.engine.output;
+  exports dev.idem.engine.estimate;
   exports dev.idem.engine.run;
   exports dev.idem.engine.state;
   exports dev.idem.engine.corpus;
@@ -43,6 +46,8 @@ module dev.idem.engine {
   opens dev.idem.engine.shard to
       com.fasterxml.jackson.databind;
   opens dev.idem.engine.records to
+      com.fasterxml.jackson.databind;
+  opens dev.idem.engine.input to
       com.fasterxml.jackson.databind;
   opens dev.idem.engine.run to
       com.fasterxml.jackson.databind;

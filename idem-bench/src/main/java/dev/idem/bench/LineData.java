@@ -1,6 +1,6 @@
 package dev.idem.bench;
 
-import dev.idem.engine.records.LineReader;
+import dev.idem.engine.input.LineReader;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,8 +1,8 @@
 package dev.idem.cli;
 
+import dev.idem.engine.input.LineReader;
+import dev.idem.engine.output.OutputGuard;
 import dev.idem.engine.records.BadRecordPolicy;
-import dev.idem.engine.records.LineReader;
-import dev.idem.engine.records.OutputGuard;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Iterator;

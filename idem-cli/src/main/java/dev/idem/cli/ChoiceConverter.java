@@ -132,9 +132,9 @@ class ChoiceConverter<E extends Enum<E>> implements ITypeConverter<E>, Iterable<
   }
 
   /** {@code split --compress}: none, gzip, zstd. */
-  static final class FileCompression extends ChoiceConverter<dev.idem.engine.records.Compression> {
+  static final class FileCompression extends ChoiceConverter<dev.idem.engine.input.Compression> {
     FileCompression() {
-      super(dev.idem.engine.records.Compression.values());
+      super(dev.idem.engine.input.Compression.values());
     }
   }
 

@@ -3,8 +3,8 @@ package dev.idem.cli;
 import dev.idem.engine.corpus.CorpusJob;
 import dev.idem.engine.corpus.CorpusResult;
 import dev.idem.engine.corpus.CorpusSpec;
+import dev.idem.engine.output.OutputGuard;
 import dev.idem.engine.records.BadRecordException;
-import dev.idem.engine.records.OutputGuard;
 import java.io.IOException;
 import java.util.Locale;
 

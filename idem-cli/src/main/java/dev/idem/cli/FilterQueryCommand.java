@@ -3,7 +3,7 @@ package dev.idem.cli;
 import dev.idem.core.Fingerprinter;
 import dev.idem.core.filter.FilterSnapshot;
 import dev.idem.core.filter.MembershipFilter;
-import dev.idem.engine.records.LineReader;
+import dev.idem.engine.input.LineReader;
 import java.io.BufferedOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;

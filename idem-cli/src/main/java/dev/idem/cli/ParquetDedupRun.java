@@ -2,8 +2,8 @@ package dev.idem.cli;
 
 import dev.idem.engine.DedupMode;
 import dev.idem.engine.KeyMode;
+import dev.idem.engine.input.InputFile;
 import dev.idem.engine.records.BadRecordPolicy;
-import dev.idem.engine.records.InputFile;
 import dev.idem.engine.records.RecordFormat;
 import dev.idem.parquet.ParquetDedup;
 import dev.idem.parquet.ParquetDedupResult;

@@ -1,12 +1,12 @@
 package dev.idem.cli;
 
 import dev.idem.core.ByteSize;
+import dev.idem.engine.estimate.DistinctKeyCounter;
+import dev.idem.engine.estimate.InputSurvey;
 import dev.idem.engine.plan.JobMemory;
 import dev.idem.engine.plan.MethodEstimate;
 import dev.idem.engine.plan.Planner.Recommendation;
 import dev.idem.engine.plan.Workload;
-import dev.idem.engine.records.DistinctKeyCounter;
-import dev.idem.engine.records.InputSurvey;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.List;

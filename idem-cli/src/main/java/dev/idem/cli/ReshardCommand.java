@@ -1,6 +1,6 @@
 package dev.idem.cli;
 
-import dev.idem.engine.records.OutputGuard;
+import dev.idem.engine.output.OutputGuard;
 import dev.idem.engine.shard.ConsistentHashRing;
 import dev.idem.engine.shard.ReshardJob;
 import java.io.IOException;

@@ -1,8 +1,8 @@
 package dev.idem.cli;
 
+import dev.idem.engine.output.OutputGuard;
 import dev.idem.engine.records.BadRecordException;
 import dev.idem.engine.records.KeySpec;
-import dev.idem.engine.records.OutputGuard;
 import dev.idem.engine.records.RecordFormat;
 import dev.idem.engine.sort.SortDedupJob;
 import dev.idem.engine.sort.SortDedupResult;

@@ -1,9 +1,9 @@
 package dev.idem.cli;
 
+import dev.idem.engine.input.Compression;
+import dev.idem.engine.output.OutputGuard;
 import dev.idem.engine.records.BadRecordException;
-import dev.idem.engine.records.Compression;
 import dev.idem.engine.records.KeySpec;
-import dev.idem.engine.records.OutputGuard;
 import dev.idem.engine.records.RecordFormat;
 import dev.idem.engine.shard.SplitJob;
 import java.io.IOException;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.idem.engine.records.OutputFile;
+import dev.idem.engine.output.OutputFile;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,9 +1,9 @@
 package dev.idem.parquet;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.idem.engine.records.InputFile;
+import dev.idem.engine.input.InputFile;
+import dev.idem.engine.output.OutputFile;
 import dev.idem.engine.records.InputRead;
-import dev.idem.engine.records.OutputFile;
 import dev.idem.engine.run.JobIdentity;
 import dev.idem.engine.run.StateFile;
 import java.io.IOException;

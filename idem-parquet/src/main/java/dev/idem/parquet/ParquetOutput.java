@@ -1,7 +1,7 @@
 package dev.idem.parquet;
 
 import dev.idem.engine.JobException;
-import dev.idem.engine.records.InputFile;
+import dev.idem.engine.input.InputFile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

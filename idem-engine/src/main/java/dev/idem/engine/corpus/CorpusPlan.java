@@ -2,8 +2,8 @@ package dev.idem.engine.corpus;
 
 import dev.idem.core.filter.FilterMath;
 import dev.idem.core.filter.StripedFingerprintSet;
-import dev.idem.engine.records.InputFile;
-import dev.idem.engine.records.Inputs;
+import dev.idem.engine.input.InputFile;
+import dev.idem.engine.input.Inputs;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;

@@ -5,7 +5,7 @@ import dev.idem.core.filter.MembershipFilter;
 import dev.idem.core.filter.ScalableBloomFilter;
 import dev.idem.core.filter.StripedFingerprintSet;
 import dev.idem.engine.JobException;
-import dev.idem.engine.records.InputFile;
+import dev.idem.engine.input.InputFile;
 import dev.idem.engine.records.RecordBatch;
 import dev.idem.engine.records.RecordSource;
 import java.io.IOException;

@@ -1,6 +1,6 @@
 package dev.idem.engine.corpus;
 
-import dev.idem.engine.records.OutputFile;
+import dev.idem.engine.output.OutputFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;

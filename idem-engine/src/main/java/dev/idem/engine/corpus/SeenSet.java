@@ -10,7 +10,7 @@ import dev.idem.core.filter.MembershipFilter;
 import dev.idem.core.filter.ScalableBloomFilter;
 import dev.idem.core.filter.StripedFingerprintSet;
 import dev.idem.engine.JobException;
-import dev.idem.engine.records.OutputFile;
+import dev.idem.engine.output.OutputFile;
 import dev.idem.engine.run.StateFile;
 import java.io.IOException;
 import java.io.InputStream;

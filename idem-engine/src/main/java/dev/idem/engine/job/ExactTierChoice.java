@@ -2,9 +2,9 @@ package dev.idem.engine.job;
 
 import dev.idem.engine.JobException;
 import dev.idem.engine.KeyMode;
+import dev.idem.engine.estimate.InputEstimate;
+import dev.idem.engine.input.InputFile;
 import dev.idem.engine.plan.JobMemory;
-import dev.idem.engine.records.InputEstimate;
-import dev.idem.engine.records.InputFile;
 import dev.idem.engine.state.ExactTierPlacement;
 import java.util.List;
 

@@ -91,7 +91,7 @@ record HistoryCheckpoint(
   /** A short description of the run for messages: its number, start, inputs and output. */
   String describe() {
     List<String> names =
-        identity.inputs().stream().map(dev.idem.engine.records.InputFile::path).toList();
+        identity.inputs().stream().map(dev.idem.engine.input.InputFile::path).toList();
     String inputs =
         names.size() <= 3
             ? String.join(", ", names)

@@ -1,9 +1,9 @@
 package dev.idem.engine.job;
 
 import dev.idem.engine.DedupStats;
+import dev.idem.engine.output.OutputFile;
 import dev.idem.engine.records.InputRead;
 import dev.idem.engine.records.InputReads;
-import dev.idem.engine.records.OutputFile;
 import dev.idem.engine.records.RecordBatch;
 import dev.idem.engine.run.CrashPoints;
 import dev.idem.engine.run.Json;

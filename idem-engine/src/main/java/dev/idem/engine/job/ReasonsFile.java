@@ -1,7 +1,7 @@
 package dev.idem.engine.job;
 
-import dev.idem.engine.records.InputFile;
-import dev.idem.engine.records.OutputFile;
+import dev.idem.engine.input.InputFile;
+import dev.idem.engine.output.OutputFile;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -1,10 +1,10 @@
 package dev.idem.engine.job;
 
 import dev.idem.engine.Verdict;
+import dev.idem.engine.input.InputFile;
+import dev.idem.engine.output.OutputFile;
 import dev.idem.engine.records.BadRecordException;
 import dev.idem.engine.records.BadRecordPolicy;
-import dev.idem.engine.records.InputFile;
-import dev.idem.engine.records.OutputFile;
 import dev.idem.engine.records.RecordBatch;
 import dev.idem.engine.records.RecordSource;
 import dev.idem.engine.run.CrashPoints;

@@ -1,6 +1,6 @@
 package dev.idem.engine.neardup;
 
-import dev.idem.engine.records.ScratchDirectory;
+import dev.idem.engine.output.ScratchDirectory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;

@@ -2,13 +2,13 @@ package dev.idem.engine.neardup;
 
 import dev.idem.core.Fingerprinter;
 import dev.idem.engine.JobException;
+import dev.idem.engine.input.InputFile;
+import dev.idem.engine.output.OutputFile;
+import dev.idem.engine.output.OutputGuard;
 import dev.idem.engine.records.BadRecordException;
 import dev.idem.engine.records.BadRecordPolicy;
-import dev.idem.engine.records.InputFile;
 import dev.idem.engine.records.InputRead;
 import dev.idem.engine.records.KeyExtractor;
-import dev.idem.engine.records.OutputFile;
-import dev.idem.engine.records.OutputGuard;
 import dev.idem.engine.records.RecordBatch;
 import dev.idem.engine.records.RecordSource;
 import dev.idem.engine.run.CrashPoints;

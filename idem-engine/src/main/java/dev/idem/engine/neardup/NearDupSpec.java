@@ -1,8 +1,8 @@
 package dev.idem.engine.neardup;
 
+import dev.idem.engine.input.LineReader;
 import dev.idem.engine.records.BadRecordPolicy;
 import dev.idem.engine.records.KeySpec;
-import dev.idem.engine.records.LineReader;
 import dev.idem.engine.records.RecordFormat;
 import dev.idem.engine.records.VerifyInputs;
 import java.nio.file.Path;

@@ -2,7 +2,7 @@ package dev.idem.engine.partition;
 
 import dev.idem.core.filter.FingerprintSet;
 import dev.idem.engine.JobException;
-import dev.idem.engine.records.InputFile;
+import dev.idem.engine.input.InputFile;
 import dev.idem.engine.records.RecordBatch;
 import dev.idem.engine.records.RecordSource;
 import dev.idem.engine.records.VerifyInputs;

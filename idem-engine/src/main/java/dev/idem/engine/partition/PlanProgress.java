@@ -1,6 +1,6 @@
 package dev.idem.engine.partition;
 
-import dev.idem.engine.records.InputFile;
+import dev.idem.engine.input.InputFile;
 import dev.idem.engine.run.InputPosition;
 import dev.idem.engine.run.StateFile;
 import java.io.IOException;

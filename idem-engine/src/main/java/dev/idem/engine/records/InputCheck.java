@@ -1,6 +1,8 @@
 package dev.idem.engine.records;
 
 import dev.idem.engine.JobException;
+import dev.idem.engine.input.InputFile;
+import dev.idem.engine.input.Inputs;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Path;

@@ -1,5 +1,6 @@
 package dev.idem.engine.records;
 
+import dev.idem.engine.input.InputFile;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;

@@ -1,5 +1,7 @@
 package dev.idem.engine.records;
 
+import dev.idem.engine.input.InputFile;
+import dev.idem.engine.input.LineReader;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;

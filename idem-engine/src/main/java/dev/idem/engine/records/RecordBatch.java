@@ -21,7 +21,7 @@ public final class RecordBatch {
   public static final byte BLANK = 1;
 
   /** A record without a usable key; {@link #problem} says why. */
-  static final byte BAD = 2;
+  public static final byte BAD = 2;
 
   /** A CSV/TSV header line to write to the output (the first input's only). */
   public static final byte HEADER = 3;

@@ -2,6 +2,7 @@ package dev.idem.engine.records;
 
 import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonValue;
+import dev.idem.engine.input.Compression;
 import java.util.List;
 import java.util.Locale;
 

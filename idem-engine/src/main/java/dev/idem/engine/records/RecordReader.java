@@ -1,5 +1,6 @@
 package dev.idem.engine.records;
 
+import dev.idem.engine.input.LineReader;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.Arrays;

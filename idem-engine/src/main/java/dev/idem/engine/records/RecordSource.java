@@ -2,6 +2,9 @@ package dev.idem.engine.records;
 
 import dev.idem.core.Fingerprinter;
 import dev.idem.engine.JobException;
+import dev.idem.engine.input.InputFile;
+import dev.idem.engine.input.Inputs;
+import dev.idem.engine.input.LineReader;
 import java.io.EOFException;
 import java.io.FilterInputStream;
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package dev.idem.engine.run;
 
 import dev.idem.engine.JobException;
-import dev.idem.engine.records.InputFile;
+import dev.idem.engine.input.InputFile;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;

@@ -1,8 +1,8 @@
 package dev.idem.engine.run;
 
 import dev.idem.engine.JobException;
+import dev.idem.engine.input.InputFile;
 import dev.idem.engine.records.InputCheck;
-import dev.idem.engine.records.InputFile;
 import dev.idem.engine.records.InputRead;
 import dev.idem.engine.records.VerifyInputs;
 import java.io.IOException;

@@ -2,7 +2,7 @@ package dev.idem.engine.sort;
 
 import dev.idem.core.ByteSize;
 import dev.idem.engine.JobException;
-import dev.idem.engine.records.ScratchDirectory;
+import dev.idem.engine.output.ScratchDirectory;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.DirectoryStream;

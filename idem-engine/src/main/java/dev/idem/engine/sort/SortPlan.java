@@ -1,6 +1,6 @@
 package dev.idem.engine.sort;
 
-import dev.idem.engine.records.OutputFile;
+import dev.idem.engine.output.OutputFile;
 import dev.idem.engine.records.RecordBatch;
 import dev.idem.engine.records.RecordSource;
 

@@ -1,7 +1,7 @@
 package dev.idem.engine.sort;
 
-import dev.idem.engine.records.InputFile;
-import dev.idem.engine.records.OutputFile;
+import dev.idem.engine.input.InputFile;
+import dev.idem.engine.output.OutputFile;
 import dev.idem.engine.run.CrashPoints;
 import dev.idem.engine.run.InputPosition;
 import dev.idem.engine.run.JobIdentity;

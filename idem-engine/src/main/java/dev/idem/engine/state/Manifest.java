@@ -5,7 +5,7 @@ import dev.idem.core.filter.FilterType;
 import dev.idem.engine.DedupMode;
 import dev.idem.engine.ExpectedKeys;
 import dev.idem.engine.KeyMode;
-import dev.idem.engine.records.InputFile;
+import dev.idem.engine.input.InputFile;
 import dev.idem.engine.records.RecordFormat;
 import dev.idem.engine.run.JobIdentity;
 import dev.idem.engine.run.StateFile;

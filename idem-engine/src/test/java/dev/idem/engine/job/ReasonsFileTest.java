@@ -2,7 +2,7 @@ package dev.idem.engine.job;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.idem.engine.records.InputFile;
+import dev.idem.engine.input.InputFile;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idem.core.Fingerprinter;
 import dev.idem.engine.JobException;
-import dev.idem.engine.records.InputFile;
+import dev.idem.engine.input.InputFile;
 import dev.idem.engine.records.KeyExtractor;
 import dev.idem.engine.records.KeySpec;
 import dev.idem.engine.records.RecordFormat;

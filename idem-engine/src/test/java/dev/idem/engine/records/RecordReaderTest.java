@@ -2,6 +2,7 @@ package dev.idem.engine.records;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.idem.engine.input.LineReader;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import dev.idem.core.Fingerprint;
 import dev.idem.core.Fingerprinter;
+import dev.idem.engine.input.InputFile;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;

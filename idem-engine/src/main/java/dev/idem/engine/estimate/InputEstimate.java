@@ -1,5 +1,8 @@
-package dev.idem.engine.records;
+package dev.idem.engine.estimate;
 
+import dev.idem.engine.input.InputFile;
+import dev.idem.engine.input.Inputs;
+import dev.idem.engine.records.RecordFormat;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.ByteBuffer;

@@ -1,4 +1,4 @@
-package dev.idem.engine.records;
+package dev.idem.engine.input;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

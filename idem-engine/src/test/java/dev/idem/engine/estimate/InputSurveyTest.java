@@ -1,10 +1,12 @@
-package dev.idem.engine.records;
+package dev.idem.engine.estimate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.idem.core.KeyNormalizer;
 import dev.idem.engine.JobException;
+import dev.idem.engine.records.KeySpec;
+import dev.idem.engine.records.RecordFormat;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;

@@ -1,4 +1,4 @@
-package dev.idem.engine.records;
+package dev.idem.engine.input;
 
 import com.github.luben.zstd.ZstdInputStreamNoFinalizer;
 import com.github.luben.zstd.ZstdOutputStreamNoFinalizer;
@@ -161,7 +161,7 @@ public enum Compression {
    * Starts a frame written to {@code sink}: closing the returned stream ends the frame (a gzip
    * member, a zstd frame with its checksum) and leaves {@code sink} open.
    */
-  OutputStream frame(OutputStream sink) throws IOException {
+  public OutputStream frame(OutputStream sink) throws IOException {
     OutputStream kept =
         new FilterOutputStream(sink) {
           @Override

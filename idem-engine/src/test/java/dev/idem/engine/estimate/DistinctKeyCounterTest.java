@@ -1,8 +1,8 @@
-package dev.idem.engine.records;
+package dev.idem.engine.estimate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.idem.engine.records.DistinctKeyCounter.DistinctEstimate;
+import dev.idem.engine.estimate.DistinctKeyCounter.DistinctEstimate;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 

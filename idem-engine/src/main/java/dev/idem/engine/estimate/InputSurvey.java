@@ -1,9 +1,15 @@
-package dev.idem.engine.records;
+package dev.idem.engine.estimate;
 
 import dev.idem.core.Fingerprinter;
 import dev.idem.core.KeyNormalizer;
 import dev.idem.engine.JobException;
-import dev.idem.engine.records.DistinctKeyCounter.DistinctEstimate;
+import dev.idem.engine.estimate.DistinctKeyCounter.DistinctEstimate;
+import dev.idem.engine.input.InputFile;
+import dev.idem.engine.records.KeyExtractor;
+import dev.idem.engine.records.KeySpec;
+import dev.idem.engine.records.RecordBatch;
+import dev.idem.engine.records.RecordFormat;
+import dev.idem.engine.records.RecordSource;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;

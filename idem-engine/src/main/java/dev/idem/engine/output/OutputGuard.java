@@ -1,6 +1,7 @@
-package dev.idem.engine.records;
+package dev.idem.engine.output;
 
 import dev.idem.engine.JobException;
+import dev.idem.engine.input.InputFile;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;

@@ -1,4 +1,4 @@
-package dev.idem.engine.records;
+package dev.idem.engine.output;
 
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,6 +1,8 @@
-package dev.idem.engine.records;
+package dev.idem.engine.output;
 
 import dev.idem.engine.JobException;
+import dev.idem.engine.input.Compression;
+import dev.idem.engine.records.RecordBatch;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.ByteBuffer;

@@ -1,4 +1,4 @@
-package dev.idem.engine.records;
+package dev.idem.engine.output;
 
 import dev.idem.core.ByteSize;
 import java.io.IOException;

@@ -1,8 +1,10 @@
-package dev.idem.engine.records;
+package dev.idem.engine.output;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.idem.engine.input.Compression;
+import dev.idem.engine.input.Inputs;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,4 +1,4 @@
-package dev.idem.engine.records;
+package dev.idem.engine.input;
 
 import java.io.Closeable;
 import java.io.IOException;

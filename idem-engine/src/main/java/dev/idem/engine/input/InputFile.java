@@ -1,4 +1,4 @@
-package dev.idem.engine.records;
+package dev.idem.engine.input;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import dev.idem.engine.JobException;
@@ -16,7 +16,8 @@ import java.util.zip.CRC32C;
  * modification time and file key (device and inode). A resumed job refuses an input whose size or
  * first 64 KiB changed, since its saved positions would point into different data; a new
  * modification time or file key alone is a cue to check what the job read of it in full (see {@link
- * InputCheck}), since copying or {@code touch} changes them and not the content.
+ * dev.idem.engine.records.InputCheck}), since copying or {@code touch} changes them and not the
+ * content.
  *
  * @param path the file, or {@code "-"} for standard input
  * @param size bytes on disk ({@code -1} for standard input)
@@ -146,7 +147,8 @@ public record InputFile(
   /**
    * Whether {@code now} names the file this identity was taken of: by the same name, by the same
    * real path, or by the same device and inode (a file renamed in place). Whether its content is
-   * still the same is {@link #differenceFrom}'s and {@link InputCheck}'s question.
+   * still the same is {@link #differenceFrom}'s and {@link dev.idem.engine.records.InputCheck}'s
+   * question.
    */
   public boolean isSameFileAs(InputFile now) {
     if (path.equals(now.path)) {

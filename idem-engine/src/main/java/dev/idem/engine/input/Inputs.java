@@ -1,4 +1,4 @@
-package dev.idem.engine.records;
+package dev.idem.engine.input;
 
 import com.github.luben.zstd.ZstdIOException;
 import java.io.BufferedInputStream;

@@ -1,7 +1,9 @@
-package dev.idem.engine.records;
+package dev.idem.engine.estimate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.idem.engine.input.InputFile;
+import dev.idem.engine.records.RecordFormat;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;

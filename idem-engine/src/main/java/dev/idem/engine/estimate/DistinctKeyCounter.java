@@ -1,4 +1,4 @@
-package dev.idem.engine.records;
+package dev.idem.engine.estimate;
 
 import com.dynatrace.hash4j.distinctcount.UltraLogLog;
 
