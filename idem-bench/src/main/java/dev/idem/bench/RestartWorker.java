@@ -48,6 +48,10 @@ import redis.clients.jedis.Transaction;
  * for its first message, then finishes and prints {@code RESULT} words: its decisions against the
  * stream's truth (missed: processed a redelivery; repeated: skipped a new id) and the done-set's
  * reads for ids that were new.
+ *
+ * <p>Why it is long: one protocol for every contender, with the four done-sets (idem, RocksDB
+ * alone, a rebuilt set, Redis) beside it, so that the contenders differ only where the scenario
+ * says they do.
  */
 public final class RestartWorker {
 

@@ -97,7 +97,7 @@ final class CorpusDedupRun {
                 + (mode == CorpusSpec.Mode.PARAGRAPHS ? "paragraphs" : "n-grams")
                 + ", or leave it out (a filter that grows)");
       }
-      DedupCommand.Checkpoints every = c.checkpoints();
+      CheckpointEvery every = c.checkpoints();
       b.seed(c.seed)
           .output(c.output.file())
           .dropped(c.dropped)
@@ -107,7 +107,7 @@ final class CorpusDedupRun {
           .memory(c.memory > 0 ? c.memory : Long.MAX_VALUE)
           .tmp(c.tmp)
           .state(c.state)
-          .checkpointEvery(every.records(), Math.max(1, every.interval().toMillis()))
+          .checkpointEvery(every.count(), Math.max(1, every.interval().toMillis()))
           .verifyInputs(c.verify.verifyInputs);
       return b.build();
     } catch (IllegalArgumentException | TypeConversionException e) {

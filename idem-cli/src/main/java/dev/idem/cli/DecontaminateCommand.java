@@ -222,7 +222,7 @@ final class DecontaminateCommand implements Callable<Integer> {
       if (expected != null) {
         b.expected(expected);
       }
-      DedupCommand.Checkpoints every = checkpoints();
+      CheckpointEvery every = CheckpointEvery.parse(checkpointEvery);
       return b.seed(seed)
           .output(output.file())
           .dropped(dropped)
@@ -231,25 +231,11 @@ final class DecontaminateCommand implements Callable<Integer> {
           .threads(CorpusDedupRun.threads(threads))
           .memory(memory > 0 ? memory : Long.MAX_VALUE)
           .state(state)
-          .checkpointEvery(every.records(), Math.max(1, every.interval().toMillis()))
+          .checkpointEvery(every.count(), Math.max(1, every.interval().toMillis()))
           .verifyInputs(verify.verifyInputs)
           .build();
     } catch (IllegalArgumentException e) {
       throw new ParameterException(spec.commandLine(), e.getMessage());
     }
-  }
-
-  /** {@code --checkpoint-every}: documents and a duration, the last of each kind given. */
-  private DedupCommand.Checkpoints checkpoints() {
-    long documents = 100_000;
-    java.time.Duration every = java.time.Duration.ofSeconds(10);
-    for (String e : checkpointEvery) {
-      if (e.matches("[0-9_,]+[kKmMgG]?|[0-9.]+[eE][0-9]+")) {
-        documents = new CountConverter().convert(e);
-      } else {
-        every = new DurationConverter().convert(e);
-      }
-    }
-    return new DedupCommand.Checkpoints(documents, every);
   }
 }

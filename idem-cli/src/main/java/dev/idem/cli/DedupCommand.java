@@ -33,7 +33,13 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.TypeConversionException;
 
-/** {@code idem dedup}: the main job. */
+/**
+ * {@code idem dedup}: the main job. *
+ *
+ * <p>Why it is long: most of it is picocli's declarations, some forty options with their help text
+ * and the examples; what remains turns them into a job spec and names the flag at fault. The job
+ * itself is in the engine.
+ */
 @Command(
     name = "dedup",
     footerHeading = "%nExamples:%n",
@@ -545,21 +551,9 @@ final class DedupCommand implements Callable<Integer> {
         w.late);
   }
 
-  /** How often a job checkpoints: after so many records or so much time, whichever first. */
-  record Checkpoints(long records, Duration interval) {}
-
-  /** {@code --checkpoint-every}: counts and durations, the last of each kind given. */
-  Checkpoints checkpoints() {
-    long everyRecords = 100_000;
-    Duration everyTime = Duration.ofSeconds(10);
-    for (String every : checkpointEvery) {
-      if (every.matches("[0-9_,]+[kKmMgG]?|[0-9.]+[eE][0-9]+")) {
-        everyRecords = new CountConverter().convert(every);
-      } else {
-        everyTime = new DurationConverter().convert(every);
-      }
-    }
-    return new Checkpoints(everyRecords, everyTime);
+  /** {@code --checkpoint-every}. */
+  CheckpointEvery checkpoints() {
+    return CheckpointEvery.parse(checkpointEvery);
   }
 
   private DedupJobSpec jobSpec() throws IOException {
@@ -594,7 +588,7 @@ final class DedupCommand implements Callable<Integer> {
             "--content keys are documents: they are compared "
                 + "by fingerprint; drop --key-mode full");
       }
-      Checkpoints every = checkpoints();
+      CheckpointEvery every = checkpoints();
       return DedupJobSpec.builder(inputs)
           .format(recordFormat)
           .key(keySpec)
@@ -608,7 +602,7 @@ final class DedupCommand implements Callable<Integer> {
           .seed(seed)
           .exactTier(exactTier.local())
           .state(state)
-          .checkpointRecords(every.records())
+          .checkpointRecords(every.count())
           .checkpointInterval(every.interval())
           .output(output.file())
           .dropped(dropped)

@@ -294,20 +294,6 @@ final class NearDupCommand implements Callable<Integer> {
     guard.summary("--stats-json " + output.statsJson, output.statsFile()).check();
   }
 
-  /** {@code --checkpoint-every}: documents and milliseconds, the last of each kind given. */
-  private long[] checkpoints() {
-    long documents = 100_000;
-    long millis = 10_000;
-    for (String every : checkpointEvery) {
-      if (every.matches("[0-9_,]+[kKmMgG]?|[0-9.]+[eE][0-9]+")) {
-        documents = new CountConverter().convert(every);
-      } else {
-        millis = new DurationConverter().convert(every).toMillis();
-      }
-    }
-    return new long[] {documents, millis};
-  }
-
   /** The job the options ask for; a usage error for options the spec refuses. */
   NearDupSpec jobSpec() {
     output.requireOneUseOfStandardOutput(spec.commandLine());
@@ -321,7 +307,7 @@ final class NearDupCommand implements Callable<Integer> {
         dropped = STANDARD_OUTPUT;
       }
       int perms = LshBands.permutations(numPerm, bands, rows);
-      long[] every = checkpoints();
+      CheckpointEvery every = CheckpointEvery.parse(checkpointEvery);
       return NearDupSpec.builder(inputs, content.field)
           .tokenizer(tokenizer)
           .ngram(ngram)
@@ -341,8 +327,8 @@ final class NearDupCommand implements Callable<Integer> {
           .memory(NearDupPlan.judgingBudget(memory > 0 ? memory : Runtime.getRuntime().maxMemory()))
           .threads(threads == 0 ? Runtime.getRuntime().availableProcessors() : threads)
           .state(state)
-          .checkpointDocuments(every[0])
-          .checkpointMillis(every[1])
+          .checkpointDocuments(every.count())
+          .checkpointMillis(every.interval().toMillis())
           .verifyInputs(verifyInputs.verifyInputs)
           .build();
     } catch (IllegalArgumentException e) {

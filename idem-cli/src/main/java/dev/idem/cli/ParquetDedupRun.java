@@ -93,7 +93,7 @@ final class ParquetDedupRun {
           "Parquet rows are keyed by columns: --key COLUMN (a name, a dotted path such as "
               + "meta.url, or /meta/url), or several as --key a,b");
     }
-    DedupCommand.Checkpoints every = c.checkpoints();
+    CheckpointEvery every = c.checkpoints();
     try {
       return ParquetDedup.builder()
           .inputs(c.inputs)
@@ -104,7 +104,7 @@ final class ParquetDedupRun {
           .output(out)
           .dropped(c.dropped)
           .state(c.state)
-          .checkpointRows(every.records())
+          .checkpointRows(every.count())
           .checkpointInterval(every.interval())
           .compression(c.parquet.compression)
           .rowGroupBytes(c.parquet.rowGroupBytes)

@@ -28,7 +28,13 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-/** {@code idem plan}: which method, how big, and the command that runs it. */
+/**
+ * {@code idem plan}: which method, how big, and the command that runs it. *
+ *
+ * <p>Why it is long: picocli's declarations of the workload's options, and two plans (dedup methods
+ * and near-dup bands) that share them; the costs are in the engine's {@code Planner} and {@code
+ * NearDupPlan}.
+ */
 @Command(
     name = "plan",
     footerHeading = "%nExamples:%n",

@@ -181,17 +181,23 @@ final class ServeCommand implements Callable<Integer> {
         throw new UserException("--maxclients, --max-args and --max-pipeline must be positive");
       }
     }
-    ServerConfig config =
-        ServerConfig.defaults(state)
-            .withPort(port)
-            .withBind(bind)
-            .withPassword(password == null || password.isEmpty() ? null : password)
-            .withLimits(maxClients, maxArgs, (int) maxBulk, maxRequest, maxPipeline, maxOutput)
-            .withFilterMemory(
-                maxFilterMemory != null ? maxFilterMemory : Runtime.getRuntime().maxMemory() / 2)
-            .withSaveEvery(snapshotEvery)
-            .withIdemCache(Math.max(idemCache, 8L << 20))
-            .withMetricsPort(metricsPort == null ? -1 : metricsPort);
+    ServerConfig config;
+    try {
+      config =
+          ServerConfig.builder(state)
+              .port(port)
+              .bind(bind)
+              .password(password == null || password.isEmpty() ? null : password)
+              .limits(maxClients, maxArgs, (int) maxBulk, maxRequest, maxPipeline, maxOutput)
+              .filterMemory(
+                  maxFilterMemory != null ? maxFilterMemory : Runtime.getRuntime().maxMemory() / 2)
+              .saveEvery(snapshotEvery)
+              .idemCache(Math.max(idemCache, 8L << 20))
+              .metricsPort(metricsPort == null ? -1 : metricsPort)
+              .build();
+    } catch (IllegalArgumentException e) {
+      throw new UserException(e.getMessage(), e);
+    }
     IdemServer server;
     try {
       server = IdemServer.start(config);

@@ -62,6 +62,10 @@ import java.util.Objects;
  * cost one synced write for any number of marks (see {@link DurableDeduplicator}).
  *
  * <p>Not thread-safe: one thread checks, in the order that decides which occurrence is first.
+ *
+ * <p>Why it is long: it is the library's front door: the interface, the builder with a checking
+ * setter per option and the Javadoc a user reads, and the wiring of the tiers behind {@code
+ * build()} and {@code open()}.
  */
 public class Deduplicator implements AutoCloseable {
 

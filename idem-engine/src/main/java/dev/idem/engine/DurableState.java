@@ -42,6 +42,9 @@ import java.util.Map;
  * before it. Reopening maps the newest snapshot and replays the journal after it, or, if the
  * snapshot is damaged, rebuilds the filter from {@code seen} and says so: the filter always covers
  * every committed key, so its "certainly new" is never wrong.
+ *
+ * <p>Why it is long: opening (settings checked, snapshot mapped, journal replayed or the filter
+ * rebuilt), committing and snapshotting are one protocol over the directory's files (above).
  */
 final class DurableState implements AutoCloseable {
 

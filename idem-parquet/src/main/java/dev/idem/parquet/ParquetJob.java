@@ -42,6 +42,10 @@ import org.apache.parquet.schema.MessageType;
  * <p>The exactly-once order at a checkpoint: the part is closed, synced and renamed to its final
  * name, then the keys are committed with the position after it. A crash before the commit leaves a
  * part the checkpoint does not count, deleted on resume, and keys not marked, judged again.
+ *
+ * <p>Why it is long: the state, the row-group loop, the part files and the checkpoint are one
+ * exactly-once order (above); the column copy, the key columns and the encodings are classes of
+ * their own.
  */
 final class ParquetJob {
 

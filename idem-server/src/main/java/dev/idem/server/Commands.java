@@ -14,6 +14,10 @@ import java.util.Map;
  * send (PING, HELLO, AUTH, SELECT, CLIENT, COMMAND, INFO, ...), the keys (DEL, EXISTS, TYPE,
  * DBSIZE), and the BF, CF and IDEM families ({@link FilterCommands}, {@link IdemCommands}). Runs on
  * the event loop only.
+ *
+ * <p>Why it is long: the dispatch of every command, and the short handshake and key commands whose
+ * replies depend on the connection's protocol version; the BF, CF and IDEM families are classes of
+ * their own.
  */
 final class Commands {
 

@@ -12,6 +12,10 @@ import java.util.zip.CRC32C;
  * RedisBloom's argument forms, defaults (BF: rate 0.01, capacity 100, expansion 2; CF: capacity
  * 1024, bucket size 2, 20 iterations, expansion 1), reply shapes in RESP2 and RESP3, and error
  * texts.
+ *
+ * <p>Why it is long: one short method per RedisBloom command (twenty BF.* and CF.* commands), each
+ * with RedisBloom's argument forms, reply shapes and error texts; they share the argument parsing
+ * kept here, and apart they would repeat it.
  */
 final class FilterCommands {
 

@@ -40,6 +40,9 @@ import java.util.stream.Stream;
  * bytes written), a cuckoo filter from a copy the event loop makes (its fingerprints move between
  * buckets). A snapshot's files are written first, then its key file names them, then the older
  * generation is deleted: a crash at any point leaves a key file and the files it names.
+ *
+ * <p>Why it is long: the keys and their files are one crash-safe order (above): creating, renaming,
+ * deleting and snapshotting keys each write files in that order, and the reopening reads it back.
  */
 final class Keyspace {
 

@@ -46,167 +46,132 @@ public record ServerConfig(
     Objects.requireNonNull(saveEvery, "saveEvery");
   }
 
-  /** The defaults, for {@code state}: loopback, port 6379. */
-  public static ServerConfig defaults(Path state) {
-    return new ServerConfig(
-        state,
-        "127.0.0.1",
-        6379,
-        null,
-        10_000,
-        1 << 20,
-        64 << 20,
-        256L << 20,
-        100_000,
-        64L << 20,
-        8L << 30,
-        Duration.ofSeconds(1),
-        16L << 20,
-        -1);
+  /** A builder for a server over {@code state}, at the defaults: loopback, port 6379. */
+  public static Builder builder(Path state) {
+    return new Builder(state);
   }
 
-  public ServerConfig withPort(int p) {
-    return new ServerConfig(
-        state,
-        bind,
-        p,
-        password,
-        maxConnections,
-        maxArguments,
-        maxBulk,
-        maxRequest,
-        maxPipeline,
-        maxOutput,
-        maxFilterMemory,
-        saveEvery,
-        idemCache,
-        metricsPort);
-  }
+  /**
+   * Builds a {@link ServerConfig}; each setter checks its value. The defaults are those of {@code
+   * idem serve}: loopback, port 6379, no password, 10,000 clients, 1 Mi arguments of 64 MiB at most
+   * each (256 MiB a request), 100,000 pipelined commands, 64 MiB of unread replies a client, 8 GiB
+   * of filters, a snapshot every second, a 16 MiB cache per IDEM key space, no metrics.
+   */
+  public static final class Builder {
+    private final Path state;
+    private String bind = "127.0.0.1";
+    private int port = 6379;
+    private String password;
+    private int maxConnections = 10_000;
+    private int maxArguments = 1 << 20;
+    private int maxBulk = 64 << 20;
+    private long maxRequest = 256L << 20;
+    private int maxPipeline = 100_000;
+    private long maxOutput = 64L << 20;
+    private long maxFilterMemory = 8L << 30;
+    private Duration saveEvery = Duration.ofSeconds(1);
+    private long idemCache = 16L << 20;
+    private int metricsPort = -1;
 
-  public ServerConfig withBind(String address) {
-    return new ServerConfig(
-        state,
-        address,
-        port,
-        password,
-        maxConnections,
-        maxArguments,
-        maxBulk,
-        maxRequest,
-        maxPipeline,
-        maxOutput,
-        maxFilterMemory,
-        saveEvery,
-        idemCache,
-        metricsPort);
-  }
+    private Builder(Path state) {
+      this.state = Objects.requireNonNull(state, "state");
+    }
 
-  public ServerConfig withPassword(String pass) {
-    return new ServerConfig(
-        state,
-        bind,
-        port,
-        pass,
-        maxConnections,
-        maxArguments,
-        maxBulk,
-        maxRequest,
-        maxPipeline,
-        maxOutput,
-        maxFilterMemory,
-        saveEvery,
-        idemCache,
-        metricsPort);
-  }
+    /** The address to listen on (default: loopback). */
+    public Builder bind(String address) {
+      this.bind = Objects.requireNonNull(address, "bind");
+      return this;
+    }
 
-  public ServerConfig withLimits(
-      int connections, int arguments, int bulk, long request, int pipeline, long output) {
-    return new ServerConfig(
-        state,
-        bind,
-        port,
-        password,
-        connections,
-        arguments,
-        bulk,
-        request,
-        pipeline,
-        output,
-        maxFilterMemory,
-        saveEvery,
-        idemCache,
-        metricsPort);
-  }
+    /** The TCP port, 0 for any free one (default 6379). */
+    public Builder port(int port) {
+      this.port = checkPort(port, 0, "port");
+      return this;
+    }
 
-  public ServerConfig withFilterMemory(long bytes) {
-    return new ServerConfig(
-        state,
-        bind,
-        port,
-        password,
-        maxConnections,
-        maxArguments,
-        maxBulk,
-        maxRequest,
-        maxPipeline,
-        maxOutput,
-        bytes,
-        saveEvery,
-        idemCache,
-        metricsPort);
-  }
+    /** The password of {@code AUTH}, or {@code null} (the default) for none. */
+    public Builder password(String password) {
+      this.password = password;
+      return this;
+    }
 
-  public ServerConfig withSaveEvery(Duration d) {
-    return new ServerConfig(
-        state,
-        bind,
-        port,
-        password,
-        maxConnections,
-        maxArguments,
-        maxBulk,
-        maxRequest,
-        maxPipeline,
-        maxOutput,
-        maxFilterMemory,
-        d,
-        idemCache,
-        metricsPort);
-  }
+    /**
+     * How much one client may ask of the server: clients at once, arguments of a request, bytes of
+     * an argument and of a request, unread replies in commands and in bytes; each at least 1.
+     */
+    public Builder limits(
+        int connections, int arguments, int bulk, long request, int pipeline, long output) {
+      for (long limit : new long[] {connections, arguments, bulk, request, pipeline, output}) {
+        if (limit < 1) {
+          throw new IllegalArgumentException("every limit must be at least 1, got " + limit);
+        }
+      }
+      this.maxConnections = connections;
+      this.maxArguments = arguments;
+      this.maxBulk = bulk;
+      this.maxRequest = request;
+      this.maxPipeline = pipeline;
+      this.maxOutput = output;
+      return this;
+    }
 
-  public ServerConfig withIdemCache(long bytes) {
-    return new ServerConfig(
-        state,
-        bind,
-        port,
-        password,
-        maxConnections,
-        maxArguments,
-        maxBulk,
-        maxRequest,
-        maxPipeline,
-        maxOutput,
-        maxFilterMemory,
-        saveEvery,
-        bytes,
-        metricsPort);
-  }
+    /** The bytes all BF and CF filters together may take, positive. */
+    public Builder filterMemory(long bytes) {
+      this.maxFilterMemory = checkPositive(bytes, "the filters' memory");
+      return this;
+    }
 
-  public ServerConfig withMetricsPort(int p) {
-    return new ServerConfig(
-        state,
-        bind,
-        port,
-        password,
-        maxConnections,
-        maxArguments,
-        maxBulk,
-        maxRequest,
-        maxPipeline,
-        maxOutput,
-        maxFilterMemory,
-        saveEvery,
-        idemCache,
-        p);
+    /** How often changed filters are snapshotted and token-less IDEM key spaces committed. */
+    public Builder saveEvery(Duration every) {
+      Objects.requireNonNull(every, "saveEvery");
+      checkPositive(every.toMillis(), "the time between snapshots, in milliseconds,");
+      this.saveEvery = every;
+      return this;
+    }
+
+    /** The RocksDB block cache of each IDEM key space, positive. */
+    public Builder idemCache(long bytes) {
+      this.idemCache = checkPositive(bytes, "the IDEM key spaces' cache");
+      return this;
+    }
+
+    /** The Prometheus endpoint's port, or -1 (the default) for none. */
+    public Builder metricsPort(int port) {
+      this.metricsPort = checkPort(port, -1, "metrics port");
+      return this;
+    }
+
+    public ServerConfig build() {
+      return new ServerConfig(
+          state,
+          bind,
+          port,
+          password,
+          maxConnections,
+          maxArguments,
+          maxBulk,
+          maxRequest,
+          maxPipeline,
+          maxOutput,
+          maxFilterMemory,
+          saveEvery,
+          idemCache,
+          metricsPort);
+    }
+
+    private static int checkPort(int port, int least, String what) {
+      if (port < least || port > 65_535) {
+        throw new IllegalArgumentException(
+            "the " + what + " must be " + least + " to 65535, got " + port);
+      }
+      return port;
+    }
+
+    private static long checkPositive(long value, String what) {
+      if (value < 1) {
+        throw new IllegalArgumentException(what + " must be positive, got " + value);
+      }
+      return value;
+    }
   }
 }

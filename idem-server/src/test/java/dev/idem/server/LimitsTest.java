@@ -18,11 +18,11 @@ class LimitsTest {
 
   @TempDir Path dir;
 
-  private ServerConfig config() {
-    return ServerConfig.defaults(dir.resolve("state"))
-        .withPort(0)
-        .withLimits(3, 8, 100, 400, 4, 1 << 20)
-        .withFilterMemory(1 << 20);
+  private ServerConfig.Builder config() {
+    return ServerConfig.builder(dir.resolve("state"))
+        .port(0)
+        .limits(3, 8, 100, 400, 4, 1 << 20)
+        .filterMemory(1 << 20);
   }
 
   /** Sends {@code wire} and reads until the server closes, or until {@code until} appears. */
@@ -46,7 +46,7 @@ class LimitsTest {
 
   @Test
   void requestsPastTheLimitsGetRedisErrorsAndTheConnectionCloses() throws Exception {
-    try (IdemServer server = IdemServer.start(config())) {
+    try (IdemServer server = IdemServer.start(config().build())) {
       try (Socket s = new Socket("127.0.0.1", server.port())) {
         assertThat(exchange(s, "*1\r\n$200\r\n", null))
             .startsWith("-ERR Protocol error: invalid bulk length (200 bytes; the limit is 100)");
@@ -70,7 +70,7 @@ class LimitsTest {
 
   @Test
   void aPipelineDeeperThanTheLimitGetsErrorsPastIt() throws Exception {
-    try (IdemServer server = IdemServer.start(config());
+    try (IdemServer server = IdemServer.start(config().build());
         Socket s = new Socket("127.0.0.1", server.port())) {
       // ten commands in one write: four run, the others are refused until replies are read
       String reply = exchange(s, "PING\r\n".repeat(10), "read them before sending more\r\n");
@@ -81,7 +81,7 @@ class LimitsTest {
 
   @Test
   void connectionsPastTheLimitAreRefused() throws Exception {
-    try (IdemServer server = IdemServer.start(config());
+    try (IdemServer server = IdemServer.start(config().build());
         Socket a = new Socket("127.0.0.1", server.port());
         Socket b = new Socket("127.0.0.1", server.port());
         Socket c = new Socket("127.0.0.1", server.port())) {
@@ -96,7 +96,7 @@ class LimitsTest {
 
   @Test
   void aFilterPastTheMemoryLimitIsRefused() throws Exception {
-    try (IdemServer server = IdemServer.start(config());
+    try (IdemServer server = IdemServer.start(config().build());
         Socket s = new Socket("127.0.0.1", server.port())) {
       assertThat(exchange(s, "BF.RESERVE big 0.001 100000000\r\n", "\r\n"))
           .isEqualTo("-ERR Insufficient memory to create filter\r\n");
@@ -105,10 +105,10 @@ class LimitsTest {
 
   @Test
   void aPasswordIsNeededBeforeAnythingElseAndBeyondLoopback() throws Exception {
-    assertThatThrownBy(() -> IdemServer.start(config().withBind("0.0.0.0")))
+    assertThatThrownBy(() -> IdemServer.start(config().bind("0.0.0.0").build()))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("--requirepass");
-    try (IdemServer server = IdemServer.start(config().withPassword("s3cret"));
+    try (IdemServer server = IdemServer.start(config().password("s3cret").build());
         Socket s = new Socket("127.0.0.1", server.port())) {
       assertThat(exchange(s, "BF.ADD k a\r\n", "\r\n"))
           .isEqualTo("-NOAUTH Authentication required.\r\n");
@@ -118,7 +118,7 @@ class LimitsTest {
       assertThat(exchange(s, "BF.ADD k a\r\n", "\r\n")).isEqualTo(":1\r\n");
     }
     // before AUTH, requests are held to Redis's small limits
-    try (IdemServer server = IdemServer.start(config().withPassword("s3cret"));
+    try (IdemServer server = IdemServer.start(config().password("s3cret").build());
         Socket s = new Socket("127.0.0.1", server.port())) {
       assertThat(exchange(s, "*11\r\n", null))
           .startsWith("-ERR Protocol error: invalid multibulk length (11 arguments");

@@ -12,7 +12,7 @@ final class Servers {
   private Servers() {}
 
   static IdemServer start(Path state) throws IOException {
-    return IdemServer.start(ServerConfig.defaults(state).withPort(0).withFilterMemory(256L << 20));
+    return IdemServer.start(ServerConfig.builder(state).port(0).filterMemory(256L << 20).build());
   }
 
   static IdemServer start(ServerConfig config) throws IOException {

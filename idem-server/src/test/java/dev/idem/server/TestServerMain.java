@@ -12,9 +12,10 @@ public final class TestServerMain {
 
   public static void main(String[] args) throws Exception {
     ServerConfig config =
-        ServerConfig.defaults(Path.of(args[0]))
-            .withPort(Integer.parseInt(args[1]))
-            .withFilterMemory(256L << 20);
+        ServerConfig.builder(Path.of(args[0]))
+            .port(Integer.parseInt(args[1]))
+            .filterMemory(256L << 20)
+            .build();
     IdemServer server = IdemServer.start(config);
     Runtime.getRuntime().addShutdownHook(new Thread(server::shutdown));
     System.out.println("port " + server.port());

@@ -33,6 +33,9 @@ import java.util.Map;
  * </ul>
  *
  * <p>Thread-safe: every method takes the filter's lock.
+ *
+ * <p>Why it is long: insertion with eviction, deletion, counting, the packed buckets and the
+ * snapshot all work on the table's private bit layout.
  */
 public final class CuckooFilter implements DeletableFilter, SnapshotSupport {
 

@@ -43,6 +43,10 @@ import java.util.zip.CRC32C;
  * <p>Snapshots (type {@code exact}, docs/FORMAT.md) store the buckets as they are, layout 1. A
  * snapshot of layout 0, written before buckets (slots in linear-probing order, home slot {@code
  * reduce(hi, slots)}), is read by inserting its keys into buckets.
+ *
+ * <p>Why it is long: the probe, insert, grow and back-shift removal and the two snapshot layouts
+ * all work on the bucket layout and the "passed" bit above; split apart, each part could break the
+ * invariants the others rely on.
  */
 public final class FingerprintSet implements MembershipFilter, SnapshotSupport {
 

@@ -33,6 +33,10 @@ import java.util.function.LongSupplier;
  * counts from its last sighting.
  *
  * <p>Thread-safe: queries read an immutable array of layers without locking; puts take a lock.
+ *
+ * <p>Why it is long: its two ways of adding layers, the lock-free reads of the layer array, the
+ * dropping of old slices and the snapshot of every layer all change the same private list of
+ * layers.
  */
 public final class ScalableBloomFilter implements MembershipFilter, SnapshotSupport {
 

@@ -16,6 +16,9 @@ import java.util.Locale;
  * removed ({@code --unit ngram}), or units holding n-grams of evaluation sets removed ({@code idem
  * decontaminate}).
  *
+ * <p>Why it is long: thirty options, each with its Javadoc, and the builder with a setter for each
+ * of them.
+ *
  * @param mode which of the three
  * @param inputs JSON Lines files, directories or globs, as the user named them
  * @param content the document's text: a string field, by name or JSON Pointer

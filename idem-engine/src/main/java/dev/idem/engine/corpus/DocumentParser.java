@@ -17,6 +17,9 @@ import java.util.List;
  * for {@code --annotate}) with Jackson's streaming parser, cuts the text into paragraphs and hashes
  * what each unit is judged by. Runs on the parsing threads, one parser per thread (it reuses its
  * buffers); a decontamination's evaluation set is only read here, never changed.
+ *
+ * <p>Why it is long: finding the fields with a streaming parser, splitting paragraphs and hashing
+ * units reuse one set of per-thread buffers, which is the reason the parser exists.
  */
 final class DocumentParser {
 

@@ -22,6 +22,9 @@ import java.util.Locale;
  * Everything a dedup job is told; {@link #builder} sets it option by option, with the command's
  * defaults.
  *
+ * <p>Why it is long: thirty options, each with its Javadoc, and the builder with a checking setter
+ * for each of them.
+ *
  * @param inputs files, directories, globs or {@code -}, as given
  * @param format record layout
  * @param key what identifies a record

@@ -50,6 +50,10 @@ import java.util.function.Supplier;
  *
  * <p>Bad records are failed on (before anything is written), skipped or quarantined during the
  * first read; the second read passes over them.
+ *
+ * <p>Why it is long: the two-read plan and the streaming plan share the job's start, resume,
+ * outputs and state; the math (shingles, MinHash, bands, clustering) and the job's parts (signing,
+ * judgement, the second read, the state) are already classes of their own in this package.
  */
 public final class NearDupJob {
 

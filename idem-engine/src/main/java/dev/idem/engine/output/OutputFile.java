@@ -28,6 +28,10 @@ import java.util.zip.CRC32C;
  *
  * <p>A file output is held under an exclusive lock from open to close, so two jobs never write one
  * file at once; the lock is the operating system's, so it dies with its process.
+ *
+ * <p>Why it is long: one file opened four ways (new, cut back to a checkpoint, appended to, a
+ * stream), compressed by its name or not, with its lock, its tail checksum and syncing ahead;
+ * cutting back must agree byte for byte with how the file was written, so both stay here.
  */
 public final class OutputFile implements AutoCloseable {
 

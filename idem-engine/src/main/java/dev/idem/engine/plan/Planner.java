@@ -26,6 +26,10 @@ import java.util.Locale;
  * structure's row is the structure alone. A method fits a budget when an idem command built on it
  * runs in a heap of that size ({@code IDEM_JAVA_OPTS=-Xmx…}): a structure with the working heap
  * beside it, a job as it is.
+ *
+ * <p>Why it is long: the cost of every method and the choice between them read the same rows, and
+ * each choice states its reason with that method's numbers; the sizes themselves come from the
+ * structures' own code.
  */
 public final class Planner {
 

@@ -37,6 +37,11 @@ import java.util.zip.CRC32C;
  * checking thread will need it ({@link InputReads} says where); and it can check the part of the
  * first input a resumed job read before against its checksum as it passes over it, which for a
  * compressed input, read anyway to get past it, costs nothing more.
+ *
+ * <p>Why it is long: it owns the reading thread, the parsing threads and the queue to the checking
+ * thread; starting at a position, handing over batches in input order, and stopping (a failure on
+ * any thread surfaces once, on the checking thread) are one protocol between them, kept in one
+ * place.
  */
 public final class RecordSource implements AutoCloseable {
 

@@ -40,6 +40,9 @@ import org.rocksdb.WriteOptions;
  * and its metadata in a single synced write batch: after a crash, either all of it is there or
  * none. Tuned for point lookups: a Bloom filter per table file, whole-key filtering, and an LRU
  * block cache sized by the caller.
+ *
+ * <p>Why it is long: it is the one owner of a RocksDB database: its options, column families,
+ * commit batches, meta keys and reads, and the order in which the native handles are closed.
  */
 public final class StateStore implements AutoCloseable {
 
