@@ -124,6 +124,31 @@ class CorpusCommandTest {
     assertThat(r.err()).contains(message).doesNotContain("Exception").hasLineCount(1);
   }
 
+  /** A filter sized too small is a run that failed (exit 1), not a command that was wrong. */
+  @Test
+  void aFilterFullerThanItsRateStopsTheRunWithStatusOne() throws IOException {
+    Path in = dir.resolve("many.jsonl");
+    StringBuilder b = new StringBuilder();
+    for (int i = 0; i < 2_000; i++) {
+      b.append("{\"text\":\"paragraph ").append(i).append(" of a corpus too large\"}\n");
+    }
+    Files.writeString(in, b.toString(), StandardCharsets.UTF_8);
+    Path out = dir.resolve("out.jsonl");
+    Cli.Result r =
+        Cli.run(
+            ("dedup --content text --unit paragraph --fpp 0.01 --expected 10 -q -o "
+                    + out
+                    + " "
+                    + in)
+                .split(" "));
+    assertThat(r.status()).as(r.err()).isEqualTo(1);
+    assertThat(r.err())
+        .startsWith("idem: the Bloom filter sized for 10 paragraphs")
+        .contains("Stopped.", "--expected of at least")
+        .doesNotContain("Exception")
+        .hasLineCount(1);
+  }
+
   @Test
   void aBadRecordIsNamedByFileAndLine() throws IOException {
     Path in = dir.resolve("bad.jsonl");

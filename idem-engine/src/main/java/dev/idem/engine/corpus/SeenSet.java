@@ -9,7 +9,6 @@ import dev.idem.core.filter.FilterType;
 import dev.idem.core.filter.MembershipFilter;
 import dev.idem.core.filter.ScalableBloomFilter;
 import dev.idem.core.filter.StripedFingerprintSet;
-import dev.idem.engine.JobException;
 import dev.idem.engine.output.OutputFile;
 import dev.idem.engine.run.StateFile;
 import java.io.IOException;
@@ -153,7 +152,7 @@ final class SeenSet {
    * call new units repeats more often than the user allowed, without a word. {@code scan}: also
    * from the bits set (a full scan), which a filter overfilled by keys it took for repeats shows.
    */
-  void checkRate(boolean scan) throws JobException {
+  void checkRate(boolean scan) throws IOException {
     if (structure != Structure.BLOCKED) {
       return;
     }
@@ -163,7 +162,8 @@ final class SeenSet {
     }
     if (rate > fpp) {
       AbstractBloomFilter f = (AbstractBloomFilter) set;
-      throw new JobException(
+      // the data outgrew the filter: the run failed (exit 1), the command was not wrong
+      throw new IOException(
           String.format(
               Locale.ROOT,
               "the Bloom filter sized for %,d %s (--expected) holds %,d and is %.1f %% full: its "
