@@ -1,8 +1,12 @@
 package dev.idem.engine.corpus;
 
+import dev.idem.core.ByteSize;
+import dev.idem.core.filter.MembershipFilter;
+import dev.idem.core.filter.StripedFingerprintSet;
 import dev.idem.engine.run.JobReport;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -64,6 +68,82 @@ public record CorpusResult(
 
   public CorpusResult {
     warnings = List.copyOf(warnings);
+  }
+
+  /**
+   * The result of a job that counted {@code tally} and judged with {@code seen} or,
+   * decontaminating, {@code against}; neither for a job found finished, which reports its restored
+   * counts only.
+   */
+  static CorpusResult of(
+      CorpusSpec spec,
+      CorpusTally tally,
+      SeenSet seen,
+      EvaluationSets.Read against,
+      boolean alreadyDone,
+      long started,
+      List<String> warnings) {
+    double rate;
+    long setKeys;
+    long setBytes;
+    double fill;
+    String set;
+    long againstGrams = against == null ? 0 : against.grams();
+    if (seen != null) {
+      rate = seen.expectedRate();
+      setKeys = seen.size();
+      setBytes = seen.bytes();
+      fill = seen.fill();
+      set = seen.describe();
+    } else if (against != null) {
+      MembershipFilter grams = against.set();
+      rate = grams instanceof StripedFingerprintSet ? 0 : grams.expectedFpp();
+      setKeys = grams.approximateCount();
+      setBytes = grams.bitSize() / 8;
+      fill = 0;
+      set =
+          String.format(
+              Locale.ROOT,
+              "%s of the evaluation sets' %,d distinct n-grams (%,d with repeats), %s",
+              rate == 0 ? "exact set" : "Bloom filter",
+              setKeys,
+              againstGrams,
+              ByteSize.format(setBytes));
+    } else {
+      rate = 0;
+      setKeys = 0;
+      setBytes = 0;
+      fill = 0;
+      set = "(restored counts only)";
+    }
+    // the share of a unit's keys that removes it: a paragraph has one key
+    double threshold = spec.mode() == CorpusSpec.Mode.PARAGRAPHS ? 1 : spec.threshold();
+    return new CorpusResult(
+        tally.records,
+        tally.documents,
+        tally.blankLines,
+        tally.badRecords,
+        tally.kept,
+        tally.changed,
+        tally.removedDocuments,
+        tally.shortDocuments,
+        tally.paragraphs,
+        tally.judgedParagraphs,
+        tally.removedParagraphs,
+        tally.grams,
+        tally.seenGrams,
+        tally.contentChars,
+        tally.removedChars,
+        set,
+        setKeys,
+        setBytes,
+        fill,
+        rate,
+        rate == 0 ? 0 : FalseRemovals.shareBound(tally.unitSizes, rate, threshold),
+        againstGrams,
+        alreadyDone,
+        (System.nanoTime() - started) / 1_000_000,
+        warnings);
   }
 
   /** The share of the content's characters removed, 0 to 1. */

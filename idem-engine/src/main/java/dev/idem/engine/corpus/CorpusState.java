@@ -7,11 +7,13 @@ import dev.idem.engine.run.InputPosition;
 import dev.idem.engine.run.JobIdentity;
 import dev.idem.engine.run.ResumableRun;
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * The {@code --state} of a corpus job, on the job kernel ({@link ResumableRun}): {@code
@@ -125,6 +127,26 @@ final class CorpusState {
 
   static Path journal(Path dir, long sequence) {
     return dir.resolve("journal-" + sequence);
+  }
+
+  /**
+   * Deletes the snapshots, journals and temporary files in {@code dir} that the checkpoint {@code
+   * from} does not name ({@code null}: a new job, which names none).
+   */
+  static void deleteUnnamed(Path dir, Progress from) throws IOException {
+    long keep = from == null ? -1 : from.snapshot();
+    try (Stream<Path> files = Files.list(dir)) {
+      for (Path f : files.toList()) {
+        String name = f.getFileName().toString();
+        boolean ours =
+            name.startsWith(".seen-")
+                || (name.startsWith("seen-") && !name.equals("seen-" + keep + ".snap"))
+                || (name.startsWith("journal-") && !name.equals("journal-" + keep));
+        if (ours) {
+          Files.deleteIfExists(f);
+        }
+      }
+    }
   }
 
   /** What a command asked that decides its outputs: a resume must ask the same. */

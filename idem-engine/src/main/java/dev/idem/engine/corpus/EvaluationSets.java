@@ -32,6 +32,23 @@ final class EvaluationSets {
   private EvaluationSets() {}
 
   /**
+   * The evaluation sets a decontamination reads ({@code --against}); none for the other modes.
+   *
+   * @throws JobException when {@code --against} finds none, or names a stream
+   */
+  static List<InputFile> files(CorpusSpec spec) throws IOException {
+    if (spec.mode() != CorpusSpec.Mode.DECONTAMINATE) {
+      return List.of();
+    }
+    List<InputFile> files = InputFile.expand(spec.against());
+    if (files.isEmpty()) {
+      throw new JobException("--against " + spec.against() + ": no evaluation set found there");
+    }
+    InputFile.requireFiles(files, "the evaluation sets (--against) are read first");
+    return files;
+  }
+
+  /**
    * Reads the evaluation sets' n-grams into an exact set, or a Bloom filter at {@code --fpp} (sized
    * for {@code --expected} n-grams and refused when they hold more; else one that grows).
    */
