@@ -6,6 +6,7 @@ import dev.idem.engine.records.BadRecordException;
 import dev.idem.engine.records.KeySpec;
 import dev.idem.engine.records.RecordFormat;
 import dev.idem.engine.shard.SplitJob;
+import dev.idem.engine.shard.SplitSpec;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -124,7 +125,7 @@ final class SplitCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws IOException {
-    SplitJob.Spec job = jobSpec();
+    SplitSpec job = jobSpec();
     SplitJob.Result result;
     try {
       refuseDestructivePaths(job);
@@ -153,11 +154,11 @@ final class SplitCommand implements Callable<Integer> {
   }
 
   /** The job the options ask for; a usage error for options the spec refuses. */
-  SplitJob.Spec jobSpec() throws IOException {
+  SplitSpec jobSpec() throws IOException {
     try {
       KeySpec keySpec = record.keySpec();
       RecordFormat format = record.format(keySpec, inputs);
-      return SplitJob.Spec.builder(inputs, keySpec, ring.ring(shards), directory)
+      return SplitSpec.builder(inputs, keySpec, ring.ring(shards), directory)
           .format(format)
           .header(record.header(keySpec, format))
           .normalizer(record.normalizer())
@@ -173,7 +174,7 @@ final class SplitCommand implements Callable<Integer> {
   }
 
   /** Refuses shard files and a quarantine file that are inputs or each other. */
-  private void refuseDestructivePaths(SplitJob.Spec s) throws IOException {
+  private void refuseDestructivePaths(SplitSpec s) throws IOException {
     OutputGuard guard =
         new OutputGuard()
             .inputs(s.inputs())

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.idem.engine.records.KeySpec;
 import dev.idem.engine.shard.ConsistentHashRing;
-import dev.idem.engine.shard.SplitJob;
+import dev.idem.engine.shard.SplitSpec;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
@@ -19,11 +19,11 @@ class SplitCommandTest {
   void theSpecBuilderStartsAtTheCommandsDefaults() throws IOException {
     SplitCommand command = new SplitCommand(Cli.nullIo());
     new CommandLine(command).parseArgs("--key", "id", "--shards", "4", "-o", "out", "in.jsonl");
-    SplitJob.Spec parsed = command.jobSpec();
+    SplitSpec parsed = command.jobSpec();
     assertThat(parsed.ring().describe()).isEqualTo(ConsistentHashRing.ofShards(4).describe());
     assertThat(parsed)
         .isEqualTo(
-            SplitJob.Spec.builder(
+            SplitSpec.builder(
                     List.of("in.jsonl"),
                     KeySpec.jsonField("id", false),
                     parsed.ring(),

@@ -2,9 +2,12 @@ package dev.idem.engine.sort;
 
 import dev.idem.engine.input.InputFile;
 import dev.idem.engine.output.OutputFile;
+import dev.idem.engine.records.InputCheck;
+import dev.idem.engine.records.VerifyInputs;
 import dev.idem.engine.run.CrashPoints;
 import dev.idem.engine.run.InputPosition;
 import dev.idem.engine.run.JobIdentity;
+import dev.idem.engine.run.JobListener;
 import dev.idem.engine.run.ResumableRun;
 import dev.idem.engine.run.StateFile;
 import java.io.IOException;
@@ -133,6 +136,42 @@ final class SortState {
     m.put("output", OutputFile.absolute(spec.output()));
     m.put("max record bytes", Integer.toString(spec.maxRecordBytes()));
     return new JobIdentity(LAYOUT.job(), inputs, m);
+  }
+
+  /**
+   * Refuses to resume over inputs that changed in what the job read of them: the runs hold records
+   * read from them. After reading, that is all of every input. Returns whether the resume must
+   * check the part read before of the input it reads on in ({@link InputCheck}).
+   */
+  static boolean checkInputs(
+      ResumableRun<Progress> state,
+      List<InputFile> inputs,
+      Progress from,
+      VerifyInputs verify,
+      JobListener listener)
+      throws IOException {
+    InputPosition at = from.position();
+    InputCheck.Outcome o = state.checkInputs(inputs, at, verify, listener);
+    if (!o.vouched().isEmpty()) {
+      state.commit(withPosition(from, ResumableRun.vouched(at, o)));
+    }
+    return o.verifyStart();
+  }
+
+  private static Progress withPosition(Progress p, InputPosition at) {
+    return new Progress(
+        p.phase(),
+        at,
+        p.ordinal(),
+        p.records(),
+        p.blankLines(),
+        p.badRecords(),
+        p.bytesSeen(),
+        p.quarantine(),
+        p.header(),
+        p.runs(),
+        p.kept(),
+        p.outputBytes());
   }
 
   static List<Run> named(List<RunFile> runs) {
