@@ -8,11 +8,11 @@ import dev.idem.engine.records.InputCheck;
 import dev.idem.engine.run.CrashPoints;
 import dev.idem.engine.run.InputPosition;
 import dev.idem.engine.run.JobListener;
+import dev.idem.engine.run.JobWarnings;
 import dev.idem.engine.run.ResumableRun;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
@@ -51,7 +51,7 @@ public final class CorpusJob {
   private final OutputStream stdout;
   private final JobListener listener;
   private final CrashPoints crash;
-  private final List<String> warnings = new ArrayList<>();
+  private final JobWarnings warnings;
 
   /** What the job counted, through the record it is at. */
   private final CorpusTally tally = new CorpusTally();
@@ -72,6 +72,7 @@ public final class CorpusJob {
     this.stdin = stdin;
     this.stdout = stdout;
     this.listener = listener;
+    this.warnings = new JobWarnings(listener);
     this.crash = crash;
   }
 
@@ -117,7 +118,8 @@ public final class CorpusJob {
       CorpusState.Progress from = state != null && state.resumed() ? state.checkpoint() : null;
       if (from != null && from.complete()) {
         tally.restore(from.counts());
-        warn(spec.state() + " holds a finished job: nothing was done; its output is as written");
+        warnings.add(
+            spec.state() + " holds a finished job: nothing was done; its output is as written");
         return result(started, true);
       }
       InputPosition at = InputPosition.START;
@@ -126,7 +128,7 @@ public final class CorpusJob {
       long snapshot = 0;
       if (from != null) {
         InputCheck.Outcome o =
-            state.checkInputs(inputs, from.position(), spec.verifyInputs(), kernelListener());
+            state.checkInputs(inputs, from.position(), spec.verifyInputs(), warnings.listener());
         verifyStart = o.verifyStart();
         at = ResumableRun.vouched(from.position(), o);
         tally.restore(from.counts());
@@ -163,7 +165,7 @@ public final class CorpusJob {
                 inputs,
                 stdin,
                 listener,
-                this::warn,
+                warnings::add,
                 tally,
                 outputs,
                 rewriter,
@@ -179,26 +181,6 @@ public final class CorpusJob {
   }
 
   private CorpusResult result(long started, boolean alreadyDone) {
-    return CorpusResult.of(spec, tally, seen, against, alreadyDone, started, List.copyOf(warnings));
-  }
-
-  private void warn(String message) {
-    warnings.add(message);
-    listener.warning(message);
-  }
-
-  /** The listener the kernel's input check reports to: its warnings go in the result too. */
-  private JobListener kernelListener() {
-    return new JobListener() {
-      @Override
-      public void warning(String message) {
-        warn(message);
-      }
-
-      @Override
-      public void note(String message) {
-        listener.note(message);
-      }
-    };
+    return CorpusResult.of(spec, tally, seen, against, alreadyDone, started, warnings.list());
   }
 }

@@ -18,6 +18,7 @@ import dev.idem.engine.records.RecordSource;
 import dev.idem.engine.run.CrashPoints;
 import dev.idem.engine.run.JobIdentity;
 import dev.idem.engine.run.JobListener;
+import dev.idem.engine.run.JobWarnings;
 import dev.idem.engine.run.Json;
 import dev.idem.engine.run.StateDirectory;
 import dev.idem.engine.run.StateMismatchException;

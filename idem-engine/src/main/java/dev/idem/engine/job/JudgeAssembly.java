@@ -19,6 +19,7 @@ import dev.idem.engine.plan.JobMemory;
 import dev.idem.engine.records.RecordSource;
 import dev.idem.engine.run.CrashPoints;
 import dev.idem.engine.run.JobListener;
+import dev.idem.engine.run.JobWarnings;
 import dev.idem.engine.run.StateDirectory;
 import dev.idem.engine.state.Checkpoint;
 import dev.idem.engine.state.ExactTierPlacement;

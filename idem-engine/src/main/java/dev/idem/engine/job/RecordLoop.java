@@ -9,6 +9,7 @@ import dev.idem.engine.records.RecordBatch;
 import dev.idem.engine.records.RecordSource;
 import dev.idem.engine.run.CrashPoints;
 import dev.idem.engine.run.JobListener;
+import dev.idem.engine.run.JobWarnings;
 import dev.idem.engine.run.PhaseProgress;
 import dev.idem.engine.run.PhaseReporter;
 import dev.idem.engine.run.StateDirectory;

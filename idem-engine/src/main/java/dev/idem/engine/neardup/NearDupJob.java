@@ -15,6 +15,7 @@ import dev.idem.engine.run.CrashPoints;
 import dev.idem.engine.run.InputCursor;
 import dev.idem.engine.run.InputPosition;
 import dev.idem.engine.run.JobListener;
+import dev.idem.engine.run.JobWarnings;
 import dev.idem.engine.run.ResumableRun;
 import java.io.IOException;
 import java.io.InputStream;
@@ -22,7 +23,6 @@ import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.ArrayList;
 import java.util.BitSet;
 import java.util.List;
 import java.util.function.Supplier;
@@ -61,7 +61,7 @@ public final class NearDupJob {
   private final InputStream stdin;
   private final OutputStream stdout;
   private final JobListener listener;
-  private final List<String> warnings = new ArrayList<>();
+  private final JobWarnings warnings;
 
   private long records;
   private long documents;
@@ -86,6 +86,7 @@ public final class NearDupJob {
     this.stdin = stdin;
     this.stdout = stdout;
     this.listener = listener;
+    this.warnings = new JobWarnings(listener);
     this.crash = crash;
   }
 
@@ -142,7 +143,8 @@ public final class NearDupJob {
             : NearDupState.open(spec.state(), NearDupState.identity(spec, inputs), crash)) {
       NearDupState.Progress from = state == null || !state.resumed() ? null : state.checkpoint();
       if (from != null && from.phase() == NearDupState.Phase.DONE) {
-        warn(spec.state() + " holds a finished job: nothing was done; its output is as written");
+        warnings.add(
+            spec.state() + " holds a finished job: nothing was done; its output is as written");
         long clusters =
             spec.streaming() ? from.counts().clusters() : Judgement.load(spec.state()).clusters();
         return result(from, from.kept(), clusters, started);
@@ -151,20 +153,7 @@ public final class NearDupJob {
         // the judgement stands for what the first read read of every input: all of it
         List<InputRead> judged = from.judged() == null ? List.of() : from.judged();
         state.checkInputs(
-            inputs,
-            InputPosition.allRead(judged),
-            spec.verifyInputs(),
-            new JobListener() {
-              @Override
-              public void warning(String message) {
-                warn(message);
-              }
-
-              @Override
-              public void note(String message) {
-                listener.note(message);
-              }
-            });
+            inputs, InputPosition.allRead(judged), spec.verifyInputs(), warnings.listener());
       }
       if (spec.streaming()) {
         return streaming(inputs, extractor, state, from, started);
@@ -340,7 +329,7 @@ public final class NearDupJob {
         spec.threshold(),
         spec.verify(),
         (System.nanoTime() - started) / 1_000_000,
-        List.copyOf(warnings));
+        warnings.list());
   }
 
   /** The result of a job whose judging an earlier run did: its counts come from the state. */
@@ -364,14 +353,10 @@ public final class NearDupJob {
         spec.threshold(),
         spec.verify(),
         (System.nanoTime() - started) / 1_000_000,
-        List.copyOf(warnings));
+        warnings.list());
   }
 
   /** A warning: told to the listener, and kept for the result. */
-  private void warn(String message) {
-    warnings.add(message);
-    listener.warning(message);
-  }
 
   /**
    * Refuses outputs that are inputs, lie in the state directory or are each other, before anything
@@ -400,7 +385,7 @@ public final class NearDupJob {
         spec.bands(),
         spec.threshold(),
         spec.verify(),
-        new JudgingMemory(spec.memory(), tmp, this::warn));
+        new JudgingMemory(spec.memory(), tmp, warnings::add));
   }
 
   /**
@@ -539,7 +524,7 @@ public final class NearDupJob {
     if (quarantine != null) {
       String w = quarantine.quarantine(batch, i, name);
       if (w != null) {
-        warn(w);
+        warnings.add(w);
       }
     }
   }

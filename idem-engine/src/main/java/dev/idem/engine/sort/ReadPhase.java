@@ -11,6 +11,7 @@ import dev.idem.engine.records.RecordSource;
 import dev.idem.engine.run.InputCursor;
 import dev.idem.engine.run.InputPosition;
 import dev.idem.engine.run.JobListener;
+import dev.idem.engine.run.JobWarnings;
 import dev.idem.engine.run.PhaseProgress;
 import dev.idem.engine.run.ResumableRun;
 import java.io.IOException;
@@ -33,7 +34,7 @@ final class ReadPhase {
   private final SortPlan plan;
   private final InputStream stdin;
   private final JobListener listener;
-  private final SortWarnings warnings;
+  private final JobWarnings warnings;
 
   /** The resumable job's state, or {@code null}. */
   private final ResumableRun<SortState.Progress> state;
@@ -61,7 +62,7 @@ final class ReadPhase {
       SortPlan plan,
       InputStream stdin,
       JobListener listener,
-      SortWarnings warnings,
+      JobWarnings warnings,
       ResumableRun<SortState.Progress> state,
       boolean verifyStart) {
     this.spec = spec;

@@ -7,6 +7,7 @@ import dev.idem.engine.records.BadRecordException;
 import dev.idem.engine.records.KeyExtractor;
 import dev.idem.engine.run.CrashPoints;
 import dev.idem.engine.run.JobListener;
+import dev.idem.engine.run.JobWarnings;
 import dev.idem.engine.run.ResumableRun;
 import java.io.IOException;
 import java.io.InputStream;
@@ -81,7 +82,7 @@ public final class SortDedupJob {
   private final OutputStream stdout;
   private final JobListener listener;
   private final CrashPoints crash;
-  private final SortWarnings warnings;
+  private final JobWarnings warnings;
 
   private SortDedupJob(
       SortDedupSpec spec,
@@ -98,7 +99,7 @@ public final class SortDedupJob {
     this.stdout = stdout;
     this.listener = listener;
     this.crash = crash;
-    this.warnings = new SortWarnings(listener);
+    this.warnings = new JobWarnings(listener);
   }
 
   /**
@@ -154,57 +155,61 @@ public final class SortDedupJob {
       InputFile.requireFiles(inputs, "a job with --state reads its inputs again when it resumes");
       state = SortState.open(spec.state(), SortState.identity(spec, inputs), crash);
     }
-    SortState.Progress from = state == null || !state.resumed() ? null : state.checkpoint();
-    if (from != null && from.phase() == SortState.Phase.DONE) {
-      warnings.add(
-          spec.state() + " holds a finished job: nothing was done; its output is as written");
-      state.close();
-      return result(
-          from.records(),
-          from.badRecords(),
-          from.blankLines(),
-          0,
-          new OutputPhase.Written(from.kept(), 0, 0, from.outputBytes()),
-          null,
-          compress,
-          0,
-          started);
-    }
-    boolean verifyStart =
-        from != null
-            && SortState.checkInputs(state, inputs, from, spec.verifyInputs(), warnings.listener());
-    ReadPhase read = new ReadPhase(spec, plan, stdin, listener, warnings, state, verifyStart);
-    try (RunDirectory dir =
-        state != null
-            ? RunDirectory.inState(
-                SortState.runs(state),
-                from == null ? List.of() : SortState.runFiles(state, from),
-                compress)
-            : RunDirectory.create(tmp, warnings::add, compress)) {
-      if (from == null || from.phase() == SortState.Phase.READING) {
-        if (from == null) {
-          space.check();
-        }
-        read.read(inputs, extractor, fingerprinter, dir, from, space.meanRecordBytes());
-      } else {
-        read.restore(from);
+    // closed however the job ends, a refused resume included: its lock must not outlive the call
+    try {
+      SortState.Progress from = state == null || !state.resumed() ? null : state.checkpoint();
+      if (from != null && from.phase() == SortState.Phase.DONE) {
+        warnings.add(
+            spec.state() + " holds a finished job: nothing was done; its output is as written");
+        return result(
+            from.records(),
+            from.badRecords(),
+            from.blankLines(),
+            0,
+            new OutputPhase.Written(from.kept(), 0, 0, from.outputBytes()),
+            null,
+            compress,
+            0,
+            started);
       }
-      long readMillis = (System.nanoTime() - started) / 1_000_000;
-      boolean fromPositions = from != null && from.phase() == SortState.Phase.POSITIONS;
-      OutputPhase.Written written =
-          new OutputPhase(spec, plan, stdout, listener, state, read, dir).write(fromPositions);
-      return result(
-          read.records(),
-          read.badRecords(),
-          read.blankLines(),
-          read.runs().count(),
-          written,
-          dir,
-          compress,
-          readMillis,
-          started);
+      boolean verifyStart =
+          from != null
+              && SortState.checkInputs(
+                  state, inputs, from, spec.verifyInputs(), warnings.listener());
+      ReadPhase read = new ReadPhase(spec, plan, stdin, listener, warnings, state, verifyStart);
+      try (RunDirectory dir =
+          state != null
+              ? RunDirectory.inState(
+                  SortState.runs(state),
+                  from == null ? List.of() : SortState.runFiles(state, from),
+                  compress)
+              : RunDirectory.create(tmp, warnings::add, compress)) {
+        if (from == null || from.phase() == SortState.Phase.READING) {
+          if (from == null) {
+            space.check();
+          }
+          read.read(inputs, extractor, fingerprinter, dir, from, space.meanRecordBytes());
+        } else {
+          read.restore(from);
+        }
+        long readMillis = (System.nanoTime() - started) / 1_000_000;
+        boolean fromPositions = from != null && from.phase() == SortState.Phase.POSITIONS;
+        OutputPhase.Written written =
+            new OutputPhase(spec, plan, stdout, listener, state, read, dir).write(fromPositions);
+        return result(
+            read.records(),
+            read.badRecords(),
+            read.blankLines(),
+            read.runs().count(),
+            written,
+            dir,
+            compress,
+            readMillis,
+            started);
+      } finally {
+        read.closeQuarantine();
+      }
     } finally {
-      read.closeQuarantine();
       if (state != null) {
         state.close();
       }

@@ -252,6 +252,50 @@ class SortDedupJobTest {
     assertTmpEmpty();
   }
 
+  /**
+   * A resume refused because an input changed releases its state: a library caller that puts the
+   * input back resumes in the same process, rather than find the state locked by the refused run.
+   */
+  @Test
+  void aRefusedResumeLeavesItsStateUnlocked() throws IOException {
+    // past the first 64 KiB, so that the resume's check of what was read refuses it, not the
+    // input's identity when the state is opened
+    StringBuilder lines = new StringBuilder();
+    for (int i = 0; i < 40_000; i++) {
+      lines.append(String.format(java.util.Locale.ROOT, "%06d%n", i % 20_000));
+    }
+    Path in = Files.writeString(dir.resolve("big.txt"), lines.toString());
+    byte[] original = Files.readAllBytes(in);
+    SortDedupSpec spec =
+        SortDedupSpec.builder(List.of(in.toString()), new KeySpec.WholeLine())
+            .memoryBytes(1 << 20)
+            .tmp(tmp())
+            .state(dir.resolve("st"))
+            .output(dir.resolve("out.txt"))
+            .build();
+    JobListener stopsInTheMerge =
+        new JobListener() {
+          @Override
+          public void progress(PhaseProgress p) {
+            if (p.phase().startsWith("merge ")) {
+              throw new IllegalStateException("killed");
+            }
+          }
+        };
+    assertThatThrownBy(() -> run(spec, TINY, stopsInTheMerge)).hasMessage("killed");
+    byte[] changed = original.clone();
+    changed[200_002] = 'X';
+    Files.write(in, changed);
+    assertThatThrownBy(() -> run(spec, TINY, JobListener.NONE))
+        .as("a changed input refuses the resume")
+        .isInstanceOf(IOException.class)
+        .hasMessageContaining(in.toString())
+        .hasMessageNotContaining("in use");
+    Files.write(in, original);
+    run(spec, TINY, JobListener.NONE);
+    assertThat(Files.readAllLines(dir.resolve("out.txt"))).hasSize(20_000);
+  }
+
   @Test
   void everyMergePassReportsItsEndSoItsBarReachesAHundredPercent() throws IOException {
     Path in = halfRepeatedLines();
