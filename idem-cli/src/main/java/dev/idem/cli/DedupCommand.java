@@ -589,6 +589,9 @@ final class DedupCommand implements Callable<Integer> {
                 + "by fingerprint; drop --key-mode full");
       }
       CheckpointEvery every = checkpoints();
+      if (recent < 0) {
+        throw new IllegalArgumentException("--recent must be 0 (off) or a positive count");
+      }
       return DedupJobSpec.builder(inputs)
           .format(recordFormat)
           .key(keySpec)

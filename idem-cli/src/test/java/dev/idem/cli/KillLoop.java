@@ -26,6 +26,16 @@ final class KillLoop {
     void finished(int round, int kills, Path out) throws IOException;
 
     /**
+     * Whether a run of {@code state} stands where the test wants a kill (say, in its writing
+     * phase). The kills past the wanted number, made because {@link #enough} said no, wait for it
+     * rather than fall at random: a short phase late in the run is rarely met by chance. A watcher
+     * that overrides {@link #enough} overrides this too.
+     */
+    default boolean killHere(Path state) throws IOException {
+      return true;
+    }
+
+    /**
      * Whether the kills so far landed where the test needs one (say, inside a merge), asked once
      * the wanted number landed: on a loaded machine they may all fall early, so the loop kills on,
      * up to three times the number wanted, and the test's own assertion then tells.
@@ -66,6 +76,10 @@ final class KillLoop {
             !more(kills, wanted, watcher)
                 ? TimeUnit.MINUTES.toMillis(5)
                 : 30 + (long) (random.nextDouble() * fullMillis * spread);
+        if (kills >= wanted && more(kills, wanted, watcher)) {
+          awaitWanted(p, state, watcher);
+          delay = random.nextInt(20);
+        }
         if (p.waitFor(delay, TimeUnit.MILLISECONDS)) {
           assertThat(p.exitValue()).as(stderr(p)).isZero();
           break;
@@ -81,6 +95,14 @@ final class KillLoop {
         "%s: %d kills over %d completed runs (uninterrupted run %d ms)%n",
         name, kills, round, fullMillis);
     return round;
+  }
+
+  /** Waits until {@code p} ends or its state is where the watcher wants a kill. */
+  private static void awaitWanted(Process p, Path state, Watcher watcher) throws Exception {
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
+    while (p.isAlive() && !watcher.killHere(state) && System.nanoTime() < deadline) {
+      Thread.sleep(2);
+    }
   }
 
   private static boolean more(int kills, int wanted, Watcher watcher) {

@@ -142,12 +142,16 @@ class NearDupCrashTest {
         new KillLoop.Watcher() {
           @Override
           public void killed(Path state) throws IOException {
-            Path checkpoint = state.resolve("NEAR-DUP.json");
-            if (Files.exists(checkpoint) && Files.readString(checkpoint).contains("\"WRITING\"")) {
+            if (writing(state)) {
               writingKills[0]++;
             } else {
               judgingKills[0]++;
             }
+          }
+
+          @Override
+          public boolean killHere(Path state) throws IOException {
+            return whileJudging != writing(state);
           }
 
           @Override
@@ -226,5 +230,15 @@ class NearDupCrashTest {
             dir.resolve("o2.jsonl").toString());
     assertThat(stdin.status()).isEqualTo(2);
     assertThat(stdin.err()).contains("standard input can be read only once");
+  }
+
+  /** Whether the job's checkpoint says it is writing (its judgement made). */
+  private static boolean writing(Path state) throws IOException {
+    Path checkpoint = state.resolve("NEAR-DUP.json");
+    try {
+      return Files.exists(checkpoint) && Files.readString(checkpoint).contains("\"WRITING\"");
+    } catch (java.nio.file.NoSuchFileException e) {
+      return false; // replaced between the two calls
+    }
   }
 }

@@ -134,6 +134,11 @@ class SortDedupCrashTest {
           }
 
           @Override
+          public boolean killHere(Path state) throws IOException {
+            return runBytes(state) > 0;
+          }
+
+          @Override
           public void finished(int round, int killed, Path out) throws IOException {
             byte[] written = Files.readAllBytes(out);
             first[0] = first[0] == null ? written : first[0];
