@@ -23,6 +23,22 @@ public final class LineReader implements Closeable {
    */
   public static final int MAX_LINE_BYTES = 64 << 20;
 
+  /**
+   * {@code maxRecordBytes} as every job takes it: from 1 to {@link #MAX_LINE_BYTES}, since a record
+   * is held whole in memory (longer ones are bad records).
+   *
+   * @throws IllegalArgumentException outside that range, naming the option
+   */
+  public static int checkMaxRecordBytes(int maxRecordBytes) {
+    if (maxRecordBytes < 1 || maxRecordBytes > MAX_LINE_BYTES) {
+      throw new IllegalArgumentException(
+          "--max-record-bytes must be from 1 to 64m: records are held whole in memory; longer "
+              + "ones are bad records (see --on-bad-record), got "
+              + maxRecordBytes);
+    }
+    return maxRecordBytes;
+  }
+
   private final InputStream in;
   private final String source;
 

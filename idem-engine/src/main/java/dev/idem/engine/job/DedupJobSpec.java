@@ -8,6 +8,7 @@ import dev.idem.core.shared.SharedSeenSet;
 import dev.idem.engine.DedupMode;
 import dev.idem.engine.ExpectedKeys;
 import dev.idem.engine.KeyMode;
+import dev.idem.engine.input.LineReader;
 import dev.idem.engine.records.BadRecordPolicy;
 import dev.idem.engine.records.KeySpec;
 import dev.idem.engine.records.RecordFormat;
@@ -287,13 +288,9 @@ public record DedupJobSpec(
       return this;
     }
 
-    /** Longer records are bad records, at least 1 byte (default 16 MiB). */
+    /** Longer records are bad records, 1 byte to 64 MiB (default 16 MiB). */
     public Builder maxRecordBytes(int maxRecordBytes) {
-      checkArgument(
-          maxRecordBytes >= 1,
-          "the longest record must be at least 1 byte, got %s",
-          maxRecordBytes);
-      this.maxRecordBytes = maxRecordBytes;
+      this.maxRecordBytes = LineReader.checkMaxRecordBytes(maxRecordBytes);
       return this;
     }
 

@@ -223,13 +223,7 @@ public record SortDedupSpec(
      * @throws IllegalArgumentException outside 1 byte to 64 MiB
      */
     public Builder maxRecordBytes(int v) {
-      if (v < 1 || v > LineReader.MAX_LINE_BYTES) {
-        throw new IllegalArgumentException(
-            "--max-record-bytes must be from 1 to 64m: records are held whole in memory; longer "
-                + "ones are bad records (see --on-bad-record), got "
-                + v);
-      }
-      maxRecordBytes = v;
+      maxRecordBytes = LineReader.checkMaxRecordBytes(v);
       return this;
     }
 
