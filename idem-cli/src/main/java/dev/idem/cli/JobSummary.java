@@ -258,6 +258,11 @@ final class JobSummary {
     m.put("restore_replay_millis", r.restore().replayMillis());
     m.put("journal_replayed", r.restore().journalReplayed());
     m.put("filter_rebuilt", r.restore().filterRebuilt());
+    m.put("restore_state_open_millis", r.restore().stateOpenMillis());
+    m.put("restore_store_open_millis", r.restore().storeOpenMillis());
+    m.put("restore_input_check_millis", r.restore().inputCheckMillis());
+    m.put("restore_mapped_in_place", r.restore().mappedInPlace());
+    m.put("restore_delta_sequence", r.restore().deltaSequence());
     m.put("output_bytes", c.outputBytes());
     m.put("warnings", r.warnings());
     if (r.window() != null) {

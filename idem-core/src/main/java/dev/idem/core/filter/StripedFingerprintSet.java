@@ -162,6 +162,32 @@ public final class StripedFingerprintSet implements MembershipFilter, SnapshotSu
     return stripes[s].addIfAbsent(hi, lo);
   }
 
+  /**
+   * Adds a key known to be absent from the mapped levels, to the overlay, without reading the map:
+   * how a resume replays the keys journaled after the newest snapshot, which were new when they
+   * were kept. A key that the levels do hold would be counted twice, and the next snapshot of the
+   * set refuses to be written ({@link IllegalStateException}); for a set that is not {@link
+   * #layered}, the same as {@link #addIfAbsent}.
+   */
+  public boolean restoreKept(long hi, long lo) {
+    return stripes[stripeOf(lo)].addIfAbsent(hi, lo);
+  }
+
+  /**
+   * Gives the overlays room for about {@code keys} more keys before they grow (a resume knows how
+   * many it will replay). Only while the overlays are empty; otherwise nothing happens.
+   */
+  public void reserveOverlay(long keys) {
+    if (overlayKeys() != 0 || keys <= 0) {
+      return;
+    }
+    FingerprintSet[] s = new FingerprintSet[stripes.length];
+    for (int i = 0; i < s.length; i++) {
+      s[i] = FingerprintSet.withExpectedSize(Math.max(OVERLAY_START_KEYS, keysPerStripe(keys)));
+    }
+    stripes = s;
+  }
+
   private boolean inLevels(int s, long hi, long lo) {
     return base[s].contains(hi, lo) || (delta != null && delta[s].contains(hi, lo));
   }

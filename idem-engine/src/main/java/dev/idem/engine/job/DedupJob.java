@@ -5,6 +5,7 @@ import dev.idem.core.Fingerprinter;
 import dev.idem.core.filter.FilterType;
 import dev.idem.core.filter.Filters;
 import dev.idem.core.filter.MembershipFilter;
+import dev.idem.core.filter.SnapshotDamagedException;
 import dev.idem.core.filter.StripedFingerprintSet;
 import dev.idem.core.shared.SharedSeenSet;
 import dev.idem.core.shared.SharedSetLostException;
@@ -211,9 +212,17 @@ public final class DedupJob {
     StateStore store = null;
     Checkpoint cp = Checkpoint.START;
     Setup setup = null;
+    RestoreClock clock = new RestoreClock();
     try (Closer closer = new Closer()) {
       if (spec.state() != null) {
         dir = closer.register(StateDirectory.open(spec.state(), Manifest.FILE));
+        if (java.nio.file.Files.exists(dir.path().resolve(Manifest.FILE))) {
+          // a resume: RocksDB opens while the manifest is read and checked
+          Path storeDir = dir.storeDirectory();
+          clock.openStoreEarly(
+              () -> StateStore.openExisting(storeDir, spec.rocksDbCacheBytes(), fullKeys));
+          closer.register(clock::closeUnclaimedStore);
+        }
       }
       ExpectedKeys expected =
           windowed ? ExpectedKeys.UNKNOWN : JobStart.expectedKeys(spec, dir, listener);
@@ -283,15 +292,18 @@ public final class DedupJob {
           crash.reached(DedupStep.MANIFEST_WRITTEN);
         } else {
           manifest = checkManifest(existing, manifest);
+          clock.stateOpened();
+          Path storeDir = dir.storeDirectory();
           store =
               closer.register(
-                  StateStore.openExisting(
-                      dir.storeDirectory(), spec.rocksDbCacheBytes(), fullKeys));
+                  clock.claimStore(
+                      () -> StateStore.openExisting(storeDir, spec.rocksDbCacheBytes(), fullKeys)));
         }
         byte[] saved = store.meta("checkpoint");
         if (saved != null) {
           cp = Json.read(saved, Checkpoint.class);
         }
+        clock.storeOpened();
         if (cp.complete()) {
           return result(
               cp,
@@ -302,7 +314,16 @@ public final class DedupJob {
               started,
               0);
         }
-        checkInputs(manifest, inputs, cp, store);
+        Manifest m = manifest;
+        Checkpoint at = cp;
+        StateStore s = store;
+        clock.startInputCheck(() -> inputCheck(m, inputs, at, s));
+        // a resume of the tiers restores them while the inputs are checked; the others wait here
+        if (spec.shared() != null
+            || windowed
+            || manifest.exactTier().kind() == ExactTierPlacement.Kind.PARTITIONED) {
+          checkedInputs(clock.awaitInputCheck(), store);
+        }
       }
       if (spec.shared() != null) {
         String worker = JobStart.workerId(spec, manifest);
@@ -324,11 +345,20 @@ public final class DedupJob {
       } else if (dir != null) {
         RestoredTiers tiers =
             RestoredTiers.restore(dir, store, cp, manifest, fingerprinter, capacity, listener);
+        checkedInputs(clock.awaitInputCheck(), store);
         crash.reached(DedupStep.TIERS_RESTORED);
-        dir.deleteSnapshotsExcept(cp.snapshotSequence());
+        dir.deleteSnapshotsExcept(cp.snapshotSequence(), cp.deltaSequence());
         warnings.addAll(tiers.warnings);
         tiers.warnings.forEach(listener::warning);
-        setup = tieredSetup(manifest, tiers, dir, fingerprinter, cp.snapshotSequence());
+        setup =
+            tieredSetup(
+                manifest,
+                tiers,
+                dir,
+                fingerprinter,
+                cp.snapshotSequence(),
+                cp.deltaSequence(),
+                clock.add(tiers.restore));
       } else {
         // standard input has no size to guess the keys from: an exact set in memory starts small
         // and grows, rather than take the guess's room for millions of keys (100 MiB for 47 KB)
@@ -354,7 +384,15 @@ public final class DedupJob {
           closer.register(ephemeral::delete); // after the tier is closed
           exact = ExactTiers.inRocksDb(ephemeral.path(), spec.rocksDbCacheBytes(), fullKeys);
         }
-        setup = tieredSetup(manifest, RestoredTiers.fresh(filter, exact), null, fingerprinter, 0);
+        setup =
+            tieredSetup(
+                manifest,
+                RestoredTiers.fresh(filter, exact),
+                null,
+                fingerprinter,
+                0,
+                0,
+                RestoreCost.NONE);
       }
       if (spec.seenBefore() != null) {
         setup =
@@ -369,6 +407,8 @@ public final class DedupJob {
       return read(inputs, settings, setup, dir, store, cp, started);
     } catch (SharedSetLostException e) {
       throw new SharedSetLostException(e.getMessage() + " " + afterSharedSetLost(), e);
+    } catch (SnapshotDamagedException e) {
+      throw RestoredTiers.damaged(e);
     } catch (IOException | RuntimeException e) {
       throw e;
     } catch (Exception e) {
@@ -520,22 +560,25 @@ public final class DedupJob {
     }
   }
 
-  /** Refuses to resume over inputs that no longer hold what the job read ({@link InputCheck}). */
-  private void checkInputs(
+  /** Checks that the inputs still hold what the job read ({@link InputCheck}); on any thread. */
+  private InputCheck.Outcome inputCheck(
       Manifest manifest, List<InputFile> inputs, Checkpoint cp, StateStore store)
       throws IOException {
-    InputCheck.Outcome o =
-        InputCheck.run(
-            manifest.inputs(),
-            inputs,
-            cp.fileIndex(),
-            cp.offset(),
-            cp.read(),
-            f -> {
-              byte[] read = store.meta(InputReads.metaKey(f));
-              return read == null ? null : Json.read(read, InputRead.class);
-            },
-            spec.verifyInputs());
+    return InputCheck.run(
+        manifest.inputs(),
+        inputs,
+        cp.fileIndex(),
+        cp.offset(),
+        cp.read(),
+        f -> {
+          byte[] read = store.meta(InputReads.metaKey(f));
+          return read == null ? null : Json.read(read, InputRead.class);
+        },
+        spec.verifyInputs());
+  }
+
+  /** Refuses to resume over inputs that no longer hold what the job read: the check's outcome. */
+  private void checkedInputs(InputCheck.Outcome o, StateStore store) throws IOException {
     o.notes().forEach(listener::note);
     warnings.addAll(o.warnings());
     o.warnings().forEach(listener::warning);
@@ -567,7 +610,9 @@ public final class DedupJob {
       RestoredTiers tiers,
       StateDirectory dir,
       Fingerprinter fingerprinter,
-      long snapshotSequence) {
+      long snapshotSequence,
+      long deltaSequence,
+      RestoreCost restore) {
     Deduplicator dedup =
         TierAssembly.assemble(
             tiers.filter,
@@ -582,10 +627,11 @@ public final class DedupJob {
             dir,
             manifest.writesSeen(),
             snapshotSequence,
+            deltaSequence,
             tiers.restore.journalReplayed(),
             crash,
             stripeWorkers(manifest, tiers.filter));
-    return new Setup(judge, manifest, manifest.exactTier(), tiers.filter, tiers.restore);
+    return new Setup(judge, manifest, manifest.exactTier(), tiers.filter, restore);
   }
 
   /**
