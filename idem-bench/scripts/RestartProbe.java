@@ -18,8 +18,9 @@ import java.util.SplittableRandom;
  *   <li>{@code kill FILE BYTES -- COMMAND...}: runs COMMAND and kills it (SIGKILL) as soon as FILE
  *       holds at least BYTES.
  *   <li>{@code first FILE BYTES -- COMMAND...}: runs COMMAND and prints the milliseconds from its
- *       spawn to the moment FILE first holds more than BYTES (the first new output byte after the
- *       resume cut the file back to BYTES), then waits for it to end.
+ *       spawn to the moment FILE, once cut back to at most BYTES, first holds more (the first new
+ *       output byte after the resume cut the file back to its checkpoint), then waits for it to
+ *       end.
  * </ul>
  */
 public final class RestartProbe {
@@ -70,9 +71,12 @@ public final class RestartProbe {
     List<String> command = new ArrayList<>(List.of(args).subList(4, args.length));
     long started = System.nanoTime();
     Process p = new ProcessBuilder(command).inheritIO().start();
+    // a resume first cuts the output back to BYTES: only growth past it after that is new output
+    boolean cut = kill;
     while (p.isAlive()) {
       long size = Files.exists(file) ? Files.size(file) : 0;
-      if (kill ? size >= bytes : size > bytes) {
+      cut |= size <= bytes;
+      if (cut && (kill ? size >= bytes : size > bytes)) {
         if (kill) {
           p.destroyForcibly(); // the launcher execs java: this is the JVM, SIGKILL
           p.waitFor();

@@ -44,13 +44,22 @@ public final class SnapshotPolicy {
   }
 
   /**
+   * The most times {@link #snapshotKeys()} the journal after the newest snapshot of an exact set
+   * alone may hold: a large delta is rewritten less often, but never so seldom that a resume
+   * replays more than this.
+   */
+  static final long MAX_TAIL_SNAPSHOTS = 4;
+
+  /**
    * What an exact set alone (a striped set used in place from its snapshots) writes now, so that a
    * resume replays a journal bounded in keys, not a share of the state: a snapshot is due once the
    * keys journaled since the last one reach {@link #snapshotKeys()} (or, for a small set, a quarter
-   * of reading it, as {@link #due}), or a quarter of the delta already on disk, whichever is more,
-   * so that rewriting the growing delta costs at most five times its keys. It is a full snapshot
-   * while there is no base, and once the keys since the base reach a quarter of the base (so that
-   * rewriting the base costs at most five times its keys too); a delta otherwise.
+   * of reading it, as {@link #due}), or a quarter of the delta already on disk, which keeps the
+   * cost of rewriting a growing delta within five times its keys, but never more than {@link
+   * #MAX_TAIL_SNAPSHOTS} times {@link #snapshotKeys()}: the journal a resume replays is bounded
+   * whatever the history. It is a full snapshot while there is no base, and once the keys since the
+   * base reach a quarter of the base (so that rewriting the base costs at most five times its keys
+   * too); a delta otherwise.
    *
    * @param journaledSinceSnapshot keys journaled since the last snapshot, full or delta
    * @param setBytes the set's table bytes
@@ -64,11 +73,23 @@ public final class SnapshotPolicy {
       long baseKeys,
       long keysSinceBase,
       long deltaKeysOnDisk) {
-    long gate = Math.max(Math.min(snapshotKeys(), keysPerSnapshot(setBytes)), deltaKeysOnDisk / 4);
-    if (journaledSinceSnapshot <= 0 || journaledSinceSnapshot < gate) {
+    if (journaledSinceSnapshot <= 0
+        || journaledSinceSnapshot < tailKeys(setBytes, deltaKeysOnDisk)) {
       return Write.NONE;
     }
     return baseKeys == 0 || 4 * keysSinceBase >= baseKeys ? Write.FULL : Write.DELTA;
+  }
+
+  /**
+   * The keys journaled after the newest snapshot at which an exact set alone of {@code setBytes},
+   * with a delta of {@code deltaKeysOnDisk} on disk, writes the next one: at most {@link
+   * #MAX_TAIL_SNAPSHOTS} times {@link #snapshotKeys()}.
+   */
+  public static long tailKeys(long setBytes, long deltaKeysOnDisk) {
+    long keys = snapshotKeys();
+    return Math.max(
+        Math.min(keys, keysPerSnapshot(setBytes)),
+        Math.min(deltaKeysOnDisk / 4, MAX_TAIL_SNAPSHOTS * keys));
   }
 
   /** {@link #SNAPSHOT_KEYS}, or the system property {@code idem.snapshot-keys}. */
