@@ -5,10 +5,12 @@
 # milliseconds from spawn to the first output byte past the checkpoint's length (what the resume cut
 # the output back to) and the restore_* parts of --stats-json, and checks the output against an
 # uninterrupted run's line count and a sorted-unique count of the input.
-#   idem-bench/scripts/cli-restart.sh ROOT KEYS WORK [HEAP] [REPS]
-# ROOT holds bin/idem (and lib/idem.jar for another build); HEAP is fixed and pre-touched.
+#   idem-bench/scripts/cli-restart.sh ROOT KEYS WORK [HEAP] [REPS] [RESTART_HEAP]
+# ROOT holds bin/idem (and lib/idem.jar for another build); HEAP (of the run killed) and
+# RESTART_HEAP (of the restarts, HEAP if not given) are fixed and pre-touched. RESTART_ONLY=1
+# restarts again from the killed state of an earlier call with the same WORK.
 set -euo pipefail
-root="$1" keys="$2" work="$3" heap="${4:-6g}" reps="${5:-3}"
+root="$1" keys="$2" work="$3" heap="${4:-6g}" reps="${5:-3}" restart_heap="${6:-${4:-6g}}"
 probe="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/RestartProbe.java"
 export IDEM_JAVA_OPTS="-Xms$heap -Xmx$heap -XX:+AlwaysPreTouch"
 mkdir -p "$work"
@@ -18,16 +20,19 @@ if [[ ! -f "$input" ]]; then
 fi
 final=$((keys * 17)) # every distinct key once, 16 hex digits and a newline
 run="$work/run" killed="$work/killed"
-rm -rf "$run" "$killed" && mkdir -p "$run"
 cmd=("$root/bin/idem" dedup --whole-line --state "$run/state" -o "$run/out.txt" --stats-json "$run/stats.json" "$input")
-start=$(date +%s.%N)
-java -Xmx64m "$probe" kill "$run/out.txt" $((final * 7 / 10)) -- "${cmd[@]}"
-echo "load to the kill: $(echo "$(date +%s.%N) - $start" | bc) s"
-cp -a "$run" "$killed"
+if [[ "${RESTART_ONLY:-}" != 1 ]]; then
+  rm -rf "$run" "$killed" && mkdir -p "$run"
+  start=$(date +%s.%N)
+  java -Xmx64m "$probe" kill "$run/out.txt" $((final * 7 / 10)) -- "${cmd[@]}"
+  echo "load to the kill: $(echo "$(date +%s.%N) - $start" | bc) s"
+  cp -a "$run" "$killed"
+fi
 du -sh "$killed"/state/* | sed 's/^/  /'
+export IDEM_JAVA_OPTS="-Xms$restart_heap -Xmx$restart_heap -XX:+AlwaysPreTouch"
 for rep in $(seq 1 "$reps"); do
   rm -rf "$run" && cp -a "$killed" "$run"
-  cut=$("$root/bin/idem" inspect --json "$run/state" | python3 -c 'import json,sys; print(json.load(sys.stdin)["checkpoint"]["output_bytes"])')
+  cut=$(IDEM_JAVA_OPTS= "$root/bin/idem" inspect --json "$run/state" | python3 -c 'import json,sys; print(json.load(sys.stdin)["checkpoint"]["output_bytes"])')
   first=$(java -Xmx64m "$probe" first "$run/out.txt" "$cut" -- "${cmd[@]}" | grep first_new_byte_millis)
   size=$(stat -c %s "$run/out.txt")
   [[ "$size" == "$final" ]] || { echo "rep $rep: output $size bytes, expected $final" >&2; exit 1; }
