@@ -162,8 +162,33 @@ public final class DedupJob {
       Listener listener,
       CrashPoints crash)
       throws IOException {
-    return new DedupJob(spec, stdin, stdout, listener, crash).run();
+    // a snapshot used in place is verified page by page as it is read: a damaged page shows only
+    // then, and throws instead of answering. What the job did since its last checkpoint is not
+    // kept, so it is run again from there, as if by the same command, with the file moved aside
+    // (each time another one: a full snapshot and its delta at most), and the resume rebuilds
+    // what the file held from the journal or the exact store.
+    for (int moved = 0; ; moved++) {
+      try {
+        return new DedupJob(spec, stdin, stdout, listener, crash).run();
+      } catch (SnapshotDamagedException e) {
+        if (spec.state() == null || e.file() == null || moved == MAX_DAMAGED_SNAPSHOTS) {
+          throw RestoredTiers.damaged(e, null);
+        }
+        String aside = RestoredTiers.moveAside(e.file());
+        if (aside == null) {
+          throw RestoredTiers.damaged(e, "it could not be moved aside: delete it;");
+        }
+        listener.warning(
+            e.getMessage()
+                + "; moved it to "
+                + aside
+                + " and resumed again from the last checkpoint, rebuilding what it held");
+      }
+    }
   }
+
+  /** The most damaged snapshots one run moves aside: a full one and its delta, and a margin. */
+  private static final int MAX_DAMAGED_SNAPSHOTS = 3;
 
   /** What {@link #run} assembled before reading: the judge and how it came to be. */
   private record Setup(
@@ -407,8 +432,6 @@ public final class DedupJob {
       return read(inputs, settings, setup, dir, store, cp, started);
     } catch (SharedSetLostException e) {
       throw new SharedSetLostException(e.getMessage() + " " + afterSharedSetLost(), e);
-    } catch (SnapshotDamagedException e) {
-      throw RestoredTiers.damaged(e);
     } catch (IOException | RuntimeException e) {
       throw e;
     } catch (Exception e) {

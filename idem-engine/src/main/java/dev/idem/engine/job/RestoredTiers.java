@@ -5,7 +5,9 @@ import dev.idem.core.filter.FilterSnapshot;
 import dev.idem.core.filter.FilterType;
 import dev.idem.core.filter.Filters;
 import dev.idem.core.filter.MembershipFilter;
+import dev.idem.core.filter.SnapshotDamagedException;
 import dev.idem.core.filter.StripedFingerprintSet;
+import dev.idem.engine.JobException;
 import dev.idem.engine.KeyMode;
 import dev.idem.engine.run.StateDirectory;
 import dev.idem.engine.state.Checkpoint;
@@ -17,6 +19,9 @@ import dev.idem.engine.store.MemoryExactTier;
 import dev.idem.engine.store.RocksDbExactTier;
 import dev.idem.engine.store.StateStore;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -227,32 +232,33 @@ final class RestoredTiers {
   }
 
   /**
-   * What a job does when a mapped snapshot turns out damaged as it runs (a page fails its checksum
-   * when first read, and no answer was given from it): it moves the file aside, so that the same
-   * command run again finds it missing and rebuilds what it held from what is durable (the set from
-   * the journal, the filter from the exact store, a delta's keys from the journal after the full
-   * snapshot), and stops with a message that names the file and says so. Nothing the job wrote
-   * after its last checkpoint counts: the resume cuts it back and redoes it.
+   * Moves a snapshot found damaged while the job ran aside, as {@code <name>.damaged}, so that the
+   * resume that follows finds it missing and rebuilds what it held from what is durable (the set
+   * from the journal, the filter from the exact store, a delta's keys from the journal after the
+   * full snapshot). Returns where it went, or {@code null} when it could not be moved.
    */
-  static dev.idem.engine.JobException damaged(dev.idem.core.filter.SnapshotDamagedException e) {
-    java.nio.file.Path file = e.file();
-    String moved = "";
-    if (file != null) {
-      java.nio.file.Path aside = file.resolveSibling(file.getFileName() + ".damaged");
-      try {
-        java.nio.file.Files.move(file, aside, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        moved = " It was moved to " + aside + ";";
-      } catch (IOException | RuntimeException failed) {
-        moved = " It could not be moved aside (" + failed.getMessage() + "): delete it;";
-      }
+  static String moveAside(Path file) {
+    Path aside = file.resolveSibling(file.getFileName() + ".damaged");
+    try {
+      Files.move(file, aside, StandardCopyOption.REPLACE_EXISTING);
+      return aside.toString();
+    } catch (IOException | RuntimeException failed) {
+      return null;
     }
-    dev.idem.engine.JobException refused =
-        new dev.idem.engine.JobException(
+  }
+
+  /**
+   * The refusal of a job that found a snapshot damaged and cannot rebuild it itself: the message
+   * names the file and says what to do; {@code why} (or nothing) says why it stopped.
+   */
+  static JobException damaged(SnapshotDamagedException e, String why) {
+    JobException refused =
+        new JobException(
             e.getMessage()
-                + "; the job stopped before anything depended on it."
-                + moved
-                + " run the same command again: it rebuilds what the snapshot held from the journal"
-                + " (or the exact store) and resumes from the last checkpoint");
+                + "; the job stopped before any answer rested on it"
+                + (why == null ? "; move it aside" : "; " + why)
+                + " and run the same command again: it rebuilds what the snapshot held from the"
+                + " journal (or the exact store) and resumes from the last checkpoint");
     refused.initCause(e);
     return refused;
   }

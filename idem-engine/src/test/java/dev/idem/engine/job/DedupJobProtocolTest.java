@@ -632,14 +632,14 @@ class DedupJobProtocolTest {
   }
 
   /**
-   * A page of the mapped snapshot damaged while the job was down (one byte of its payload flipped):
-   * the resume that first reads the page stops, naming the file, and moves it aside; the same
-   * command run again rebuilds the set from the journal and writes what an uninterrupted run
+   * A page of the mapped snapshot damaged while the job was down (one byte of every page flipped):
+   * the resume that first reads a page stops judging, moves the file aside and resumes again from
+   * the last checkpoint, rebuilding the set from the journal, and writes what an uninterrupted run
    * writes. Never a silent miss: the damaged page is not trusted for any answer.
    */
   @ParameterizedTest(name = "{0} snapshot damaged")
   @MethodSource("damagedSnapshotKinds")
-  void aDamagedPageOfAMappedSnapshotStopsTheJobAndTheRerunRebuildsIt(String kind)
+  void aDamagedPageOfAMappedSnapshotIsMovedAsideAndRebuiltFromTheJournal(String kind)
       throws IOException {
     Fixture f = fixture(Shape.STRIPED_SET);
     Path dir = Files.createTempDirectory(BASE, "damaged-" + kind + "-");
@@ -678,19 +678,14 @@ class DedupJobProtocolTest {
           ch.write(b, at);
         }
       }
-      boolean refused = false;
-      JobResult result;
-      try {
-        result = job.run(CrashPoints.NONE);
-      } catch (dev.idem.engine.JobException e) {
-        refused = true;
-        assertThat(e.getMessage()).contains(snapshot.getFileName().toString()).contains("damaged");
-        assertThat(snapshot).doesNotExist();
-        assertThat(snapshot.resolveSibling(snapshot.getFileName() + ".damaged")).exists();
-        result = job.run(CrashPoints.NONE);
-        assertThat(result.warnings()).as("the rerun says what it rebuilt").isNotEmpty();
-      }
-      assertThat(refused).as("a damaged page that was read refused the run").isTrue();
+      // the run that first reads a damaged page moves the file aside and resumes again itself
+      String name = snapshot.getFileName().toString();
+      JobResult result = job.run(CrashPoints.NONE);
+      assertThat(snapshot).doesNotExist();
+      assertThat(snapshot.resolveSibling(snapshot.getFileName() + ".damaged")).exists();
+      assertThat(result.warnings())
+          .as("the resume says what it rebuilt")
+          .anyMatch(w -> w.contains(name));
       List<byte[]> written = job.written();
       for (int i = 0; i < written.size(); i++) {
         assertSameBytes(
