@@ -343,6 +343,9 @@ public final class DedupJob {
         Checkpoint at = cp;
         StateStore s = store;
         clock.startInputCheck(() -> inputCheck(m, inputs, at, s));
+        // the check reads the store: a job that stops before awaiting it waits for it before the
+        // store closes (the closer closes in reverse order)
+        closer.register(clock::awaitInputCheckQuietly);
         // a resume of the tiers restores them while the inputs are checked; the others wait here
         if (spec.shared() != null
             || windowed

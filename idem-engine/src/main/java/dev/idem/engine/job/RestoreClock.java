@@ -139,6 +139,20 @@ final class RestoreClock {
     return await(check);
   }
 
+  /**
+   * Waits for the input check, if one was started, ignoring its outcome: for a job that stopped for
+   * another reason, before the store the check reads is closed.
+   */
+  void awaitInputCheckQuietly() {
+    if (check != null) {
+      try {
+        check.join();
+      } catch (RuntimeException ignored) {
+        // the job stopped for another reason, which is the one to report
+      }
+    }
+  }
+
   /** {@code cost} with the times measured here. */
   RestoreCost add(RestoreCost cost) {
     return cost.withOpening(stateOpenMillis, storeOpenMillis, inputCheckMillis);
