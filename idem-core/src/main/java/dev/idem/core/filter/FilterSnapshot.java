@@ -56,6 +56,7 @@ public final class FilterSnapshot {
   private final MembershipFilter filter;
   private final Fingerprinter fingerprinter;
   private final LoadMode loadMode;
+  private final MappedPayload mapped;
 
   private FilterSnapshot(Path file, SnapshotFormat.Decoded decoded, LoadMode loadMode) {
     this.file = file;
@@ -63,6 +64,33 @@ public final class FilterSnapshot {
     this.filter = decoded.filter();
     this.fingerprinter = decoded.fingerprinter();
     this.loadMode = loadMode;
+    this.mapped = decoded.mapped();
+  }
+
+  /**
+   * Whether the payload is mapped and verified page by page as the filter reads it (a snapshot
+   * written by {@link #writePaged}, opened with {@link LoadMode#MAP}), rather than verified whole
+   * when it was opened.
+   */
+  public boolean verifiedLazily() {
+    return mapped != null && mapped.guarded();
+  }
+
+  /**
+   * Verifies every page not verified yet (a no-op unless {@link #verifiedLazily()}): what a
+   * background check calls, so that a damaged page is found before anything asks for it.
+   *
+   * @throws SnapshotDamagedException naming the file and the first page that fails
+   */
+  public void verifyAllPages() {
+    if (verifiedLazily()) {
+      mapped.checkAll();
+    }
+  }
+
+  /** Pages verified so far, and pages in all (both 0 unless {@link #verifiedLazily()}). */
+  public long[] pagesVerified() {
+    return verifiedLazily() ? new long[] {mapped.pagesVerified(), mapped.pages()} : new long[2];
   }
 
   /** The file this snapshot was read from, or {@code null} when it came from a byte array. */
@@ -98,7 +126,21 @@ public final class FilterSnapshot {
    */
   public static void write(Path file, MembershipFilter filter, Fingerprinter fingerprinter)
       throws IOException {
-    SnapshotFormat.Encoded snapshot = SnapshotFormat.encode(filter, fingerprinter);
+    write(file, SnapshotFormat.encode(filter, fingerprinter));
+  }
+
+  /**
+   * As {@link #write}, with a CRC32C for every 4 KiB page of the payload (docs/FORMAT.md, "page
+   * checksums"): {@link #map} then verifies each page when the filter first reads it, rather than
+   * the whole payload at open, so a large snapshot is usable in milliseconds and never answers from
+   * bytes that were not verified. {@link #read} and {@link #fromBytes} still verify everything.
+   */
+  public static void writePaged(Path file, MembershipFilter filter, Fingerprinter fingerprinter)
+      throws IOException {
+    write(file, SnapshotFormat.encode(filter, fingerprinter, true));
+  }
+
+  private static void write(Path file, SnapshotFormat.Encoded snapshot) throws IOException {
     try {
       writeAtomically(file.toAbsolutePath(), snapshot);
     } catch (IOException e) {

@@ -99,6 +99,21 @@ public final class FingerprintSet implements MembershipFilter, SnapshotSupport {
     allocate(buckets);
   }
 
+  /** An empty set of exactly {@code buckets} buckets: what a merge of known size fills. */
+  static FingerprintSet withBuckets(int buckets, double loadFactor) {
+    return new FingerprintSet(buckets, loadFactor);
+  }
+
+  /** The load factor this set grows at. */
+  double loadFactor() {
+    return loadFactor;
+  }
+
+  /** Whether the set holds the fingerprint (0, 0). */
+  boolean containsZero() {
+    return containsZero;
+  }
+
   /** A set that holds {@code expectedKeys} keys at the default load factor before it grows. */
   public static FingerprintSet withExpectedSize(long expectedKeys) {
     return withExpectedSize(expectedKeys, DEFAULT_LOAD_FACTOR);
@@ -141,7 +156,7 @@ public final class FingerprintSet implements MembershipFilter, SnapshotSupport {
   }
 
   /** Enough buckets that the keys, plus one free slot, fit at the load factor. */
-  private static double bucketsFor(long expectedKeys, double loadFactor) {
+  static double bucketsFor(long expectedKeys, double loadFactor) {
     double slots = Math.ceil(Math.max(expectedKeys, 1) / loadFactor) + 1;
     return Math.max(2, Math.ceil(slots / SLOTS_PER_BUCKET));
   }
@@ -425,7 +440,7 @@ public final class FingerprintSet implements MembershipFilter, SnapshotSupport {
   }
 
   /** The "passed" bit of a full bucket: its first slot orders after its second. */
-  private static boolean passed(long h0, long l0, long h1, long l1) {
+  static boolean passed(long h0, long l0, long h1, long l1) {
     return h0 > h1 | (h0 == h1 & l0 > l1);
   }
 

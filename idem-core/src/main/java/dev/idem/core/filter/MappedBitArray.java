@@ -5,7 +5,6 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.channels.WritableByteChannel;
 import java.util.zip.CRC32C;
@@ -14,10 +13,16 @@ import java.util.zip.CRC32C;
  * Bits in a private (copy-on-write) memory map of a snapshot file: loading costs no heap and no
  * copy, pages are read on first touch, and puts change only this process's pages, never the file.
  *
- * <p>A map is limited to 2 GiB, so the payload is split into 1 GiB chunks; a chunk holds a whole
- * number of 64-byte blocks, so no block of a {@link BlockedBloomFilter} straddles two chunks. The
- * snapshot format aligns the payload to 64 bytes, which keeps every word 8-byte aligned as atomic
- * operations on a buffer require.
+ * <p>An array is a view of a {@link MappedPayload}, the map of a whole snapshot's payload. A map is
+ * limited to 2 GiB, so the payload is split into 1 GiB chunks; a chunk holds a whole number of
+ * 64-byte blocks, so no block of a {@link BlockedBloomFilter} straddles two chunks. The snapshot
+ * format aligns the payload and every array in it to 64 bytes, which keeps every word 8-byte
+ * aligned as atomic operations on a buffer require.
+ *
+ * <p>When the snapshot carries page checksums, the payload was not checksummed at load: every
+ * access first verifies the page it falls in ({@link MappedPayload#check}), once per page, so no
+ * answer ever rests on bytes that were not verified, and a damaged page throws {@link
+ * SnapshotDamagedException} instead.
  */
 final class MappedBitArray extends BitArray {
 
@@ -27,19 +32,28 @@ final class MappedBitArray extends BitArray {
   /** log2 of the chunk size: 1 GiB. */
   static final int CHUNK_SHIFT = 30;
 
+  private final MappedPayload payload;
   private final ByteBuffer[] chunks;
+  private final long firstWord;
   private final long wordCount;
   private final int wordShift;
   private final long wordInChunkMask;
+  private final boolean guarded;
 
-  private MappedBitArray(ByteBuffer[] chunks, long wordCount, int chunkShift) {
-    this.chunks = chunks;
+  MappedBitArray(MappedPayload payload, long firstWord, long wordCount) {
+    this.payload = payload;
+    this.chunks = payload.chunks();
+    this.firstWord = firstWord;
     this.wordCount = wordCount;
-    this.wordShift = chunkShift - 3;
+    this.wordShift = payload.chunkShift() - 3;
     this.wordInChunkMask = (1L << wordShift) - 1;
+    this.guarded = payload.guarded();
   }
 
-  /** Maps {@code wordCount} words starting at {@code offset} and feeds their bytes to crc. */
+  /**
+   * Maps {@code wordCount} words starting at {@code offset} and feeds their bytes to crc (the whole
+   * range is read once, through read(), and verified by the caller).
+   */
   static MappedBitArray map(FileChannel channel, long offset, long wordCount, CRC32C crc)
       throws IOException {
     return map(channel, offset, wordCount, crc, CHUNK_SHIFT);
@@ -49,50 +63,9 @@ final class MappedBitArray extends BitArray {
   static MappedBitArray map(
       FileChannel channel, long offset, long wordCount, CRC32C crc, int chunkShift)
       throws IOException {
-    FileChannel.MapMode mode =
-        isWritable(channel) ? FileChannel.MapMode.PRIVATE : FileChannel.MapMode.READ_ONLY;
-    long bytes = wordCount * Long.BYTES;
-    int chunkCount = (int) ((bytes + (1L << chunkShift) - 1) >>> chunkShift);
-    ByteBuffer[] chunks = new ByteBuffer[chunkCount];
-    for (int i = 0; i < chunkCount; i++) {
-      long start = (long) i << chunkShift;
-      long size = Math.min(1L << chunkShift, bytes - start);
-      MappedByteBuffer map = channel.map(mode, offset + start, size);
-      map.order(ByteOrder.LITTLE_ENDIAN);
-      chunks[i] = map;
-    }
-    checksum(channel, offset, bytes, crc);
-    return new MappedBitArray(chunks, wordCount, chunkShift);
-  }
-
-  /**
-   * Checksums through read() rather than through the map: reading the page cache in large chunks
-   * costs no page faults, and the map's pages then fault in only when the filter touches them.
-   * (Checksumming through the map faulted every 4 KiB page and made mapping slower than reading.)
-   */
-  private static void checksum(FileChannel channel, long offset, long bytes, CRC32C crc)
-      throws IOException {
-    ByteBuffer buf = ByteBuffer.allocateDirect(1 << 20);
-    for (long done = 0; done < bytes; ) {
-      buf.clear().limit((int) Math.min(buf.capacity(), bytes - done));
-      while (buf.hasRemaining()) {
-        if (channel.read(buf, offset + done + buf.position()) < 0) {
-          throw new java.io.EOFException("file ends inside the payload");
-        }
-      }
-      buf.flip();
-      crc.update(buf);
-      done += buf.limit();
-    }
-  }
-
-  private static boolean isWritable(FileChannel channel) {
-    try {
-      channel.map(FileChannel.MapMode.PRIVATE, 0, 0);
-      return true;
-    } catch (java.nio.channels.NonWritableChannelException | IOException e) {
-      return false;
-    }
+    MappedPayload p = MappedPayload.map(null, channel, offset, wordCount, chunkShift, null);
+    MappedPayload.checksum(channel, offset, wordCount * Long.BYTES, crc);
+    return new MappedBitArray(p, 0, wordCount);
   }
 
   @Override
@@ -100,34 +73,68 @@ final class MappedBitArray extends BitArray {
     return wordCount;
   }
 
+  /** Verifies the page of word {@code index} if it is not yet (a no-op without page checksums). */
+  void check(long index) {
+    if (guarded) {
+      payload.check(firstWord + index);
+    }
+  }
+
+  /** Word {@code index} without verifying its page: the caller {@link #check checked} it. */
+  long rawWord(long index) {
+    long w = firstWord + index;
+    return (long) LONGS.get(chunks[(int) (w >>> wordShift)], byteOffset(w));
+  }
+
   @Override
   long word(long index) {
-    return (long) LONGS.get(chunks[(int) (index >>> wordShift)], byteOffset(index));
+    check(index);
+    return rawWord(index);
   }
 
   @Override
   long orWord(long index, long mask) {
-    return (long)
-        LONGS.getAndBitwiseOr(chunks[(int) (index >>> wordShift)], byteOffset(index), mask);
+    check(index);
+    long w = firstWord + index;
+    return (long) LONGS.getAndBitwiseOr(chunks[(int) (w >>> wordShift)], byteOffset(w), mask);
   }
 
   @Override
   void setWord(long index, long value) {
-    LONGS.set(chunks[(int) (index >>> wordShift)], byteOffset(index), value);
+    check(index);
+    long w = firstWord + index;
+    LONGS.set(chunks[(int) (w >>> wordShift)], byteOffset(w), value);
   }
 
-  private int byteOffset(long index) {
-    return (int) ((index & wordInChunkMask) << 3);
+  private int byteOffset(long word) {
+    return (int) ((word & wordInChunkMask) << 3);
+  }
+
+  /** The file this array was mapped from, when known. */
+  java.nio.file.Path file() {
+    return payload.file();
   }
 
   @Override
   void writeTo(WritableByteChannel out, CRC32C crc) throws IOException {
-    for (ByteBuffer chunk : chunks) {
-      ByteBuffer view = chunk.duplicate().clear();
+    if (guarded) {
+      // a page never verified must not be written on with a fresh checksum
+      payload.checkRange(firstWord, wordCount);
+    }
+    long bytes = wordCount * Long.BYTES;
+    long start = firstWord * Long.BYTES;
+    int chunkShift = payload.chunkShift();
+    for (long done = 0; done < bytes; ) {
+      long at = start + done;
+      ByteBuffer chunk = chunks[(int) (at >>> chunkShift)];
+      int from = (int) (at & ((1L << chunkShift) - 1));
+      int n = (int) Math.min(bytes - done, chunk.capacity() - from);
+      ByteBuffer view = chunk.duplicate().clear().position(from).limit(from + n);
       crc.update(view.duplicate());
       while (view.hasRemaining()) {
         out.write(view);
       }
+      done += n;
     }
   }
 }

@@ -33,38 +33,125 @@ final class SnapshotFormat {
   /** The payload's CRC32C after the last array. */
   static final int TRAILER_BYTES = 4;
 
+  /** log2 of the page size of page checksums: 4 KiB, the operating system's page. */
+  static final int PAGE_SHIFT = 12;
+
+  /** With page checksums: the page table's CRC32C follows the payload's. */
+  static final int PAGED_TRAILER_BYTES = 8;
+
   private SnapshotFormat() {}
 
   /** A filter ready to be written: its encoded header and the arrays of its payload. */
   static final class Encoded {
     private final ByteBuffer header;
     private final List<BitArray> payload;
+    private final boolean paged;
 
-    private Encoded(ByteBuffer header, List<BitArray> payload) {
+    private Encoded(ByteBuffer header, List<BitArray> payload, boolean paged) {
       this.header = header;
       this.payload = payload;
+      this.paged = paged;
     }
 
-    /** Bytes of the whole snapshot: header, payload and payload CRC. */
-    long size() {
+    private static long words(List<BitArray> payload) {
       long words = 0;
       for (BitArray array : payload) {
         words += array.wordCount();
       }
-      return header.remaining() + words * Long.BYTES + TRAILER_BYTES;
+      return words;
+    }
+
+    /** Bytes of the whole snapshot: header, payload, page table and trailer. */
+    long size() {
+      long bytes = words(payload) * Long.BYTES;
+      return header.remaining()
+          + bytes
+          + (paged ? 4 * pages(bytes) + PAGED_TRAILER_BYTES : TRAILER_BYTES);
     }
 
     /** Writes the whole snapshot to {@code out}, once. */
     void writeTo(WritableByteChannel out) throws IOException {
       writeFully(out, header);
       CRC32C payloadCrc = new CRC32C();
+      PageCrcs pages = paged ? new PageCrcs(out, pages(words(payload) * Long.BYTES)) : null;
+      WritableByteChannel sink = paged ? pages : out;
       for (BitArray array : payload) {
-        array.writeTo(out, payloadCrc);
+        array.writeTo(sink, payloadCrc);
       }
-      ByteBuffer trailer = ByteBuffer.allocate(TRAILER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
-      trailer.putInt((int) payloadCrc.getValue()).flip();
-      writeFully(out, trailer);
+      if (paged) {
+        ByteBuffer table = pages.finish();
+        CRC32C tableCrc = new CRC32C();
+        tableCrc.update(table.duplicate());
+        writeFully(out, table);
+        ByteBuffer trailer =
+            ByteBuffer.allocate(PAGED_TRAILER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        trailer.putInt((int) payloadCrc.getValue()).putInt((int) tableCrc.getValue()).flip();
+        writeFully(out, trailer);
+      } else {
+        ByteBuffer trailer = ByteBuffer.allocate(TRAILER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        trailer.putInt((int) payloadCrc.getValue()).flip();
+        writeFully(out, trailer);
+      }
     }
+  }
+
+  /** Pages of a payload of {@code bytes} bytes. */
+  static long pages(long bytes) {
+    return (bytes + (1L << PAGE_SHIFT) - 1) >>> PAGE_SHIFT;
+  }
+
+  /** Passes the payload on to a channel, taking the CRC32C of each page as it goes. */
+  private static final class PageCrcs implements WritableByteChannel {
+    private final WritableByteChannel out;
+    private final ByteBuffer table;
+    private final CRC32C crc = new CRC32C();
+    private int inPage;
+
+    PageCrcs(WritableByteChannel out, long pages) {
+      if (pages > Integer.MAX_VALUE / 4) {
+        throw new IllegalArgumentException("a payload of " + pages + " pages is too large");
+      }
+      this.out = out;
+      this.table = ByteBuffer.allocate((int) (4 * pages)).order(ByteOrder.LITTLE_ENDIAN);
+    }
+
+    @Override
+    public int write(ByteBuffer src) throws IOException {
+      int start = src.position();
+      int n = out.write(src);
+      ByteBuffer written = src.duplicate().position(start).limit(start + n);
+      while (written.hasRemaining()) {
+        int take = Math.min(written.remaining(), (1 << PAGE_SHIFT) - inPage);
+        ByteBuffer part = written.duplicate().limit(written.position() + take);
+        crc.update(part);
+        written.position(written.position() + take);
+        inPage += take;
+        if (inPage == 1 << PAGE_SHIFT) {
+          table.putInt((int) crc.getValue());
+          crc.reset();
+          inPage = 0;
+        }
+      }
+      return n;
+    }
+
+    ByteBuffer finish() {
+      if (inPage > 0) {
+        table.putInt((int) crc.getValue());
+      }
+      if (table.hasRemaining()) {
+        throw new IllegalStateException("the payload was shorter than its arrays said");
+      }
+      return table.flip();
+    }
+
+    @Override
+    public boolean isOpen() {
+      return out.isOpen();
+    }
+
+    @Override
+    public void close() {}
   }
 
   /**
@@ -74,16 +161,27 @@ final class SnapshotFormat {
    * @throws IllegalArgumentException for a filter type that has no snapshot form
    */
   static Encoded encode(MembershipFilter filter, Fingerprinter fingerprinter) {
+    return encode(filter, fingerprinter, false);
+  }
+
+  /**
+   * As {@link #encode(MembershipFilter, Fingerprinter)}; {@code paged}: with page checksums, so
+   * that a map can verify the payload page by page as it is used.
+   */
+  static Encoded encode(MembershipFilter filter, Fingerprinter fingerprinter, boolean paged) {
     if (!(filter instanceof SnapshotSupport support)) {
       throw new IllegalArgumentException(
           filter.getClass().getName() + " cannot be saved as an idem snapshot");
     }
     // one call to payload(): a scalable filter that grows meanwhile keeps header and arrays agreed
-    return new Encoded(encodeHeader(filter, support, fingerprinter), support.payload());
+    List<BitArray> payload = support.payload();
+    long words = paged ? Encoded.words(payload) : 0;
+    return new Encoded(encodeHeader(filter, support, fingerprinter, words), payload, paged);
   }
 
   /** What a snapshot holds, decoded and checked. */
-  record Decoded(int version, MembershipFilter filter, Fingerprinter fingerprinter) {}
+  record Decoded(
+      int version, MembershipFilter filter, Fingerprinter fingerprinter, MappedPayload mapped) {}
 
   /**
    * Decodes the snapshot that fills {@code in}, verifying both checksums.
@@ -95,8 +193,35 @@ final class SnapshotFormat {
   static Decoded decode(Path file, SeekableByteChannel in, FileChannel mapFrom) throws IOException {
     long size = in.size();
     Header h = readHeader(file, in, size);
-    PayloadReader payload =
-        new PayloadReader(file, in, mapFrom, h.headerBytes, size - TRAILER_BYTES);
+    long end = h.paged() ? h.headerBytes + h.payloadWords * Long.BYTES : size - TRAILER_BYTES;
+    int[] pageCrcs = null;
+    int tableCrc = 0;
+    if (h.paged()) {
+      long pages = pages(h.payloadWords * Long.BYTES);
+      ByteBuffer table = ByteBuffer.allocate((int) (4 * pages)).order(ByteOrder.LITTLE_ENDIAN);
+      readFully(in, table, end);
+      CRC32C crc = new CRC32C();
+      crc.update(table.flip().duplicate());
+      ByteBuffer trailer = ByteBuffer.allocate(PAGED_TRAILER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+      readFully(in, trailer, end + 4 * pages);
+      tableCrc = trailer.getInt(4);
+      if (tableCrc != (int) crc.getValue()) {
+        throw new SnapshotException(file, "page table checksum mismatch: the snapshot is corrupt");
+      }
+      pageCrcs = new int[(int) pages];
+      table.asIntBuffer().get(pageCrcs);
+    }
+    MappedPayload mapped = null;
+    if (mapFrom != null && h.paged()) {
+      mapped =
+          MappedPayload.map(
+              file, mapFrom, h.headerBytes, h.payloadWords, MappedBitArray.CHUNK_SHIFT, pageCrcs);
+    } else if (mapFrom != null && end > h.headerBytes) {
+      long words = (end - h.headerBytes) / Long.BYTES;
+      mapped =
+          MappedPayload.map(file, mapFrom, h.headerBytes, words, MappedBitArray.CHUNK_SHIFT, null);
+    }
+    PayloadReader payload = new PayloadReader(file, in, mapped, h.headerBytes, end);
     MembershipFilter filter;
     try {
       ByteBuffer parameters = h.parameters.duplicate().order(ByteOrder.LITTLE_ENDIAN);
@@ -120,29 +245,44 @@ final class SnapshotFormat {
               "%,d unexpected bytes after the payload",
               payload.end - payload.position));
     }
-    ByteBuffer trailer = ByteBuffer.allocate(TRAILER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
-    readFully(in, trailer, payload.end);
-    if (trailer.getInt(0) != (int) payload.crc.getValue()) {
-      throw new SnapshotException(file, "payload checksum mismatch: the filter data is corrupt");
+    if (mapped == null || !mapped.guarded()) {
+      if (mapped != null) {
+        // mapped without page checksums: the whole payload is read once and verified here
+        MappedPayload.checksum(mapFrom, h.headerBytes, payload.end - h.headerBytes, payload.crc);
+      }
+      ByteBuffer trailer = ByteBuffer.allocate(TRAILER_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+      long at = h.paged() ? payload.end + 4L * pageCrcs.length : payload.end;
+      readFully(in, trailer, at);
+      if (trailer.getInt(0) != (int) payload.crc.getValue()) {
+        throw new SnapshotException(file, "payload checksum mismatch: the filter data is corrupt");
+      }
     }
-    return new Decoded(h.version, filter, Fingerprinter.of(h.algorithm, h.seed, h.normalizer));
+    return new Decoded(
+        h.version, filter, Fingerprinter.of(h.algorithm, h.seed, h.normalizer), mapped);
   }
 
   /** Reads or maps payload arrays in order, checking that each lies inside the snapshot. */
   private static final class PayloadReader implements SnapshotSupport.Payload {
     private final Path file;
     private final SeekableByteChannel in;
-    private final FileChannel mapFrom;
+    private final MappedPayload mapped;
+    private final long start;
     private final long end;
     private final CRC32C crc = new CRC32C();
     private long position;
 
-    PayloadReader(Path file, SeekableByteChannel in, FileChannel mapFrom, long start, long end) {
+    PayloadReader(Path file, SeekableByteChannel in, MappedPayload mapped, long start, long end) {
       this.file = file;
       this.in = in;
-      this.mapFrom = mapFrom;
+      this.mapped = mapped;
+      this.start = start;
       this.position = start;
       this.end = end;
+    }
+
+    @Override
+    public boolean inPlace() {
+      return mapped != null && mapped.guarded();
     }
 
     @Override
@@ -159,8 +299,8 @@ final class SnapshotFormat {
                 Math.max(0, end - position)));
       }
       BitArray array;
-      if (mapFrom != null) {
-        array = MappedBitArray.map(mapFrom, position, words, crc);
+      if (mapped != null) {
+        array = new MappedBitArray(mapped, (position - start) / Long.BYTES, words);
       } else {
         in.position(position);
         array = HeapBitArray.read(in, words, crc);
@@ -179,7 +319,14 @@ final class SnapshotFormat {
       long seed,
       long count,
       KeyNormalizer normalizer,
-      ByteBuffer parameters) {}
+      ByteBuffer parameters,
+      long payloadWords) {
+
+    /** Whether the snapshot carries page checksums. */
+    boolean paged() {
+      return payloadWords >= 0;
+    }
+  }
 
   /*
    * Header layout, little-endian (docs/FORMAT.md):
@@ -190,7 +337,7 @@ final class SnapshotFormat {
    * then zeros up to H - 4, then CRC32C of bytes [0, H - 4)
    */
   private static ByteBuffer encodeHeader(
-      MembershipFilter f, SnapshotSupport support, Fingerprinter fp) {
+      MembershipFilter f, SnapshotSupport support, Fingerprinter fp, long pagedWords) {
     byte[] spec = fp.normalizer().spec().getBytes(StandardCharsets.UTF_8);
     if (spec.length > MAX_NORMALIZER_SPEC_BYTES) {
       throw new IllegalArgumentException(
@@ -212,8 +359,11 @@ final class SnapshotFormat {
         .putLong(fp.seed())
         .putLong(f.approximateCount())
         .putInt(spec.length)
-        .putInt(params.remaining())
-        .position(FIXED_HEADER_BYTES);
+        .putInt(params.remaining());
+    if (pagedWords > 0) {
+      b.putInt(1 << PAGE_SHIFT).putInt(0).putLong(pagedWords);
+    }
+    b.position(FIXED_HEADER_BYTES);
     b.put(spec).put(params);
     CRC32C crc = new CRC32C();
     crc.update(b.array(), 0, headerBytes - 4);
@@ -295,7 +445,32 @@ final class SnapshotFormat {
               paramBytes,
               headerBytes));
     }
-    for (int i = 40; i < FIXED_HEADER_BYTES; i++) {
+    int pageBytes = b.getInt(40);
+    long payloadWords = -1;
+    int reservedFrom = 40;
+    if (pageBytes != 0) {
+      payloadWords = b.getLong(48);
+      long pages = pages(payloadWords * Long.BYTES);
+      if (pageBytes != 1 << PAGE_SHIFT
+          || payloadWords < 1
+          || payloadWords > (size / Long.BYTES)
+          || headerBytes + payloadWords * Long.BYTES + 4 * pages + PAGED_TRAILER_BYTES != size) {
+        throw new SnapshotException(
+            file,
+            String.format(
+                Locale.ROOT,
+                "corrupt header: page checksums of %d bytes over %,d payload words do not fit a "
+                    + "snapshot of %,d bytes",
+                pageBytes,
+                payloadWords,
+                size));
+      }
+      reservedFrom = 56;
+      if (b.getInt(44) != 0) {
+        throw new SnapshotException(file, "corrupt header: non-zero reserved byte 44");
+      }
+    }
+    for (int i = reservedFrom; i < FIXED_HEADER_BYTES; i++) {
       if (b.get(i) != 0) {
         throw new SnapshotException(file, "corrupt header: non-zero reserved byte " + i);
       }
@@ -314,7 +489,8 @@ final class SnapshotFormat {
     }
     ByteBuffer parameters =
         ByteBuffer.wrap(b.array(), FIXED_HEADER_BYTES + specBytes, paramBytes).slice();
-    return new Header(version, headerBytes, type, algorithm, seed, count, normalizer, parameters);
+    return new Header(
+        version, headerBytes, type, algorithm, seed, count, normalizer, parameters, payloadWords);
   }
 
   private static void readFully(SeekableByteChannel in, ByteBuffer dst, long position)

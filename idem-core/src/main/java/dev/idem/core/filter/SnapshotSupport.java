@@ -28,5 +28,13 @@ interface SnapshotSupport {
      * @throws SnapshotException when the file ends before them
      */
     BitArray next(long words) throws IOException;
+
+    /**
+     * Whether the arrays are mapped and verified page by page as they are used: a structure may
+     * then probe them in place rather than copy them, and must not read them all at load.
+     */
+    default boolean inPlace() {
+      return false;
+    }
   }
 }

@@ -22,6 +22,16 @@ import java.util.Map;
  * <p>Not thread-safe as a whole: concurrent callers must keep to disjoint stripes ({@link
  * #stripeOf}), and nothing may call the whole-set methods ({@link #size}, {@link #forEach},
  * snapshots) meanwhile.
+ *
+ * <p><b>Used in place.</b> A snapshot written with page checksums ({@link
+ * FilterSnapshot#writePaged}) and opened with {@link FilterSnapshot#map} gives a <i>layered</i>
+ * set: each stripe's table is probed where it lies in the mapped file (the <i>base</i>), its pages
+ * verified as they are first read, and new keys go to a small heap <i>overlay</i> per stripe. A
+ * second mapped level, the <i>delta</i>, holds the keys added since the base was written ({@link
+ * #adoptDelta}). A key is in the set when any level holds it; a new key goes to the overlay only
+ * after the mapped levels said they lack it, so the levels never share a key. A snapshot of a
+ * layered set writes each stripe merged, one stripe at a time; {@link #sinceBase} is the part a
+ * delta snapshot writes (the delta and the overlay).
  */
 public final class StripedFingerprintSet implements MembershipFilter, SnapshotSupport {
 
@@ -40,7 +50,18 @@ public final class StripedFingerprintSet implements MembershipFilter, SnapshotSu
   /** Most stripes a snapshot may declare. */
   private static final int MAX_STRIPES = 1 << 9; // 32 bytes each within MAX_PARAMETER_BYTES
 
-  private final FingerprintSet[] stripes;
+  /** The keys an overlay stripe starts with room for. */
+  private static final long OVERLAY_START_KEYS = 4096;
+
+  /** The heap stripes: the whole set, or the overlay of a layered one. */
+  private FingerprintSet[] stripes;
+
+  /** The mapped base of a layered set, per stripe, or {@code null}. */
+  private MappedTable[] base;
+
+  /** The mapped delta of a layered set (keys since the base), per stripe, or {@code null}. */
+  private MappedTable[] delta;
+
   private final int shift;
   private long prefetchSink; // keeps the JIT from dropping prefetch's reads
 
@@ -50,6 +71,23 @@ public final class StripedFingerprintSet implements MembershipFilter, SnapshotSu
     for (FingerprintSet stripe : stripes) {
       stripe.projectGrowth(expectedAddsPerStripe, STRIPE_GROWTH);
     }
+  }
+
+  /** A layered set over mapped levels, with empty overlays (or {@code overlays}, shared). */
+  private StripedFingerprintSet(
+      MappedTable[] base, MappedTable[] delta, FingerprintSet[] overlays) {
+    this.base = base;
+    this.delta = delta;
+    this.stripes = overlays != null ? overlays : emptyOverlays(base.length);
+    this.shift = 64 - Integer.numberOfTrailingZeros(base.length);
+  }
+
+  private static FingerprintSet[] emptyOverlays(int n) {
+    FingerprintSet[] s = new FingerprintSet[n];
+    for (int i = 0; i < n; i++) {
+      s[i] = FingerprintSet.withExpectedSize(OVERLAY_START_KEYS);
+    }
+    return s;
   }
 
   /**
@@ -111,18 +149,99 @@ public final class StripedFingerprintSet implements MembershipFilter, SnapshotSu
     return (int) (lo >>> shift);
   }
 
-  /** Adds the fingerprint; true when it was not in the set. Safe alongside other stripes' adds. */
+  /**
+   * Adds the fingerprint; true when it was not in the set. Safe alongside other stripes' adds.
+   *
+   * @throws SnapshotDamagedException when a mapped page it reads fails its checksum
+   */
   public boolean addIfAbsent(long hi, long lo) {
+    int s = stripeOf(lo);
+    if (base != null && inLevels(s, hi, lo)) {
+      return false;
+    }
+    return stripes[s].addIfAbsent(hi, lo);
+  }
+
+  /**
+   * Adds a key known to be absent from the mapped levels, to the overlay, without reading the map:
+   * how a resume replays the keys journaled after the newest snapshot, which were new when they
+   * were kept. A key that the levels do hold would be counted twice, and the next snapshot of the
+   * set refuses to be written ({@link IllegalStateException}); for a set that is not {@link
+   * #layered}, the same as {@link #addIfAbsent}.
+   */
+  public boolean restoreKept(long hi, long lo) {
     return stripes[stripeOf(lo)].addIfAbsent(hi, lo);
   }
 
-  /** True when the fingerprint is in the set. */
+  /**
+   * Gives the overlays room for about {@code keys} more keys before they grow (a resume knows how
+   * many it will replay). Only while the overlays are empty; otherwise nothing happens.
+   */
+  public void reserveOverlay(long keys) {
+    if (overlayKeys() != 0 || keys <= 0) {
+      return;
+    }
+    FingerprintSet[] s = new FingerprintSet[stripes.length];
+    for (int i = 0; i < s.length; i++) {
+      s[i] = FingerprintSet.withExpectedSize(Math.max(OVERLAY_START_KEYS, keysPerStripe(keys)));
+    }
+    stripes = s;
+  }
+
+  private boolean inLevels(int s, long hi, long lo) {
+    return base[s].contains(hi, lo) || (delta != null && delta[s].contains(hi, lo));
+  }
+
+  /**
+   * True when the fingerprint is in the set.
+   *
+   * @throws SnapshotDamagedException when a mapped page it reads fails its checksum
+   */
   public boolean contains(long hi, long lo) {
-    return stripes[stripeOf(lo)].contains(hi, lo);
+    int s = stripeOf(lo);
+    return stripes[s].contains(hi, lo) || (base != null && inLevels(s, hi, lo));
   }
 
   /** Number of fingerprints in the set. */
   public long size() {
+    return baseKeys() + keysSinceBase();
+  }
+
+  /** Whether stripes are used in place from a mapped snapshot (see the class comment). */
+  public boolean layered() {
+    return base != null;
+  }
+
+  /** Keys in the mapped base (0 for a set that is not {@link #layered}). */
+  public long baseKeys() {
+    long n = 0;
+    if (base != null) {
+      for (MappedTable t : base) {
+        n += t.size();
+      }
+    }
+    return n;
+  }
+
+  /**
+   * Keys added since the mapped base was written: the delta's and the overlay's (all keys for a set
+   * that is not {@link #layered}).
+   */
+  public long keysSinceBase() {
+    long n = 0;
+    for (FingerprintSet s : stripes) {
+      n += s.size();
+    }
+    if (delta != null) {
+      for (MappedTable t : delta) {
+        n += t.size();
+      }
+    }
+    return n;
+  }
+
+  /** Keys in the heap overlay: added since the newest mapped level was written. */
+  public long overlayKeys() {
     long n = 0;
     for (FingerprintSet s : stripes) {
       n += s.size();
@@ -132,8 +251,96 @@ public final class StripedFingerprintSet implements MembershipFilter, SnapshotSu
 
   /** Calls {@code action} with every fingerprint, stripe by stripe. The set must not change. */
   public void forEach(FingerprintSet.FingerprintConsumer action) {
-    for (FingerprintSet s : stripes) {
-      s.forEach(action);
+    for (int i = 0; i < stripes.length; i++) {
+      if (base != null) {
+        base[i].forEach(action);
+        if (delta != null) {
+          delta[i].forEach(action);
+        }
+      }
+      stripes[i].forEach(action);
+    }
+  }
+
+  /**
+   * The keys added since the mapped base, as a set of their own that shares this one's delta and
+   * overlay: what a delta snapshot writes ({@link FilterSnapshot#writePaged}). For a set that is
+   * not {@link #layered}, the set itself. Do not add to it; it is valid until this set changes.
+   */
+  public StripedFingerprintSet sinceBase() {
+    if (base == null) {
+      return this;
+    }
+    if (delta == null) {
+      return new StripedFingerprintSet(stripes, 0);
+    }
+    return new StripedFingerprintSet(delta, null, stripes);
+  }
+
+  /**
+   * Makes {@code written}, this set's full snapshot as just written and then mapped, the base, and
+   * empties the overlays: the heap the set took is given back, and its keys are read from the map.
+   *
+   * @throws IllegalArgumentException when {@code written} is not a mapped set of this one's keys
+   */
+  public void rebase(StripedFingerprintSet written) {
+    requireMappedCopy(written, size(), "full");
+    base = written.base;
+    delta = null;
+    stripes = emptyOverlays(stripes.length);
+  }
+
+  /**
+   * Makes {@code written}, the snapshot of {@link #sinceBase} as just written and then mapped, the
+   * delta, and empties the overlays.
+   *
+   * @throws IllegalArgumentException when this set has no base or {@code written} is not a mapped
+   *     set of its keys since the base
+   */
+  public void adoptDelta(StripedFingerprintSet written) {
+    if (base == null) {
+      throw new IllegalArgumentException("a set without a mapped base has no delta");
+    }
+    requireMappedCopy(written, keysSinceBase(), "delta");
+    delta = written.base;
+    stripes = emptyOverlays(stripes.length);
+  }
+
+  /**
+   * On reopening a state: adds {@code delta}, a mapped delta snapshot of this set (the keys added
+   * since its base), as the delta level. This set must be a base just mapped, with nothing added.
+   *
+   * @throws IllegalArgumentException when this set is not such a base or {@code delta} is not
+   *     mapped in place with as many stripes
+   */
+  public void attachDelta(StripedFingerprintSet delta) {
+    if (base == null || this.delta != null || overlayKeys() != 0) {
+      throw new IllegalArgumentException("a delta goes on a base just mapped, with nothing added");
+    }
+    requireMappedCopy(delta, delta.size(), "delta");
+    this.delta = delta.base;
+  }
+
+  private void requireMappedCopy(StripedFingerprintSet written, long keys, String what) {
+    if (written.base == null
+        || written.delta != null
+        || written.overlayKeys() != 0
+        || written.stripes() != stripes()
+        || written.size() != keys) {
+      throw new IllegalArgumentException(
+          "the "
+              + what
+              + " snapshot holds "
+              + written.size()
+              + " keys in "
+              + written.stripes()
+              + " stripes"
+              + (written.base == null ? " (not mapped in place)" : "")
+              + "; the set has "
+              + keys
+              + " in "
+              + stripes()
+              + " for it");
     }
   }
 
@@ -145,7 +352,9 @@ public final class StripedFingerprintSet implements MembershipFilter, SnapshotSu
   public void prefetch(long[] fingerprints, int from, int to) {
     long sink = 0;
     for (int i = from; i < to; i++) {
-      sink ^= stripes[stripeOf(fingerprints[2 * i + 1])].touch(fingerprints[2 * i]);
+      int s = stripeOf(fingerprints[2 * i + 1]);
+      long hi = fingerprints[2 * i];
+      sink ^= base != null ? base[s].touch(hi) : stripes[s].touch(hi);
     }
     prefetchSink = sink;
   }
@@ -175,16 +384,19 @@ public final class StripedFingerprintSet implements MembershipFilter, SnapshotSu
   @Override
   public long bitSize() {
     long bits = 0;
-    for (FingerprintSet s : stripes) {
-      bits += s.bitSize();
+    for (int i = 0; i < stripes.length; i++) {
+      bits += stripes[i].bitSize();
+      if (base != null) {
+        bits += base[i].bitSize() + (delta == null ? 0 : delta[i].bitSize());
+      }
     }
     return bits;
   }
 
-  /** Keys held before the first stripe grows, about. */
+  /** Keys held before the first stripe grows, about (for a layered set: the overlays' room too). */
   @Override
   public long capacity() {
-    long keys = 0;
+    long keys = baseKeys() + keysSinceBase() - overlayKeys();
     for (FingerprintSet s : stripes) {
       keys += s.capacity();
     }
@@ -203,6 +415,10 @@ public final class StripedFingerprintSet implements MembershipFilter, SnapshotSu
     m.put("stripes", stripes.length);
     m.put("slots", bitSize() / 128);
     m.put("bytes_per_key", size == 0 ? 0.0 : bitSize() / 8.0 / size);
+    if (base != null) {
+      m.put("mapped_keys", baseKeys() + keysSinceBase() - overlayKeys());
+      m.put("overlay_keys", overlayKeys());
+    }
     return m;
   }
 
@@ -216,19 +432,106 @@ public final class StripedFingerprintSet implements MembershipFilter, SnapshotSu
   @Override
   public void writeParameters(ByteBuffer out) {
     out.putInt(stripes.length).putInt(0);
-    for (FingerprintSet s : stripes) {
-      out.putLong(s.size());
-      s.writeParameters(out);
+    for (int i = 0; i < stripes.length; i++) {
+      FingerprintSet s = stripes[i];
+      if (base == null) {
+        out.putLong(s.size());
+        s.writeParameters(out);
+      } else {
+        MergedStripe m = merged(i);
+        out.putLong(m.size);
+        out.putLong(m.wordCount() / 2)
+            .putDouble(FingerprintSet.DEFAULT_LOAD_FACTOR)
+            .putInt(m.containsZero ? 1 : 0)
+            .putInt(FingerprintSet.LAYOUT_BUCKETS);
+      }
     }
   }
 
   @Override
   public List<BitArray> payload() {
     List<BitArray> arrays = new ArrayList<>(stripes.length);
-    for (FingerprintSet s : stripes) {
-      arrays.addAll(s.payload());
+    for (int i = 0; i < stripes.length; i++) {
+      if (base == null) {
+        arrays.addAll(stripes[i].payload());
+      } else {
+        arrays.add(merged(i));
+      }
     }
     return arrays;
+  }
+
+  private MergedStripe merged(int i) {
+    MappedTable[] levels =
+        delta == null ? new MappedTable[] {base[i]} : new MappedTable[] {base[i], delta[i]};
+    return new MergedStripe(levels, stripes[i]);
+  }
+
+  /**
+   * One stripe of a layered set as one table: built in the heap when it is written (one stripe at a
+   * time, so a snapshot takes at most one stripe's room more), with the bucket count its key count
+   * gives, which the header states before any table is built. The levels never share a key.
+   */
+  private static final class MergedStripe extends BitArray {
+    private final MappedTable[] levels;
+    private final FingerprintSet overlay;
+    private final long size;
+    private final boolean containsZero;
+    private final int buckets;
+
+    MergedStripe(MappedTable[] levels, FingerprintSet overlay) {
+      this.levels = levels;
+      this.overlay = overlay;
+      long n = overlay.size();
+      boolean zero = overlay.containsZero();
+      for (MappedTable t : levels) {
+        n += t.size();
+        zero |= t.containsZero();
+      }
+      this.size = n;
+      this.containsZero = zero;
+      this.buckets = (int) FingerprintSet.bucketsFor(n, FingerprintSet.DEFAULT_LOAD_FACTOR);
+    }
+
+    @Override
+    long wordCount() {
+      return 2L * FingerprintSet.SLOTS_PER_BUCKET * buckets;
+    }
+
+    @Override
+    long word(long index) {
+      throw new UnsupportedOperationException("a merged stripe is only written");
+    }
+
+    @Override
+    long orWord(long index, long mask) {
+      throw new UnsupportedOperationException("a merged stripe is only written");
+    }
+
+    @Override
+    void setWord(long index, long value) {
+      throw new UnsupportedOperationException("a merged stripe is only written");
+    }
+
+    @Override
+    void writeTo(java.nio.channels.WritableByteChannel out, java.util.zip.CRC32C crc)
+        throws IOException {
+      FingerprintSet table =
+          FingerprintSet.withBuckets(buckets, FingerprintSet.DEFAULT_LOAD_FACTOR);
+      for (MappedTable t : levels) {
+        t.forEach(table::addIfAbsent);
+      }
+      overlay.forEach(table::addIfAbsent);
+      if (table.size() != size || table.bitSize() != 64L * wordCount()) {
+        throw new IllegalStateException(
+            "a stripe merged to "
+                + table.size()
+                + " keys, its levels held "
+                + size
+                + ": two levels shared a key");
+      }
+      table.payload().get(0).writeTo(out, crc);
+    }
   }
 
   static StripedFingerprintSet restore(ByteBuffer params, long count, Payload payload)
@@ -239,16 +542,49 @@ public final class StripedFingerprintSet implements MembershipFilter, SnapshotSu
       throw new IllegalArgumentException("stripes=" + n + ", reserved=" + reserved);
     }
     FingerprintSet[] s = new FingerprintSet[n];
+    MappedTable[] mapped = payload.inPlace() ? new MappedTable[n] : null;
     long total = 0;
     for (int i = 0; i < n; i++) {
       long size = params.getLong();
-      s[i] = FingerprintSet.restore(params, size, payload);
+      if (mapped != null) {
+        mapped[i] = mappedStripe(params, size, payload);
+      } else {
+        s[i] = FingerprintSet.restore(params, size, payload);
+      }
       total += size;
     }
     if (total != count) {
       throw new IllegalArgumentException(
           "the stripes hold " + total + " fingerprints, the header says " + count);
     }
-    return new StripedFingerprintSet(s, 0);
+    return mapped != null
+        ? new StripedFingerprintSet(mapped, null, null)
+        : new StripedFingerprintSet(s, 0);
+  }
+
+  /**
+   * Stripe parameters and table, mapped in place: layout 1 only (a snapshot with page checksums was
+   * never written with an older one).
+   */
+  private static MappedTable mappedStripe(ByteBuffer params, long size, Payload payload)
+      throws IOException {
+    long slots = params.getLong();
+    double loadFactor = params.getDouble();
+    int zero = params.getInt();
+    int layout = params.getInt();
+    if (layout != FingerprintSet.LAYOUT_BUCKETS
+        || slots < 8
+        || slots % FingerprintSet.SLOTS_PER_BUCKET != 0
+        || slots > (long) FingerprintSet.MAX_BUCKETS * FingerprintSet.SLOTS_PER_BUCKET
+        || !(loadFactor > 0 && loadFactor <= 0.95)
+        || (zero & ~1) != 0
+        || size < zero
+        || size > slots) {
+      throw new IllegalArgumentException(
+          "slots=" + slots + ", load=" + loadFactor + ", layout=" + layout + ", size=" + size);
+    }
+    MappedBitArray words = (MappedBitArray) payload.next(2 * slots);
+    return new MappedTable(
+        words, (int) (slots / FingerprintSet.SLOTS_PER_BUCKET), (int) size, zero == 1, loadFactor);
   }
 }

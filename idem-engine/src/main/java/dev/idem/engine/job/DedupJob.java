@@ -1,6 +1,7 @@
 package dev.idem.engine.job;
 
 import dev.idem.core.Fingerprinter;
+import dev.idem.core.filter.SnapshotDamagedException;
 import dev.idem.core.shared.SharedSetLostException;
 import dev.idem.engine.Closer;
 import dev.idem.engine.ExpectedKeys;
@@ -29,6 +30,8 @@ import dev.idem.engine.store.StateStore;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 
@@ -107,8 +110,33 @@ public final class DedupJob {
       JobListener listener,
       CrashPoints crash)
       throws IOException {
-    return new DedupJob(spec, stdin, stdout, listener, crash).run();
+    // a snapshot used in place is verified page by page as it is read: a damaged page shows only
+    // then, and throws instead of answering. What the job did since its last checkpoint is not
+    // kept, so it is run again from there, as if by the same command, with the file moved aside
+    // (each time another one: a full snapshot and its delta at most), and the resume rebuilds
+    // what the file held from the journal or the exact store.
+    for (int moved = 0; ; moved++) {
+      try {
+        return new DedupJob(spec, stdin, stdout, listener, crash).run();
+      } catch (SnapshotDamagedException e) {
+        if (spec.state() == null || e.file() == null || moved == MAX_DAMAGED_SNAPSHOTS) {
+          throw RestoredTiers.damaged(e, null);
+        }
+        String aside = RestoredTiers.moveAside(e.file());
+        if (aside == null) {
+          throw RestoredTiers.damaged(e, "it could not be moved aside: delete it;");
+        }
+        listener.warning(
+            e.getMessage()
+                + "; moved it to "
+                + aside
+                + " and resumed again from the last checkpoint, rebuilding what it held");
+      }
+    }
   }
+
+  /** The most damaged snapshots one run moves aside: a full one and its delta, and a margin. */
+  private static final int MAX_DAMAGED_SNAPSHOTS = 3;
 
   private JobResult run() throws IOException {
     long started = System.nanoTime();
@@ -135,9 +163,18 @@ public final class DedupJob {
     StateDirectory dir = null;
     StateStore store = null;
     Checkpoint cp = Checkpoint.START;
+    RestoreClock clock = new RestoreClock();
+    boolean fullKeys = spec.keyMode() == KeyMode.FULL_KEY;
     try (Closer closer = new Closer()) {
       if (spec.state() != null) {
         dir = closer.register(StateDirectory.open(spec.state(), Manifest.FILE));
+        if (spec.history() == null && Files.exists(dir.path().resolve(Manifest.FILE))) {
+          // a resume: RocksDB opens while the manifest is read and checked
+          Path storeDir = dir.storeDirectory();
+          clock.openStoreEarly(
+              () -> StateStore.openExisting(storeDir, spec.rocksDbCacheBytes(), fullKeys));
+          closer.register(clock::closeUnclaimedStore);
+        }
       }
       ExpectedKeys expected =
           windowed ? ExpectedKeys.UNKNOWN : JobStart.expectedKeys(spec, dir, listener);
@@ -147,7 +184,6 @@ public final class DedupJob {
       }
       if (dir != null) {
         Manifest existing = Manifest.read(dir.path());
-        boolean fullKeys = spec.keyMode() == KeyMode.FULL_KEY;
         if (existing == null) {
           // the store before the manifest: a state with a manifest always has its store, so a
           // missing store is damage to report, not a new job to start silently
@@ -167,19 +203,34 @@ public final class DedupJob {
           crash.reached(DedupStep.MANIFEST_WRITTEN);
         } else {
           manifest = checkManifest(existing, manifest);
+          clock.stateOpened();
+          Path storeDir = dir.storeDirectory();
           store =
               closer.register(
-                  StateStore.openExisting(
-                      dir.storeDirectory(), spec.rocksDbCacheBytes(), fullKeys));
+                  clock.claimStore(
+                      () -> StateStore.openExisting(storeDir, spec.rocksDbCacheBytes(), fullKeys)));
         }
         byte[] saved = store.meta("checkpoint");
         if (saved != null) {
           cp = Json.read(saved, Checkpoint.class);
         }
+        clock.storeOpened();
         if (cp.complete()) {
           return result(cp, DedupSetup.complete(manifest), started);
         }
-        checkInputs(manifest, inputs, cp, store);
+        Manifest m = manifest;
+        Checkpoint at = cp;
+        StateStore s = store;
+        clock.startInputCheck(() -> inputCheck(m, inputs, at, s));
+        // the check reads the store: a job that stops before awaiting it waits for it before the
+        // store closes (the closer closes in reverse order)
+        closer.register(clock::awaitInputCheckQuietly);
+        // the tiers are restored while the inputs are checked; the other methods wait here
+        if (spec.shared() != null
+            || windowed
+            || manifest.exactTier().kind() == ExactTierPlacement.Kind.PARTITIONED) {
+          checkedInputs(clock.awaitInputCheck(), store);
+        }
       }
       DedupSetup setup;
       if (spec.shared() != null) {
@@ -189,7 +240,16 @@ public final class DedupJob {
       } else if (manifest.exactTier().kind() == ExactTierPlacement.Kind.PARTITIONED) {
         setup = judges.partitioned(manifest, dir, cp, inputs, settings, closer);
       } else if (dir != null) {
-        setup = judges.restored(dir, store, cp, manifest, fingerprinter, manifest.filterCapacity());
+        StateStore s = store;
+        setup =
+            judges.restored(
+                dir,
+                store,
+                cp,
+                manifest,
+                fingerprinter,
+                clock,
+                () -> checkedInputs(clock.awaitInputCheck(), s));
       } else {
         setup = judges.fresh(manifest, expected, inputs, fingerprinter, closer);
       }
@@ -265,22 +325,25 @@ public final class DedupJob {
     }
   }
 
-  /** Refuses to resume over inputs that no longer hold what the job read ({@link InputCheck}). */
-  private void checkInputs(
+  /** Checks that the inputs still hold what the job read ({@link InputCheck}); on any thread. */
+  private InputCheck.Outcome inputCheck(
       Manifest manifest, List<InputFile> inputs, Checkpoint cp, StateStore store)
       throws IOException {
-    InputCheck.Outcome o =
-        InputCheck.run(
-            manifest.inputs(),
-            inputs,
-            cp.fileIndex(),
-            cp.offset(),
-            cp.read(),
-            f -> {
-              byte[] read = store.meta(InputReads.metaKey(f));
-              return read == null ? null : Json.read(read, InputRead.class);
-            },
-            spec.verifyInputs());
+    return InputCheck.run(
+        manifest.inputs(),
+        inputs,
+        cp.fileIndex(),
+        cp.offset(),
+        cp.read(),
+        f -> {
+          byte[] read = store.meta(InputReads.metaKey(f));
+          return read == null ? null : Json.read(read, InputRead.class);
+        },
+        spec.verifyInputs());
+  }
+
+  /** Refuses to resume over inputs that no longer hold what the job read: the check's outcome. */
+  private void checkedInputs(InputCheck.Outcome o, StateStore store) throws IOException {
     o.notes().forEach(listener::note);
     warnings.addAll(o.warnings());
     verifyStart = o.verifyStart();

@@ -21,6 +21,11 @@ enum DedupStep {
   OUTPUTS_SYNCED,
   /** Step 3: {@code filter-c.snap} written (renamed into place), before the batch. */
   FILTER_SNAPSHOT_WRITTEN,
+  /**
+   * Step 3: {@code delta-c.snap} written (renamed into place) instead of a full snapshot, and the
+   * set switched to it, before the batch.
+   */
+  DELTA_SNAPSHOT_WRITTEN,
   /** Step 3: {@code exact-c.snap} written too, before the batch. */
   EXACT_SNAPSHOT_WRITTEN,
   /** Step 3: the judge's changes (journal, seen, windows) are in the batch, not written. */

@@ -169,7 +169,8 @@ final class JobProgress implements AutoCloseable {
         judge.window(OutputFile.absolute(o.latePath()), o.late() == null ? 0 : o.late().length()),
         complete,
         reads == null ? null : reads.current(),
-        tails);
+        tails,
+        judge.deltaSequence());
   }
 
   /**

@@ -152,6 +152,11 @@ public record JobResult(
     m.put("restore_replay_millis", restore.replayMillis());
     m.put("journal_replayed", restore.journalReplayed());
     m.put("filter_rebuilt", restore.filterRebuilt());
+    m.put("restore_state_open_millis", restore.stateOpenMillis());
+    m.put("restore_store_open_millis", restore.storeOpenMillis());
+    m.put("restore_input_check_millis", restore.inputCheckMillis());
+    m.put("restore_mapped_in_place", restore.mappedInPlace());
+    m.put("restore_delta_sequence", restore.deltaSequence());
     m.put("output_bytes", c.outputBytes());
     m.put("warnings", warnings);
     if (window != null) {

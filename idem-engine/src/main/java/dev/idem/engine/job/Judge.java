@@ -51,6 +51,10 @@ interface Judge extends AutoCloseable {
   DedupStats stats();
 
   /** The filter snapshot in effect (0: none). */
+  default long deltaSequence() {
+    return 0;
+  }
+
   default long snapshotSequence() {
     return 0;
   }

@@ -149,21 +149,39 @@ final class JudgeAssembly {
         RestoreCost.NONE);
   }
 
-  /** The tiers of a job with a state directory, as its last checkpoint left them. */
+  /** Work that waits for the resume's input check and refuses the resume when it failed. */
+  interface InputsChecked {
+    void await() throws IOException;
+  }
+
+  /**
+   * The tiers of a job with a state directory, as its last checkpoint left them; restored while
+   * the inputs are checked, and used only once {@code inputsChecked} returned.
+   */
   DedupSetup restored(
       StateDirectory dir,
       StateStore store,
       Checkpoint cp,
       Manifest manifest,
       Fingerprinter fingerprinter,
-      long capacity)
+      RestoreClock clock,
+      InputsChecked inputsChecked)
       throws IOException {
     RestoredTiers tiers =
-        RestoredTiers.restore(dir, store, cp, manifest, fingerprinter, capacity, listener);
+        RestoredTiers.restore(
+            dir, store, cp, manifest, fingerprinter, manifest.filterCapacity(), listener);
+    inputsChecked.await();
     crash.reached(DedupStep.TIERS_RESTORED);
-    dir.deleteSnapshotsExcept(cp.snapshotSequence());
+    dir.deleteSnapshotsExcept(cp.snapshotSequence(), cp.deltaSequence());
     warnings.addAll(tiers.warnings);
-    return tiered(manifest, tiers, dir, fingerprinter, cp.snapshotSequence());
+    return tiered(
+        manifest,
+        tiers,
+        dir,
+        fingerprinter,
+        cp.snapshotSequence(),
+        cp.deltaSequence(),
+        clock.add(tiers.restore));
   }
 
   /** New tiers for a job without a state directory. */
@@ -202,7 +220,8 @@ final class JudgeAssembly {
       closer.register(ephemeral::delete); // after the tier is closed
       exact = ExactTiers.inRocksDb(ephemeral.path(), spec.rocksDbCacheBytes(), fullKeys);
     }
-    return tiered(manifest, RestoredTiers.fresh(filter, exact), null, fingerprinter, 0);
+    return tiered(
+        manifest, RestoredTiers.fresh(filter, exact), null, fingerprinter, 0, 0, RestoreCost.NONE);
   }
 
   /** {@code setup}, with the keys earlier jobs kept ({@code --seen-before}) judged first. */
@@ -216,7 +235,9 @@ final class JudgeAssembly {
       RestoredTiers tiers,
       StateDirectory dir,
       Fingerprinter fingerprinter,
-      long snapshotSequence) {
+      long snapshotSequence,
+      long deltaSequence,
+      RestoreCost restore) {
     Deduplicator dedup =
         TierAssembly.assemble(
             tiers.filter,
@@ -231,10 +252,11 @@ final class JudgeAssembly {
             dir,
             manifest.writesSeen(),
             snapshotSequence,
+            deltaSequence,
             tiers.restore.journalReplayed(),
             crash,
             stripeWorkers(manifest, tiers.filter));
-    return new DedupSetup(judge, manifest, manifest.exactTier(), tiers.filter, tiers.restore);
+    return new DedupSetup(judge, manifest, manifest.exactTier(), tiers.filter, restore);
   }
 
   /**

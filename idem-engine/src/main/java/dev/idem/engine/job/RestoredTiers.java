@@ -5,6 +5,9 @@ import dev.idem.core.filter.FilterSnapshot;
 import dev.idem.core.filter.FilterType;
 import dev.idem.core.filter.Filters;
 import dev.idem.core.filter.MembershipFilter;
+import dev.idem.core.filter.SnapshotDamagedException;
+import dev.idem.core.filter.StripedFingerprintSet;
+import dev.idem.engine.JobException;
 import dev.idem.engine.KeyMode;
 import dev.idem.engine.run.JobListener;
 import dev.idem.engine.run.PhaseProgress;
@@ -19,6 +22,9 @@ import dev.idem.engine.store.MemoryExactTier;
 import dev.idem.engine.store.RocksDbExactTier;
 import dev.idem.engine.store.StateStore;
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -35,6 +41,12 @@ import java.util.List;
  * that serves as the filter itself ({@link #setAlone}): its snapshot is the filter snapshot and its
  * journal tail the filter's, and there is no second tier. States written before this layout (a
  * Bloom filter in front of an in-memory set with its own snapshot) restore as they were written.
+ *
+ * <p>A snapshot written with page checksums is mapped and used in place: a striped set's tables are
+ * probed in the map (its delta snapshot mapped beside it, when the checkpoint names one), a Bloom
+ * filter's bits are read in the map and changed copy-on-write, and each page is verified when it is
+ * first read, so the restore reads nothing that grows with the state but the journal after the
+ * newest snapshot, which the snapshot policy keeps short.
  */
 final class RestoredTiers {
 
@@ -67,6 +79,8 @@ final class RestoredTiers {
     List<String> warnings = new ArrayList<>();
     MembershipFilter filter = null;
     long replayFrom = 1;
+    boolean mappedInPlace = false;
+    long delta = 0;
     long loading = System.nanoTime();
     // at most one journal entry per checkpoint after the snapshot (none for one that kept nothing);
     // the bar stands at 0 while the snapshot loads
@@ -98,6 +112,7 @@ final class RestoredTiers {
         }
         filter = s.filter();
         replayFrom = cp.snapshotSequence() + 1;
+        mappedInPlace = s.verifiedLazily();
       } catch (IOException e) {
         warnings.add(
             setAlone(m)
@@ -109,6 +124,28 @@ final class RestoredTiers {
                     + e.getMessage()
                     + "); rebuilt the filter from the exact store");
       }
+    }
+    if (filter instanceof StripedFingerprintSet set && set.layered() && cp.deltaSequence() > 0) {
+      try {
+        FilterSnapshot d = FilterSnapshot.map(dir.deltaSnapshot(cp.deltaSequence()));
+        if (!d.fingerprinter().equals(fingerprinter)
+            || !(d.filter() instanceof StripedFingerprintSet deltaSet)
+            || !deltaSet.layered()) {
+          throw new IOException(d.file() + ": not a delta of this job's exact set");
+        }
+        set.attachDelta(deltaSet);
+        replayFrom = cp.deltaSequence() + 1;
+        delta = cp.deltaSequence();
+      } catch (IOException | IllegalArgumentException e) {
+        warnings.add(
+            "delta snapshot unusable ("
+                + e.getMessage()
+                + "); replayed the journal since the full snapshot instead");
+      }
+    }
+    if (filter instanceof StripedFingerprintSet set && set.layered()) {
+      // the journal after the newest snapshot goes to the overlay: room for it all, no regrowth
+      set.reserveOverlay(cp.stats().kept() - set.size());
     }
     boolean rebuilt = filter == null && cp.snapshotSequence() > 0;
     if (filter == null) {
@@ -154,7 +191,16 @@ final class RestoredTiers {
     }
     long loadNanos = System.nanoTime() - loading - replayNanos;
     RestoreCost restore =
-        new RestoreCost(loadNanos / 1_000_000, replayed, replayNanos / 1_000_000, rebuilt);
+        new RestoreCost(
+            loadNanos / 1_000_000,
+            replayed,
+            replayNanos / 1_000_000,
+            rebuilt,
+            0,
+            0,
+            0,
+            mappedInPlace,
+            delta);
     return new RestoredTiers(filter, exact, restore, warnings);
   }
 
@@ -191,6 +237,38 @@ final class RestoredTiers {
     MemoryExactTier memory = MemoryExactTier.create(Math.max(cp.stats().kept(), 1024), true, true);
     memory.loadFrom(store);
     return memory;
+  }
+
+  /**
+   * Moves a snapshot found damaged while the job ran aside, as {@code <name>.damaged}, so that the
+   * resume that follows finds it missing and rebuilds what it held from what is durable (the set
+   * from the journal, the filter from the exact store, a delta's keys from the journal after the
+   * full snapshot). Returns where it went, or {@code null} when it could not be moved.
+   */
+  static String moveAside(Path file) {
+    Path aside = file.resolveSibling(file.getFileName() + ".damaged");
+    try {
+      Files.move(file, aside, StandardCopyOption.REPLACE_EXISTING);
+      return aside.toString();
+    } catch (IOException | RuntimeException failed) {
+      return null;
+    }
+  }
+
+  /**
+   * The refusal of a job that found a snapshot damaged and cannot rebuild it itself: the message
+   * names the file and says what to do; {@code why} (or nothing) says why it stopped.
+   */
+  static JobException damaged(SnapshotDamagedException e, String why) {
+    JobException refused =
+        new JobException(
+            e.getMessage()
+                + "; the job stopped before any answer rested on it"
+                + (why == null ? "; move it aside" : "; " + why)
+                + " and run the same command again: it rebuilds what the snapshot held from the"
+                + " journal (or the exact store) and resumes from the last checkpoint");
+    refused.initCause(e);
+    return refused;
   }
 
   /** Fresh tiers for a job without state (or a new state). */

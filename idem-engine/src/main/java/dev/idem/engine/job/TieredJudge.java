@@ -2,6 +2,7 @@ package dev.idem.engine.job;
 
 import dev.idem.core.filter.FilterSnapshot;
 import dev.idem.core.filter.MembershipFilter;
+import dev.idem.core.filter.StripedFingerprintSet;
 import dev.idem.engine.DedupStats;
 import dev.idem.engine.Deduplicator;
 import dev.idem.engine.Verdict;
@@ -20,8 +21,11 @@ import java.io.IOException;
 /**
  * "Ever seen" dedup: the {@link Deduplicator}'s tiers decide; checkpoints journal the kept keys
  * (and write them into {@code seen} when the manifest says so) and now and then snapshot the
- * filter, and with it the exact set when that lives in memory and only the journal backs it. See
- * docs/DESIGN.md, invariant 10 and section 3.1.
+ * filter, and with it the exact set when that lives in memory and only the journal backs it. An
+ * exact striped set alone writes a full snapshot or a delta ({@link SnapshotPolicy#forSetAlone})
+ * and is then used in place from what it wrote, so that a resume maps it and replays a bounded
+ * journal. Snapshots are written with page checksums. See docs/DESIGN.md, invariant 10 and section
+ * 3.1.
  */
 final class TieredJudge implements Judge {
 
@@ -36,6 +40,8 @@ final class TieredJudge implements Judge {
 
   private final PendingKeys batch = new PendingKeys();
   private long snapshotSequence;
+  private long deltaSequence;
+  private long deltaKeysOnDisk;
   private long journaledSinceSnapshot;
   private boolean snapshotWritten;
   private int prefetchedTo;
@@ -65,6 +71,7 @@ final class TieredJudge implements Judge {
       StateDirectory dir,
       boolean writesSeen,
       long snapshotSequence,
+      long deltaSequence,
       long journaledSinceSnapshot,
       CrashPoints crash,
       StripeWorkers workers) {
@@ -75,7 +82,12 @@ final class TieredJudge implements Judge {
     this.dir = dir;
     this.writesSeen = writesSeen;
     this.snapshotSequence = snapshotSequence;
+    this.deltaSequence = deltaSequence;
     this.journaledSinceSnapshot = journaledSinceSnapshot;
+    this.deltaKeysOnDisk =
+        filter instanceof StripedFingerprintSet set && set.layered()
+            ? set.keysSinceBase() - set.overlayKeys()
+            : 0;
   }
 
   @Override
@@ -146,15 +158,51 @@ final class TieredJudge implements Judge {
       keptToJournal.clear();
     }
     journaledSinceSnapshot += batch.size();
+    StripedFingerprintSet alone =
+        exact == null && !writesSeen && filter instanceof StripedFingerprintSet set ? set : null;
     MemoryExactTier memory =
         !writesSeen && exact instanceof MemoryExactTier ms && ms.snapshots() ? ms : null;
     long snapshotBytes = filter.bitSize() / 8 + (memory == null ? 0 : memory.snapshotBytes());
     // a checkpoint inside a batch the workers decided whole (a bad record under --on-bad-record
     // fail) journals what was handed out; the set holds more, so it waits for the next snapshot
-    snapshotWritten =
-        !complete && keysAhead == 0 && SnapshotPolicy.due(journaledSinceSnapshot, snapshotBytes);
-    if (snapshotWritten) {
-      FilterSnapshot.write(dir.snapshot(sequence), filter, dedup.fingerprinter());
+    boolean mayWrite = !complete && keysAhead == 0 && dir != null;
+    if (alone != null) {
+      SnapshotPolicy.Write write =
+          mayWrite
+              ? SnapshotPolicy.forSetAlone(
+                  journaledSinceSnapshot,
+                  // used in place, the set's tables are no longer read at a resume: the journal
+                  // is weighed against its keys (16 bytes each), not its table
+                  alone.layered() ? 16 * alone.size() : snapshotBytes,
+                  alone.baseKeys(),
+                  alone.keysSinceBase(),
+                  deltaKeysOnDisk)
+              : SnapshotPolicy.Write.NONE;
+      snapshotWritten = write != SnapshotPolicy.Write.NONE;
+      if (write == SnapshotPolicy.Write.FULL) {
+        FilterSnapshot.writePaged(dir.snapshot(sequence), alone, dedup.fingerprinter());
+        crash.reached(DedupStep.FILTER_SNAPSHOT_WRITTEN);
+        // from now on the set is read from what it wrote: its heap goes back to the JVM
+        alone.rebase(mapped(dir.snapshot(sequence)));
+        snapshotSequence = sequence;
+        deltaSequence = 0;
+        deltaKeysOnDisk = 0;
+      } else if (write == SnapshotPolicy.Write.DELTA) {
+        FilterSnapshot.writePaged(
+            dir.deltaSnapshot(sequence), alone.sinceBase(), dedup.fingerprinter());
+        crash.reached(DedupStep.DELTA_SNAPSHOT_WRITTEN);
+        alone.adoptDelta(mapped(dir.deltaSnapshot(sequence)));
+        deltaSequence = sequence;
+        deltaKeysOnDisk = alone.keysSinceBase();
+      }
+      if (snapshotWritten) {
+        journaledSinceSnapshot = 0;
+      }
+    } else {
+      snapshotWritten = mayWrite && SnapshotPolicy.due(journaledSinceSnapshot, snapshotBytes);
+    }
+    if (snapshotWritten && alone == null) {
+      FilterSnapshot.writePaged(dir.snapshot(sequence), filter, dedup.fingerprinter());
       crash.reached(DedupStep.FILTER_SNAPSHOT_WRITTEN);
       if (memory != null) {
         memory.writeSnapshot(dir.exactSnapshot(sequence), dedup.fingerprinter());
@@ -174,11 +222,21 @@ final class TieredJudge implements Judge {
     }
   }
 
+  /** The striped set of a snapshot just written, mapped to be used in place. */
+  private static StripedFingerprintSet mapped(java.nio.file.Path file) throws IOException {
+    return (StripedFingerprintSet) FilterSnapshot.map(file).filter();
+  }
+
   @Override
   public void committed() throws IOException {
     if (snapshotWritten) {
-      dir.deleteSnapshotsExcept(snapshotSequence);
+      dir.deleteSnapshotsExcept(snapshotSequence, deltaSequence);
     }
+  }
+
+  @Override
+  public long deltaSequence() {
+    return deltaSequence;
   }
 
   @Override

@@ -24,7 +24,7 @@ import java.util.regex.Pattern;
  */
 public final class StateDirectory implements AutoCloseable {
 
-  private static final Pattern SNAPSHOT = Pattern.compile("(?:filter|exact)-(\\d+)\\.snap");
+  private static final Pattern SNAPSHOT = Pattern.compile("(filter|exact|delta)-(\\d+)\\.snap");
 
   private final Path dir;
   private final DirectoryLock lock;
@@ -102,6 +102,14 @@ public final class StateDirectory implements AutoCloseable {
     return dir.resolve("exact-" + sequence + ".snap");
   }
 
+  /**
+   * The delta snapshot of checkpoint {@code sequence}: the keys an exact set alone kept since its
+   * last full snapshot.
+   */
+  public Path deltaSnapshot(long sequence) {
+    return dir.resolve("delta-" + sequence + ".snap");
+  }
+
   /** Replaces file {@code name} in the directory all at once: temp file, fsync, rename. */
   public void writeAtomically(String name, byte[] content) throws IOException {
     writeAtomically(dir, name, content);
@@ -150,11 +158,25 @@ public final class StateDirectory implements AutoCloseable {
    * files a crash left behind).
    */
   public void deleteSnapshotsExcept(long keep) throws IOException {
+    deleteSnapshotsExcept(keep, 0);
+  }
+
+  /**
+   * Deletes every snapshot but the filter and exact-set snapshots of checkpoint {@code keep} and
+   * the delta snapshot of checkpoint {@code keepDelta} (0: none), and temporary files a crash left.
+   */
+  public void deleteSnapshotsExcept(long keep, long keepDelta) throws IOException {
     try (DirectoryStream<Path> ds =
-        Files.newDirectoryStream(dir, "{filter-*.snap,exact-*.snap,.filter-*.tmp,.exact-*.tmp}")) {
+        Files.newDirectoryStream(
+            dir,
+            "{filter-*.snap,exact-*.snap,delta-*.snap,.filter-*.tmp,.exact-*.tmp,.delta-*.tmp}")) {
       for (Path p : ds) {
         Matcher m = SNAPSHOT.matcher(p.getFileName().toString());
-        if (!m.matches() || Long.parseLong(m.group(1)) != keep) {
+        boolean kept =
+            m.matches()
+                && Long.parseLong(m.group(2)) == (m.group(1).equals("delta") ? keepDelta : keep)
+                && (keepDelta != 0 || !m.group(1).equals("delta"));
+        if (!kept) {
           Files.deleteIfExists(p);
         }
       }

@@ -33,6 +33,9 @@ import java.util.Map;
  * @param tails each output file's {@code OutputFile.tailChecksum()} at this checkpoint, by role
  *     ({@link #OUTPUT}, {@link #DROPPED}, {@link #QUARANTINE}, {@link #LATE}); empty in states
  *     written before idem recorded them
+ * @param deltaSequence the checkpoint whose delta snapshot ({@code delta-<d>.snap}: the keys kept
+ *     since the snapshot of {@code snapshotSequence}) is current, 0 for none; absent (0) in states
+ *     written before deltas. Only an exact set alone has one.
  */
 public record Checkpoint(
     long sequence,
@@ -51,7 +54,8 @@ public record Checkpoint(
     WindowCheckpoint window,
     boolean complete,
     InputRead read,
-    Map<String, Long> tails) {
+    Map<String, Long> tails,
+    Long deltaSequence) {
 
   public static final String OUTPUT = "output";
   public static final String DROPPED = "dropped";
@@ -61,10 +65,51 @@ public record Checkpoint(
   /** The state before anything was read. */
   public static final Checkpoint START =
       new Checkpoint(
-          0, 0, 0, 0, 0, 0, null, 0, 0, 0, 0, 0, DedupStats.ZERO, null, false, null, Map.of());
+          0, 0, 0, 0, 0, 0, null, 0, 0, 0, 0, 0, DedupStats.ZERO, null, false, null, Map.of(), 0L);
 
   public Checkpoint {
     tails = tails == null ? Map.of() : Map.copyOf(tails);
+    deltaSequence = deltaSequence == null ? 0L : deltaSequence;
+  }
+
+  /** A checkpoint without a delta snapshot. */
+  public Checkpoint(
+      long sequence,
+      int fileIndex,
+      long offset,
+      long line,
+      long outputBytes,
+      long droppedBytes,
+      String quarantine,
+      long quarantineBytes,
+      long snapshotSequence,
+      long records,
+      long blankLines,
+      long badRecords,
+      DedupStats stats,
+      WindowCheckpoint window,
+      boolean complete,
+      InputRead read,
+      Map<String, Long> tails) {
+    this(
+        sequence,
+        fileIndex,
+        offset,
+        line,
+        outputBytes,
+        droppedBytes,
+        quarantine,
+        quarantineBytes,
+        snapshotSequence,
+        records,
+        blankLines,
+        badRecords,
+        stats,
+        window,
+        complete,
+        read,
+        tails,
+        0L);
   }
 
   /** The tail checksum recorded for the output of {@code role}, or {@code null}. */

@@ -1,6 +1,7 @@
 package dev.idem.engine.store;
 
 import dev.idem.core.filter.MembershipFilter;
+import dev.idem.core.filter.StripedFingerprintSet;
 import java.util.function.LongConsumer;
 
 /**
@@ -34,20 +35,26 @@ public final class JournalReplay {
       LongConsumer entriesDone) {
     long[] keys = new long[1];
     long[] entries = new long[1];
+    // a set used in place from its snapshots: the journal after the newest one holds keys that
+    // were new when kept, so absent from the mapped levels; they go straight to the overlay
+    StripedFingerprintSet layered =
+        filter instanceof StripedFingerprintSet s && s.layered() ? s : null;
     store.forEachJournaledBatch(
         from,
         to,
         (pairs, count) -> {
           for (int c = 0; c < count; c += MembershipFilter.PREFETCH_CHUNK) {
             int end = Math.min(count, c + MembershipFilter.PREFETCH_CHUNK);
-            if (filter != null) {
+            if (filter != null && layered == null) {
               filter.prefetch(pairs, c, end);
             }
             if (set != null) {
               set.prefetch(pairs, c, end);
             }
             for (int i = c; i < end; i++) {
-              if (filter != null) {
+              if (layered != null) {
+                layered.restoreKept(pairs[2 * i], pairs[2 * i + 1]);
+              } else if (filter != null) {
                 filter.put(pairs[2 * i], pairs[2 * i + 1]);
               }
               if (set != null) {

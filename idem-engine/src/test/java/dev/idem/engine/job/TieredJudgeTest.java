@@ -48,7 +48,8 @@ class TieredJudgeTest {
       Deduplicator dedup =
           TierAssembly.assemble(
               filter, memory, Fingerprinter.xxh3(), DedupMode.EXACT, KeyMode.FINGERPRINT, 0);
-      TieredJudge judge = new TieredJudge(dedup, dir, false, 0, replayed, CrashPoints.NONE, null);
+      TieredJudge judge =
+          new TieredJudge(dedup, dir, false, 0, 0, replayed, CrashPoints.NONE, null);
       for (int i = 0; i < newKeys; i++) {
         assertThat(dedup.firstSeen(0x9E3779B97F4A7C15L * (i + 1), i, null)).isTrue();
       }
@@ -82,7 +83,7 @@ class TieredJudgeTest {
       // journaled keys far past the snapshot threshold: only the rule above holds a snapshot back
       TieredJudge judge =
           new TieredJudge(
-              dedup, dir, false, 0, 1L << 40, CrashPoints.NONE, new StripeWorkers(set, 3));
+              dedup, dir, false, 0, 0, 1L << 40, CrashPoints.NONE, new StripeWorkers(set, 3));
       judge.prepare(batch);
       assertThat(set.size()).isEqualTo(1000);
       for (int i = 0; i < 400; i++) {

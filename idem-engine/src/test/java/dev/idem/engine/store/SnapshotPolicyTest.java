@@ -1,0 +1,108 @@
+package dev.idem.engine.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.IntRange;
+import net.jqwik.api.constraints.Size;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The snapshot policy of an exact set alone, run over whole histories of checkpoints: the journal a
+ * resume would replay stays bounded in keys however long the history, the first snapshot is full,
+ * and a delta is written only over a base.
+ */
+class SnapshotPolicyTest {
+
+  /** One simulated job: what is on disk, and what a resume would replay. */
+  private static final class History {
+    long baseKeys;
+    long deltaKeys;
+    long overlayKeys;
+    long journaledSinceSnapshot;
+    long fullWrites;
+    long deltaWrites;
+    long longestTail;
+
+    void checkpoint(long kept) {
+      overlayKeys += kept;
+      journaledSinceSnapshot += kept;
+      long size = baseKeys + deltaKeys + overlayKeys;
+      SnapshotPolicy.Write w =
+          SnapshotPolicy.forSetAlone(
+              journaledSinceSnapshot, 16 * size, baseKeys, deltaKeys + overlayKeys, deltaKeys);
+      switch (w) {
+        case FULL -> {
+          baseKeys = size;
+          deltaKeys = 0;
+          overlayKeys = 0;
+          journaledSinceSnapshot = 0;
+          fullWrites++;
+        }
+        case DELTA -> {
+          assertThat(baseKeys).as("a delta needs a base").isPositive();
+          deltaKeys += overlayKeys;
+          overlayKeys = 0;
+          journaledSinceSnapshot = 0;
+          deltaWrites++;
+        }
+        case NONE -> {}
+      }
+      longestTail = Math.max(longestTail, journaledSinceSnapshot);
+    }
+  }
+
+  @Property(tries = 200)
+  void theJournalAResumeReplaysStaysBoundedWhateverTheHistory(
+      @ForAll @Size(min = 1, max = 400) List<@IntRange(min = 0, max = 400_000) Integer> kept,
+      @ForAll @IntRange(min = 1, max = 40) int repeat) {
+    History h = new History();
+    for (int r = 0; r < repeat; r++) {
+      for (int k : kept) {
+        h.checkpoint(k);
+      }
+    }
+    // below the gate after every checkpoint that wrote nothing, and 0 after one that did
+    assertThat(h.longestTail)
+        .isLessThan(SnapshotPolicy.MAX_TAIL_SNAPSHOTS * SnapshotPolicy.snapshotKeys());
+    if (h.baseKeys > 0) {
+      assertThat(h.fullWrites).isPositive();
+      // the delta never outgrows a quarter of the base by more than one tail's keys
+      assertThat(h.deltaKeys)
+          .isLessThanOrEqualTo(
+              h.baseKeys / 4 + SnapshotPolicy.MAX_TAIL_SNAPSHOTS * SnapshotPolicy.snapshotKeys());
+    }
+  }
+
+  @Test
+  void aLongHistoryWritesDeltasAndKeepsTheTailShort() {
+    History h = new History();
+    for (int c = 0; c < 5_000; c++) {
+      h.checkpoint(100_000); // 500 M keys in checkpoints of 100 k
+    }
+    assertThat(h.deltaWrites).isGreaterThan(h.fullWrites);
+    assertThat(h.longestTail)
+        .isLessThan(SnapshotPolicy.MAX_TAIL_SNAPSHOTS * SnapshotPolicy.snapshotKeys());
+    // full rewrites grow the base by a quarter each time: a few dozen over 500 M keys, not one per
+    // checkpoint
+    assertThat(h.fullWrites).isLessThan(60);
+  }
+
+  @Test
+  void theFirstSnapshotIsFullAndNothingIsDueBeforeTheGate() {
+    assertThat(SnapshotPolicy.forSetAlone(0, 1 << 30, 0, 0, 0))
+        .isEqualTo(SnapshotPolicy.Write.NONE);
+    assertThat(SnapshotPolicy.forSetAlone(SnapshotPolicy.snapshotKeys(), 1L << 40, 0, 5, 0))
+        .isEqualTo(SnapshotPolicy.Write.FULL);
+    assertThat(
+            SnapshotPolicy.forSetAlone(
+                SnapshotPolicy.snapshotKeys(), 1L << 40, 100_000_000, 2_000_000, 1_000_000))
+        .isEqualTo(SnapshotPolicy.Write.DELTA);
+    assertThat(
+            SnapshotPolicy.forSetAlone(
+                SnapshotPolicy.snapshotKeys() - 1, 1L << 40, 100_000_000, 2_000_000, 1_000_000))
+        .isEqualTo(SnapshotPolicy.Write.NONE);
+  }
+}
