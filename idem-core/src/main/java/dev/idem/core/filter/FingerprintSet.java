@@ -104,6 +104,28 @@ public final class FingerprintSet implements MembershipFilter, SnapshotSupport {
     return new FingerprintSet(buckets, loadFactor);
   }
 
+  /**
+   * A heap copy of a table used in place, word for word (the layouts are the same), its pages
+   * verified as they are read: how a layered striped set brings a stripe into the heap.
+   *
+   * @throws SnapshotDamagedException when a page fails its checksum
+   */
+  static FingerprintSet copyOf(MappedTable mapped) {
+    FingerprintSet set = new FingerprintSet(mapped.buckets(), mapped.loadFactor());
+    MappedBitArray words = mapped.words();
+    long[] t = set.table;
+    int n = BUCKET_WORDS * mapped.buckets();
+    for (int at = 0; at < n; at += BUCKET_WORDS) {
+      words.check(at);
+      for (int w = 0; w < BUCKET_WORDS; w++) {
+        t[PAD + at + w] = words.rawWord(at + w);
+      }
+    }
+    set.size = mapped.size();
+    set.containsZero = mapped.containsZero();
+    return set;
+  }
+
   /** The load factor this set grows at. */
   double loadFactor() {
     return loadFactor;

@@ -25,13 +25,15 @@ import java.util.Map;
  *
  * <p><b>Used in place.</b> A snapshot written with page checksums ({@link
  * FilterSnapshot#writePaged}) and opened with {@link FilterSnapshot#map} gives a <i>layered</i>
- * set: each stripe's table is probed where it lies in the mapped file (the <i>base</i>), its pages
- * verified as they are first read, and new keys go to a small heap <i>overlay</i> per stripe. A
- * second mapped level, the <i>delta</i>, holds the keys added since the base was written ({@link
- * #adoptDelta}). A key is in the set when any level holds it; a new key goes to the overlay only
- * after the mapped levels said they lack it, so the levels never share a key. A snapshot of a
- * layered set writes each stripe merged, one stripe at a time; {@link #sinceBase} is the part a
- * delta snapshot writes (the delta and the overlay).
+ * set, which answers at once however large it is: each stripe's table is probed where it lies in
+ * the mapped file (the <i>base</i>), its pages verified as they are first read, and new keys go to
+ * a small heap <i>overlay</i> per stripe. A second mapped level, the <i>delta</i>, holds keys added
+ * since the base was written ({@link #attachDelta}). A key is in the set when any level holds it; a
+ * new key goes to the overlay only after the mapped levels said they lack it, so the levels never
+ * share a key. Probing three levels costs more than one heap table, so a layered set is brought
+ * into the heap a stripe at a time ({@link #promoteNext}), between the caller's batches, until it
+ * is an ordinary set again. A snapshot of a layered set writes each stripe merged, one stripe at a
+ * time.
  */
 public final class StripedFingerprintSet implements MembershipFilter, SnapshotSupport {
 
@@ -61,6 +63,9 @@ public final class StripedFingerprintSet implements MembershipFilter, SnapshotSu
 
   /** The mapped delta of a layered set (keys since the base), per stripe, or {@code null}. */
   private MappedTable[] delta;
+
+  /** The stripes of a layered set brought into the heap so far: those before this index. */
+  private int promoted;
 
   private final int shift;
   private long prefetchSink; // keeps the JIT from dropping prefetch's reads
@@ -188,8 +193,10 @@ public final class StripedFingerprintSet implements MembershipFilter, SnapshotSu
     stripes = s;
   }
 
+  /** Whether the mapped levels of stripe {@code s} hold the key (false once it is promoted). */
   private boolean inLevels(int s, long hi, long lo) {
-    return base[s].contains(hi, lo) || (delta != null && delta[s].contains(hi, lo));
+    MappedTable b = base[s];
+    return b != null && (b.contains(hi, lo) || (delta != null && delta[s].contains(hi, lo)));
   }
 
   /**
@@ -217,7 +224,7 @@ public final class StripedFingerprintSet implements MembershipFilter, SnapshotSu
     long n = 0;
     if (base != null) {
       for (MappedTable t : base) {
-        n += t.size();
+        n += t == null ? 0 : t.size();
       }
     }
     return n;
@@ -234,7 +241,7 @@ public final class StripedFingerprintSet implements MembershipFilter, SnapshotSu
     }
     if (delta != null) {
       for (MappedTable t : delta) {
-        n += t.size();
+        n += t == null ? 0 : t.size();
       }
     }
     return n;
@@ -252,7 +259,7 @@ public final class StripedFingerprintSet implements MembershipFilter, SnapshotSu
   /** Calls {@code action} with every fingerprint, stripe by stripe. The set must not change. */
   public void forEach(FingerprintSet.FingerprintConsumer action) {
     for (int i = 0; i < stripes.length; i++) {
-      if (base != null) {
+      if (base != null && base[i] != null) {
         base[i].forEach(action);
         if (delta != null) {
           delta[i].forEach(action);
@@ -263,47 +270,44 @@ public final class StripedFingerprintSet implements MembershipFilter, SnapshotSu
   }
 
   /**
-   * The keys added since the mapped base, as a set of their own that shares this one's delta and
-   * overlay: what a delta snapshot writes ({@link FilterSnapshot#writePaged}). For a set that is
-   * not {@link #layered}, the set itself. Do not add to it; it is valid until this set changes.
-   */
-  public StripedFingerprintSet sinceBase() {
-    if (base == null) {
-      return this;
-    }
-    if (delta == null) {
-      return new StripedFingerprintSet(stripes, 0);
-    }
-    return new StripedFingerprintSet(delta, null, stripes);
-  }
-
-  /**
-   * Makes {@code written}, this set's full snapshot as just written and then mapped, the base, and
-   * empties the overlays: the heap the set took is given back, and its keys are read from the map.
+   * Brings the next stripe of a layered set into the heap: its mapped levels (pages verified) and
+   * its overlay become one heap table, which from then on answers for the stripe alone. {@code
+   * sinceBase} hears each key the stripe held beyond its base (its delta's and overlay's keys), the
+   * keys a caller that writes delta snapshots must still count as new since the base. Each call
+   * takes about a {@code 1/stripes} share of the set's load time, so a caller that promotes a
+   * stripe between batches keeps answering while the set comes into the heap. Not alongside any
+   * other call on the set.
    *
-   * @throws IllegalArgumentException when {@code written} is not a mapped set of this one's keys
+   * @return whether the set is now wholly in the heap (also when it never was layered)
+   * @throws SnapshotDamagedException when a mapped page fails its checksum
    */
-  public void rebase(StripedFingerprintSet written) {
-    requireMappedCopy(written, size(), "full");
-    base = written.base;
-    delta = null;
-    stripes = emptyOverlays(stripes.length);
-  }
-
-  /**
-   * Makes {@code written}, the snapshot of {@link #sinceBase} as just written and then mapped, the
-   * delta, and empties the overlays.
-   *
-   * @throws IllegalArgumentException when this set has no base or {@code written} is not a mapped
-   *     set of its keys since the base
-   */
-  public void adoptDelta(StripedFingerprintSet written) {
+  public boolean promoteNext(FingerprintSet.FingerprintConsumer sinceBase) {
     if (base == null) {
-      throw new IllegalArgumentException("a set without a mapped base has no delta");
+      return true;
     }
-    requireMappedCopy(written, keysSinceBase(), "delta");
-    delta = written.base;
-    stripes = emptyOverlays(stripes.length);
+    int i = promoted;
+    FingerprintSet heap = FingerprintSet.copyOf(base[i]);
+    heap.projectGrowth(0, STRIPE_GROWTH);
+    if (delta != null) {
+      delta[i].forEach(
+          (hi, lo) -> {
+            heap.addIfAbsent(hi, lo);
+            sinceBase.accept(hi, lo);
+          });
+      delta[i] = null;
+    }
+    stripes[i].forEach(
+        (hi, lo) -> {
+          heap.addIfAbsent(hi, lo);
+          sinceBase.accept(hi, lo);
+        });
+    stripes[i] = heap;
+    base[i] = null;
+    if (++promoted == stripes.length) {
+      base = null;
+      delta = null;
+    }
+    return base == null;
   }
 
   /**
@@ -314,7 +318,7 @@ public final class StripedFingerprintSet implements MembershipFilter, SnapshotSu
    *     mapped in place with as many stripes
    */
   public void attachDelta(StripedFingerprintSet delta) {
-    if (base == null || this.delta != null || overlayKeys() != 0) {
+    if (base == null || this.delta != null || overlayKeys() != 0 || promoted != 0) {
       throw new IllegalArgumentException("a delta goes on a base just mapped, with nothing added");
     }
     requireMappedCopy(delta, delta.size(), "delta");
@@ -354,7 +358,7 @@ public final class StripedFingerprintSet implements MembershipFilter, SnapshotSu
     for (int i = from; i < to; i++) {
       int s = stripeOf(fingerprints[2 * i + 1]);
       long hi = fingerprints[2 * i];
-      sink ^= base != null ? base[s].touch(hi) : stripes[s].touch(hi);
+      sink ^= base != null && base[s] != null ? base[s].touch(hi) : stripes[s].touch(hi);
     }
     prefetchSink = sink;
   }
@@ -386,7 +390,7 @@ public final class StripedFingerprintSet implements MembershipFilter, SnapshotSu
     long bits = 0;
     for (int i = 0; i < stripes.length; i++) {
       bits += stripes[i].bitSize();
-      if (base != null) {
+      if (base != null && base[i] != null) {
         bits += base[i].bitSize() + (delta == null ? 0 : delta[i].bitSize());
       }
     }
@@ -434,7 +438,7 @@ public final class StripedFingerprintSet implements MembershipFilter, SnapshotSu
     out.putInt(stripes.length).putInt(0);
     for (int i = 0; i < stripes.length; i++) {
       FingerprintSet s = stripes[i];
-      if (base == null) {
+      if (base == null || base[i] == null) {
         out.putLong(s.size());
         s.writeParameters(out);
       } else {
@@ -452,7 +456,7 @@ public final class StripedFingerprintSet implements MembershipFilter, SnapshotSu
   public List<BitArray> payload() {
     List<BitArray> arrays = new ArrayList<>(stripes.length);
     for (int i = 0; i < stripes.length; i++) {
-      if (base == null) {
+      if (base == null || base[i] == null) {
         arrays.addAll(stripes[i].payload());
       } else {
         arrays.add(merged(i));

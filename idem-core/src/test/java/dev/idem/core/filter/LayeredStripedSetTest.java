@@ -26,8 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The exact striped set used in place: mapped from a snapshot with page checksums, a heap overlay
- * for new keys, a mapped delta, a rebase on a new full snapshot; against a {@code HashSet}, and
- * with a damaged page that must be refused at first read, never answered from.
+ * for new keys, a mapped delta, its stripes brought into the heap one at a time; against a {@code
+ * HashSet}, and with a damaged page that must be refused at first read, never answered from.
  */
 class LayeredStripedSetTest {
 
@@ -43,54 +43,80 @@ class LayeredStripedSetTest {
   }
 
   /**
-   * Keys go in, in four rounds; between rounds the set is snapshotted (a full snapshot or a delta
-   * of the keys since the base) and the written file mapped back in place; after each round the set
-   * answers as a {@code HashSet} does, and so does a fresh map of its newest files.
+   * Keys go in, in four rounds, as a running job adds them: the set stays in the heap, and after
+   * each round it writes a full snapshot or a delta of the keys since the last full one. After each
+   * round a resume maps the newest files and goes on: more keys go in while its stripes come into
+   * the heap one at a time, at random moments; throughout, it answers as a {@code HashSet} does,
+   * and the keys it reports beyond its base, with those added after the resume, are exactly those
+   * the base did not hold.
    */
   @Property(tries = 60)
-  void layeredSetBehavesLikeAHashSet(
+  void resumedSetBehavesLikeAHashSetWhileItComesIntoTheHeap(
       @ForAll("keys") List<Key> keys,
       @ForAll @IntRange(min = 0, max = 15) int deltaRounds,
-      @ForAll boolean startMapped)
+      @ForAll @IntRange(min = 1, max = 40) int promoteEvery)
       throws IOException {
     Path dir = Files.createTempDirectory("layered");
     try {
       StripedFingerprintSet set = StripedFingerprintSet.withExpectedSize(16);
+      StripedFingerprintSet sinceFull = StripedFingerprintSet.withExpectedSize(0);
       Set<Key> model = new HashSet<>();
-      int round = 0;
+      Set<Key> atFull = new HashSet<>();
       Path baseFile = null;
       Path deltaFile = null;
-      for (int from = 0; from <= keys.size(); from += Math.max(1, keys.size() / 4)) {
-        for (Key k : keys.subList(from, Math.min(keys.size(), from + keys.size() / 4 + 1))) {
-          assertThat(set.addIfAbsent(k.hi(), k.lo())).isEqualTo(model.add(k));
+      int quarter = Math.max(1, keys.size() / 4);
+      for (int round = 0; round * quarter <= keys.size(); round++) {
+        List<Key> part =
+            keys.subList(round * quarter, Math.min(keys.size(), (round + 1) * quarter));
+        for (Key k : part) {
+          boolean added = set.addIfAbsent(k.hi(), k.lo());
+          assertThat(added).isEqualTo(model.add(k));
+          if (added) {
+            sinceFull.addIfAbsent(k.hi(), k.lo());
+          }
           assertThat(set.contains(k.hi(), k.lo())).isTrue();
         }
-        assertThat(set.size()).isEqualTo(model.size());
-        boolean delta = set.layered() && ((deltaRounds >> (round & 3)) & 1) == 1;
+        boolean delta = baseFile != null && ((deltaRounds >> (round & 3)) & 1) == 1;
         Path file = dir.resolve((delta ? "delta-" : "full-") + round + ".snap");
-        FilterSnapshot.writePaged(file, delta ? set.sinceBase() : set, FP);
-        StripedFingerprintSet written = (StripedFingerprintSet) FilterSnapshot.map(file).filter();
-        assertThat(written.layered()).isTrue();
+        FilterSnapshot.writePaged(file, delta ? sinceFull : set, FP);
         if (delta) {
-          set.adoptDelta(written);
           deltaFile = file;
-        } else if (set.layered() || startMapped) {
-          set.rebase(written);
+        } else {
           baseFile = file;
           deltaFile = null;
-        } else {
-          baseFile = null; // the heap set goes on as it is: not layered
+          sinceFull = StripedFingerprintSet.withExpectedSize(0);
+          atFull = new HashSet<>(model);
         }
-        round++;
-        assertSame(set, model);
-        if (baseFile != null) {
-          StripedFingerprintSet reopened =
-              (StripedFingerprintSet) FilterSnapshot.map(baseFile).filter();
-          if (deltaFile != null) {
-            reopened.attachDelta((StripedFingerprintSet) FilterSnapshot.map(deltaFile).filter());
+        assertThat(set.layered()).isFalse(); // the running set is never read from its files
+
+        StripedFingerprintSet resumed =
+            (StripedFingerprintSet) FilterSnapshot.map(baseFile).filter();
+        if (deltaFile != null) {
+          resumed.attachDelta((StripedFingerprintSet) FilterSnapshot.map(deltaFile).filter());
+        }
+        assertThat(resumed.layered()).isTrue();
+        assertSame(resumed, model);
+        Set<Key> resumedModel = new HashSet<>(model);
+        Set<Key> heard = new HashSet<>();
+        int calls = 0;
+        for (Key k : keys.subList(0, Math.min(keys.size(), (round + 2) * quarter))) {
+          assertThat(resumed.addIfAbsent(k.hi(), k.lo())).isEqualTo(resumedModel.add(k));
+          if (++calls % promoteEvery == 0) {
+            resumed.promoteNext((hi, lo) -> heard.add(new Key(hi, lo)));
           }
-          assertSame(reopened, model);
         }
+        assertSame(resumed, resumedModel);
+        while (!resumed.promoteNext((hi, lo) -> heard.add(new Key(hi, lo)))) {}
+        assertThat(resumed.layered()).isFalse();
+        assertSame(resumed, resumedModel);
+        // what a caller must count as new since the base: the promotion reports the keys the
+        // files and the overlay held beyond it; the keys added after the resume it saw itself
+        Set<Key> beyondBase = new HashSet<>(resumedModel);
+        beyondBase.removeAll(atFull);
+        assertThat(beyondBase).containsAll(heard);
+        Set<Key> unheard = new HashSet<>(beyondBase);
+        unheard.removeAll(heard);
+        unheard.forEach(k -> assertThat(model).doesNotContain(k));
       }
     } finally {
       try (var files = Files.list(dir)) {

@@ -155,8 +155,8 @@ final class JudgeAssembly {
   }
 
   /**
-   * The tiers of a job with a state directory, as its last checkpoint left them; restored while
-   * the inputs are checked, and used only once {@code inputsChecked} returned.
+   * The tiers of a job with a state directory, as its last checkpoint left them; restored while the
+   * inputs are checked, and used only once {@code inputsChecked} returned.
    */
   DedupSetup restored(
       StateDirectory dir,

@@ -22,10 +22,11 @@ import java.io.IOException;
  * "Ever seen" dedup: the {@link Deduplicator}'s tiers decide; checkpoints journal the kept keys
  * (and write them into {@code seen} when the manifest says so) and now and then snapshot the
  * filter, and with it the exact set when that lives in memory and only the journal backs it. An
- * exact striped set alone writes a full snapshot or a delta ({@link SnapshotPolicy#forSetAlone})
- * and is then used in place from what it wrote, so that a resume maps it and replays a bounded
- * journal. Snapshots are written with page checksums. See docs/DESIGN.md, invariant 10 and section
- * 3.1.
+ * exact striped set alone writes a full snapshot or a delta of the keys since the full one ({@link
+ * SnapshotPolicy#forSetAlone}), so that a resume maps them in place and replays a bounded journal;
+ * the running job's set stays in the heap. A resumed set, mapped, comes into the heap a stripe per
+ * batch ({@link StripedFingerprintSet#promoteNext}) while it answers. Snapshots are written with
+ * page checksums. See docs/DESIGN.md, invariant 10 and section 3.1.
  */
 final class TieredJudge implements Judge {
 
@@ -42,6 +43,14 @@ final class TieredJudge implements Judge {
   private long snapshotSequence;
   private long deltaSequence;
   private long deltaKeysOnDisk;
+
+  /**
+   * The keys an exact set alone added since its last full snapshot: what a delta snapshot writes
+   * (null for other tiers). A resumed set's delta and journal tail join it as its stripes come into
+   * the heap.
+   */
+  private StripedFingerprintSet sinceFull;
+
   private long journaledSinceSnapshot;
   private boolean snapshotWritten;
   private int prefetchedTo;
@@ -84,15 +93,28 @@ final class TieredJudge implements Judge {
     this.snapshotSequence = snapshotSequence;
     this.deltaSequence = deltaSequence;
     this.journaledSinceSnapshot = journaledSinceSnapshot;
-    this.deltaKeysOnDisk =
-        filter instanceof StripedFingerprintSet set && set.layered()
-            ? set.keysSinceBase() - set.overlayKeys()
-            : 0;
+    StripedFingerprintSet alone = setAlone();
+    this.deltaKeysOnDisk = alone != null ? alone.keysSinceBase() - alone.overlayKeys() : 0;
+    this.sinceFull = alone != null ? StripedFingerprintSet.withExpectedSize(0) : null;
+  }
+
+  /** The exact striped set that is the job's only tier and writes its own snapshots, or null. */
+  private StripedFingerprintSet setAlone() {
+    return dir != null
+            && !writesSeen
+            && TierAssembly.exactTier(dedup) == null
+            && filter instanceof StripedFingerprintSet set
+        ? set
+        : null;
   }
 
   @Override
   public void prepare(RecordBatch batch) {
     prefetchedTo = 0;
+    if (sinceFull != null) {
+      // between batches no worker touches the set: a resumed set brings its next stripe in
+      ((StripedFingerprintSet) filter).promoteNext(sinceFull::put);
+    }
     if (workers != null) {
       workers.decide(batch);
       for (int i = 0; i < batch.count; i++) {
@@ -158,8 +180,7 @@ final class TieredJudge implements Judge {
       keptToJournal.clear();
     }
     journaledSinceSnapshot += batch.size();
-    StripedFingerprintSet alone =
-        exact == null && !writesSeen && filter instanceof StripedFingerprintSet set ? set : null;
+    StripedFingerprintSet alone = sinceFull != null ? (StripedFingerprintSet) filter : null;
     MemoryExactTier memory =
         !writesSeen && exact instanceof MemoryExactTier ms && ms.snapshots() ? ms : null;
     long snapshotBytes = filter.bitSize() / 8 + (memory == null ? 0 : memory.snapshotBytes());
@@ -167,33 +188,38 @@ final class TieredJudge implements Judge {
     // fail) journals what was handed out; the set holds more, so it waits for the next snapshot
     boolean mayWrite = !complete && keysAhead == 0 && dir != null;
     if (alone != null) {
+      for (int i = 0; i < batch.size(); i++) {
+        sinceFull.put(batch.hi(i), batch.lo(i));
+      }
+      // a resume's set never reads its tables again (it maps them): the journal is weighed
+      // against the set's keys (16 bytes each), not its table
+      long setBytes = 16 * alone.size();
+      if (mayWrite && SnapshotPolicy.tailDue(journaledSinceSnapshot, setBytes, deltaKeysOnDisk)) {
+        // snapshots are written from the heap: the rest of a resumed set comes in first
+        while (!alone.promoteNext(sinceFull::put)) {}
+      }
       SnapshotPolicy.Write write =
           mayWrite
               ? SnapshotPolicy.forSetAlone(
                   journaledSinceSnapshot,
-                  // used in place, the set's tables are no longer read at a resume: the journal
-                  // is weighed against its keys (16 bytes each), not its table
-                  alone.layered() ? 16 * alone.size() : snapshotBytes,
-                  alone.baseKeys(),
-                  alone.keysSinceBase(),
+                  setBytes,
+                  alone.size() - sinceFull.size(),
+                  sinceFull.size(),
                   deltaKeysOnDisk)
               : SnapshotPolicy.Write.NONE;
       snapshotWritten = write != SnapshotPolicy.Write.NONE;
       if (write == SnapshotPolicy.Write.FULL) {
         FilterSnapshot.writePaged(dir.snapshot(sequence), alone, dedup.fingerprinter());
         crash.reached(DedupStep.FILTER_SNAPSHOT_WRITTEN);
-        // from now on the set is read from what it wrote: its heap goes back to the JVM
-        alone.rebase(mapped(dir.snapshot(sequence)));
         snapshotSequence = sequence;
         deltaSequence = 0;
         deltaKeysOnDisk = 0;
+        sinceFull = StripedFingerprintSet.withExpectedSize(0);
       } else if (write == SnapshotPolicy.Write.DELTA) {
-        FilterSnapshot.writePaged(
-            dir.deltaSnapshot(sequence), alone.sinceBase(), dedup.fingerprinter());
+        FilterSnapshot.writePaged(dir.deltaSnapshot(sequence), sinceFull, dedup.fingerprinter());
         crash.reached(DedupStep.DELTA_SNAPSHOT_WRITTEN);
-        alone.adoptDelta(mapped(dir.deltaSnapshot(sequence)));
         deltaSequence = sequence;
-        deltaKeysOnDisk = alone.keysSinceBase();
+        deltaKeysOnDisk = sinceFull.size();
       }
       if (snapshotWritten) {
         journaledSinceSnapshot = 0;
@@ -220,11 +246,6 @@ final class TieredJudge implements Judge {
     } else {
       commit.journal(sequence, batch);
     }
-  }
-
-  /** The striped set of a snapshot just written, mapped to be used in place. */
-  private static StripedFingerprintSet mapped(java.nio.file.Path file) throws IOException {
-    return (StripedFingerprintSet) FilterSnapshot.map(file).filter();
   }
 
   @Override

@@ -73,11 +73,19 @@ public final class SnapshotPolicy {
       long baseKeys,
       long keysSinceBase,
       long deltaKeysOnDisk) {
-    if (journaledSinceSnapshot <= 0
-        || journaledSinceSnapshot < tailKeys(setBytes, deltaKeysOnDisk)) {
+    if (!tailDue(journaledSinceSnapshot, setBytes, deltaKeysOnDisk)) {
       return Write.NONE;
     }
     return baseKeys == 0 || 4 * keysSinceBase >= baseKeys ? Write.FULL : Write.DELTA;
+  }
+
+  /**
+   * Whether the journal after the newest snapshot of an exact set alone is long enough that {@link
+   * #forSetAlone} writes one (a full snapshot or a delta).
+   */
+  public static boolean tailDue(long journaledSinceSnapshot, long setBytes, long deltaKeysOnDisk) {
+    return journaledSinceSnapshot > 0
+        && journaledSinceSnapshot >= tailKeys(setBytes, deltaKeysOnDisk);
   }
 
   /**
