@@ -19,8 +19,8 @@ import java.util.SplittableRandom;
  *       holds at least BYTES.
  *   <li>{@code first FILE BYTES -- COMMAND...}: runs COMMAND and prints the milliseconds from its
  *       spawn to the moment FILE, once cut back to at most BYTES, first holds more (the first new
- *       output byte after the resume cut the file back to its checkpoint), then waits for it to
- *       end.
+ *       output byte after the resume cut the file back to its checkpoint), with the resident
+ *       memory then and the peak resident memory (VmHWM) as last read before the command ended.
  * </ul>
  */
 public final class RestartProbe {
@@ -65,6 +65,20 @@ public final class RestartProbe {
     out.flush();
   }
 
+  /** A field of /proc/PID/status in KiB (0 once the process is gone). */
+  private static long status(long pid, String field) {
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/status"))) {
+        if (line.startsWith(field)) {
+          return Long.parseLong(line.substring(field.length()).trim().split("\\s+")[0]);
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // the process ended between the check and the read
+    }
+    return 0;
+  }
+
   private static void watch(String[] args, boolean kill) throws Exception {
     Path file = Path.of(args[1]);
     long bytes = Long.parseLong(args[2]);
@@ -83,7 +97,20 @@ public final class RestartProbe {
           System.out.println("killed at " + size + " bytes");
           return;
         }
-        System.out.println("first_new_byte_millis " + (System.nanoTime() - started) / 1_000_000);
+        long first = (System.nanoTime() - started) / 1_000_000;
+        long rssAtFirst = status(p.pid(), "VmRSS:");
+        long peak = rssAtFirst;
+        while (p.isAlive()) { // the peak as last read before the process ended
+          peak = Math.max(peak, status(p.pid(), "VmHWM:"));
+          Thread.sleep(20);
+        }
+        System.out.println(
+            "first_new_byte_millis "
+                + first
+                + " rss_at_first_new_byte_mib "
+                + rssAtFirst / 1024
+                + " peak_rss_mib "
+                + peak / 1024);
         System.exit(p.waitFor());
       }
       Thread.sleep(1);

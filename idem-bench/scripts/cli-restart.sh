@@ -7,8 +7,10 @@
 # uninterrupted run's line count and a sorted-unique count of the input.
 #   idem-bench/scripts/cli-restart.sh ROOT KEYS WORK [HEAP] [REPS] [RESTART_HEAP]
 # ROOT holds bin/idem (and lib/idem.jar for another build); HEAP (of the run killed) and
-# RESTART_HEAP (of the restarts, HEAP if not given) are fixed and pre-touched. RESTART_ONLY=1
-# restarts again from the killed state of an earlier call with the same WORK.
+# RESTART_HEAP (of the restarts, HEAP if not given) are fixed and pre-touched, unless PRETOUCH=0
+# (the restarts' heap then only capped: a restart's start is what is measured, and pre-touching
+# gigabytes is part of it). RESTART_ONLY=1 restarts again from the killed state of an earlier call
+# with the same WORK.
 set -euo pipefail
 root="$1" keys="$2" work="$3" heap="${4:-6g}" reps="${5:-3}" restart_heap="${6:-${4:-6g}}"
 probe="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/RestartProbe.java"
@@ -29,7 +31,11 @@ if [[ "${RESTART_ONLY:-}" != 1 ]]; then
   cp -a "$run" "$killed"
 fi
 du -sh "$killed"/state/* | sed 's/^/  /'
-export IDEM_JAVA_OPTS="-Xms$restart_heap -Xmx$restart_heap -XX:+AlwaysPreTouch"
+if [[ "${PRETOUCH:-1}" == 0 ]]; then
+  export IDEM_JAVA_OPTS="-Xmx$restart_heap"
+else
+  export IDEM_JAVA_OPTS="-Xms$restart_heap -Xmx$restart_heap -XX:+AlwaysPreTouch"
+fi
 for rep in $(seq 1 "$reps"); do
   rm -rf "$run" && cp -a "$killed" "$run"
   cut=$(IDEM_JAVA_OPTS= "$root/bin/idem" inspect --json "$run/state" | python3 -c 'import json,sys; print(json.load(sys.stdin)["checkpoint"]["output_bytes"])')

@@ -22,6 +22,10 @@ import java.util.zip.CRC32C;
  * The snapshot format of {@code docs/FORMAT.md}, apart from where its bytes live. {@link
  * FilterSnapshot} carries it in a file or in a byte array; both carriers go through this one
  * encoder and this one decoder, so they cannot drift apart.
+ *
+ * <p>Why it is long: the one encoder and decoder cover both carriers and both checksum layouts
+ * (whole payload, and per 4 KiB page for snapshots used in place); the header's fields are read and
+ * written here only, so that the format has one home.
  */
 final class SnapshotFormat {
 

@@ -3,6 +3,7 @@ package dev.idem.core.filter;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -27,13 +28,17 @@ import java.util.Map;
  * FilterSnapshot#writePaged}) and opened with {@link FilterSnapshot#map} gives a <i>layered</i>
  * set, which answers at once however large it is: each stripe's table is probed where it lies in
  * the mapped file (the <i>base</i>), its pages verified as they are first read, and new keys go to
- * a small heap <i>overlay</i> per stripe. A second mapped level, the <i>delta</i>, holds keys added
- * since the base was written ({@link #attachDelta}). A key is in the set when any level holds it; a
- * new key goes to the overlay only after the mapped levels said they lack it, so the levels never
- * share a key. Probing three levels costs more than one heap table, so a layered set is brought
- * into the heap a stripe at a time ({@link #promoteNext}), between the caller's batches, until it
- * is an ordinary set again. A snapshot of a layered set writes each stripe merged, one stripe at a
- * time.
+ * a small heap <i>overlay</i> per stripe. Further mapped levels, the <i>deltas</i>, each hold keys
+ * added after the base and the deltas before it ({@link #attachDelta}). A key is in the set when
+ * any level holds it; a new key goes to the overlay only after the mapped levels said they lack it,
+ * so the levels never share a key. Probing three levels costs more than one heap table, so a
+ * layered set is brought into the heap a stripe at a time ({@link #promoteNext}), between the
+ * caller's batches, until it is an ordinary set again. A snapshot of a layered set writes each
+ * stripe merged, one stripe at a time ({@link MergedStripe}).
+ *
+ * <p>Why it is long: every method of the set (add, contains, prefetch, sizes, snapshot) answers for
+ * the heap stripes and for the mapped levels of a layered set together, and the two must agree key
+ * for key; apart, each half would need the other's internals.
  */
 public final class StripedFingerprintSet implements MembershipFilter, SnapshotSupport {
 
@@ -61,8 +66,10 @@ public final class StripedFingerprintSet implements MembershipFilter, SnapshotSu
   /** The mapped base of a layered set, per stripe, or {@code null}. */
   private MappedTable[] base;
 
-  /** The mapped delta of a layered set (keys since the base), per stripe, or {@code null}. */
-  private MappedTable[] delta;
+  /** The mapped deltas of a layered set (keys since the base), oldest first, each per stripe. */
+  private MappedTable[][] deltas = NO_DELTAS;
+
+  private static final MappedTable[][] NO_DELTAS = new MappedTable[0][];
 
   /** The stripes of a layered set brought into the heap so far: those before this index. */
   private int promoted;
@@ -78,12 +85,10 @@ public final class StripedFingerprintSet implements MembershipFilter, SnapshotSu
     }
   }
 
-  /** A layered set over mapped levels, with empty overlays (or {@code overlays}, shared). */
-  private StripedFingerprintSet(
-      MappedTable[] base, MappedTable[] delta, FingerprintSet[] overlays) {
+  /** A layered set over a mapped base, with empty overlays. */
+  private StripedFingerprintSet(MappedTable[] base) {
     this.base = base;
-    this.delta = delta;
-    this.stripes = overlays != null ? overlays : emptyOverlays(base.length);
+    this.stripes = emptyOverlays(base.length);
     this.shift = 64 - Integer.numberOfTrailingZeros(base.length);
   }
 
@@ -196,7 +201,18 @@ public final class StripedFingerprintSet implements MembershipFilter, SnapshotSu
   /** Whether the mapped levels of stripe {@code s} hold the key (false once it is promoted). */
   private boolean inLevels(int s, long hi, long lo) {
     MappedTable b = base[s];
-    return b != null && (b.contains(hi, lo) || (delta != null && delta[s].contains(hi, lo)));
+    if (b == null) {
+      return false;
+    }
+    if (b.contains(hi, lo)) {
+      return true;
+    }
+    for (MappedTable[] d : deltas) {
+      if (d[s].contains(hi, lo)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**
@@ -239,12 +255,27 @@ public final class StripedFingerprintSet implements MembershipFilter, SnapshotSu
     for (FingerprintSet s : stripes) {
       n += s.size();
     }
-    if (delta != null) {
-      for (MappedTable t : delta) {
+    for (MappedTable[] d : deltas) {
+      for (MappedTable t : d) {
         n += t == null ? 0 : t.size();
       }
     }
     return n;
+  }
+
+  /** The delta levels of a layered set (0 for one that is not, or no longer, layered). */
+  public int deltaLevels() {
+    return deltas.length;
+  }
+
+  /**
+   * Calls {@code action} with every key in the heap overlays: for a layered set just mapped, the
+   * keys added since its newest mapped level; for a set that is not layered, every key.
+   */
+  public void forEachInOverlay(FingerprintSet.FingerprintConsumer action) {
+    for (FingerprintSet s : stripes) {
+      s.forEach(action);
+    }
   }
 
   /** Keys in the heap overlay: added since the newest mapped level was written. */
@@ -261,8 +292,8 @@ public final class StripedFingerprintSet implements MembershipFilter, SnapshotSu
     for (int i = 0; i < stripes.length; i++) {
       if (base != null && base[i] != null) {
         base[i].forEach(action);
-        if (delta != null) {
-          delta[i].forEach(action);
+        for (MappedTable[] d : deltas) {
+          d[i].forEach(action);
         }
       }
       stripes[i].forEach(action);
@@ -271,9 +302,7 @@ public final class StripedFingerprintSet implements MembershipFilter, SnapshotSu
 
   /**
    * Brings the next stripe of a layered set into the heap: its mapped levels (pages verified) and
-   * its overlay become one heap table, which from then on answers for the stripe alone. {@code
-   * sinceBase} hears each key the stripe held beyond its base (its delta's and overlay's keys), the
-   * keys a caller that writes delta snapshots must still count as new since the base. Each call
+   * its overlay become one heap table, which from then on answers for the stripe alone. Each call
    * takes about a {@code 1/stripes} share of the set's load time, so a caller that promotes a
    * stripe between batches keeps answering while the set comes into the heap. Not alongside any
    * other call on the set.
@@ -281,53 +310,47 @@ public final class StripedFingerprintSet implements MembershipFilter, SnapshotSu
    * @return whether the set is now wholly in the heap (also when it never was layered)
    * @throws SnapshotDamagedException when a mapped page fails its checksum
    */
-  public boolean promoteNext(FingerprintSet.FingerprintConsumer sinceBase) {
+  public boolean promoteNext() {
     if (base == null) {
       return true;
     }
     int i = promoted;
     FingerprintSet heap = FingerprintSet.copyOf(base[i]);
     heap.projectGrowth(0, STRIPE_GROWTH);
-    if (delta != null) {
-      delta[i].forEach(
-          (hi, lo) -> {
-            heap.addIfAbsent(hi, lo);
-            sinceBase.accept(hi, lo);
-          });
-      delta[i] = null;
+    for (MappedTable[] d : deltas) {
+      d[i].forEach(heap::addIfAbsent);
+      d[i] = null;
     }
-    stripes[i].forEach(
-        (hi, lo) -> {
-          heap.addIfAbsent(hi, lo);
-          sinceBase.accept(hi, lo);
-        });
+    stripes[i].forEach(heap::addIfAbsent);
     stripes[i] = heap;
     base[i] = null;
     if (++promoted == stripes.length) {
       base = null;
-      delta = null;
+      deltas = NO_DELTAS;
     }
     return base == null;
   }
 
   /**
-   * On reopening a state: adds {@code delta}, a mapped delta snapshot of this set (the keys added
-   * since its base), as the delta level. This set must be a base just mapped, with nothing added.
+   * On reopening a state: adds {@code delta}, a mapped delta snapshot of this set (keys added after
+   * its base and the deltas attached before), as the newest delta level. This set must be a base
+   * just mapped, with nothing added.
    *
    * @throws IllegalArgumentException when this set is not such a base or {@code delta} is not
    *     mapped in place with as many stripes
    */
   public void attachDelta(StripedFingerprintSet delta) {
-    if (base == null || this.delta != null || overlayKeys() != 0 || promoted != 0) {
+    if (base == null || overlayKeys() != 0 || promoted != 0) {
       throw new IllegalArgumentException("a delta goes on a base just mapped, with nothing added");
     }
     requireMappedCopy(delta, delta.size(), "delta");
-    this.delta = delta.base;
+    deltas = Arrays.copyOf(deltas, deltas.length + 1);
+    deltas[deltas.length - 1] = delta.base;
   }
 
   private void requireMappedCopy(StripedFingerprintSet written, long keys, String what) {
     if (written.base == null
-        || written.delta != null
+        || written.deltas.length != 0
         || written.overlayKeys() != 0
         || written.stripes() != stripes()
         || written.size() != keys) {
@@ -391,7 +414,10 @@ public final class StripedFingerprintSet implements MembershipFilter, SnapshotSu
     for (int i = 0; i < stripes.length; i++) {
       bits += stripes[i].bitSize();
       if (base != null && base[i] != null) {
-        bits += base[i].bitSize() + (delta == null ? 0 : delta[i].bitSize());
+        bits += base[i].bitSize();
+        for (MappedTable[] d : deltas) {
+          bits += d[i].bitSize();
+        }
       }
     }
     return bits;
@@ -466,76 +492,12 @@ public final class StripedFingerprintSet implements MembershipFilter, SnapshotSu
   }
 
   private MergedStripe merged(int i) {
-    MappedTable[] levels =
-        delta == null ? new MappedTable[] {base[i]} : new MappedTable[] {base[i], delta[i]};
+    MappedTable[] levels = new MappedTable[1 + deltas.length];
+    levels[0] = base[i];
+    for (int d = 0; d < deltas.length; d++) {
+      levels[1 + d] = deltas[d][i];
+    }
     return new MergedStripe(levels, stripes[i]);
-  }
-
-  /**
-   * One stripe of a layered set as one table: built in the heap when it is written (one stripe at a
-   * time, so a snapshot takes at most one stripe's room more), with the bucket count its key count
-   * gives, which the header states before any table is built. The levels never share a key.
-   */
-  private static final class MergedStripe extends BitArray {
-    private final MappedTable[] levels;
-    private final FingerprintSet overlay;
-    private final long size;
-    private final boolean containsZero;
-    private final int buckets;
-
-    MergedStripe(MappedTable[] levels, FingerprintSet overlay) {
-      this.levels = levels;
-      this.overlay = overlay;
-      long n = overlay.size();
-      boolean zero = overlay.containsZero();
-      for (MappedTable t : levels) {
-        n += t.size();
-        zero |= t.containsZero();
-      }
-      this.size = n;
-      this.containsZero = zero;
-      this.buckets = (int) FingerprintSet.bucketsFor(n, FingerprintSet.DEFAULT_LOAD_FACTOR);
-    }
-
-    @Override
-    long wordCount() {
-      return 2L * FingerprintSet.SLOTS_PER_BUCKET * buckets;
-    }
-
-    @Override
-    long word(long index) {
-      throw new UnsupportedOperationException("a merged stripe is only written");
-    }
-
-    @Override
-    long orWord(long index, long mask) {
-      throw new UnsupportedOperationException("a merged stripe is only written");
-    }
-
-    @Override
-    void setWord(long index, long value) {
-      throw new UnsupportedOperationException("a merged stripe is only written");
-    }
-
-    @Override
-    void writeTo(java.nio.channels.WritableByteChannel out, java.util.zip.CRC32C crc)
-        throws IOException {
-      FingerprintSet table =
-          FingerprintSet.withBuckets(buckets, FingerprintSet.DEFAULT_LOAD_FACTOR);
-      for (MappedTable t : levels) {
-        t.forEach(table::addIfAbsent);
-      }
-      overlay.forEach(table::addIfAbsent);
-      if (table.size() != size || table.bitSize() != 64L * wordCount()) {
-        throw new IllegalStateException(
-            "a stripe merged to "
-                + table.size()
-                + " keys, its levels held "
-                + size
-                + ": two levels shared a key");
-      }
-      table.payload().get(0).writeTo(out, crc);
-    }
   }
 
   static StripedFingerprintSet restore(ByteBuffer params, long count, Payload payload)
@@ -561,9 +523,7 @@ public final class StripedFingerprintSet implements MembershipFilter, SnapshotSu
       throw new IllegalArgumentException(
           "the stripes hold " + total + " fingerprints, the header says " + count);
     }
-    return mapped != null
-        ? new StripedFingerprintSet(mapped, null, null)
-        : new StripedFingerprintSet(s, 0);
+    return mapped != null ? new StripedFingerprintSet(mapped) : new StripedFingerprintSet(s, 0);
   }
 
   /**

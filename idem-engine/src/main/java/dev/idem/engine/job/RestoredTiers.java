@@ -76,6 +76,19 @@ final class RestoredTiers {
       long filterCapacity,
       JobListener listener)
       throws IOException {
+    return restore(dir, store, cp, m, fingerprinter, filterCapacity, listener, true);
+  }
+
+  private static RestoredTiers restore(
+      StateDirectory dir,
+      StateStore store,
+      Checkpoint cp,
+      Manifest m,
+      Fingerprinter fingerprinter,
+      long filterCapacity,
+      JobListener listener,
+      boolean useDeltas)
+      throws IOException {
     List<String> warnings = new ArrayList<>();
     MembershipFilter filter = null;
     long replayFrom = 1;
@@ -125,15 +138,29 @@ final class RestoredTiers {
                     + "); rebuilt the filter from the exact store");
       }
     }
-    if (filter instanceof StripedFingerprintSet set && set.layered() && cp.deltaSequence() > 0) {
+    if (useDeltas
+        && filter instanceof StripedFingerprintSet set
+        && set.layered()
+        && cp.deltaSequence() > 0) {
+      // the deltas after the full snapshot, each the keys since the one before, up to the newest
+      // the checkpoint names; if one is missing or unusable the journal since the full is
+      // replayed instead (the set alone never truncates its journal)
+      List<Long> levels = dir.deltaSequences(cp.snapshotSequence(), cp.deltaSequence());
+      List<StripedFingerprintSet> mapped = new ArrayList<>();
       try {
-        FilterSnapshot d = FilterSnapshot.map(dir.deltaSnapshot(cp.deltaSequence()));
-        if (!d.fingerprinter().equals(fingerprinter)
-            || !(d.filter() instanceof StripedFingerprintSet deltaSet)
-            || !deltaSet.layered()) {
-          throw new IOException(d.file() + ": not a delta of this job's exact set");
+        if (levels.isEmpty() || levels.get(levels.size() - 1).longValue() != cp.deltaSequence()) {
+          throw new IOException(dir.deltaSnapshot(cp.deltaSequence()) + " is missing");
         }
-        set.attachDelta(deltaSet);
+        for (long c : levels) {
+          FilterSnapshot d = FilterSnapshot.map(dir.deltaSnapshot(c));
+          if (!d.fingerprinter().equals(fingerprinter)
+              || !(d.filter() instanceof StripedFingerprintSet deltaSet)
+              || !deltaSet.layered()) {
+            throw new IOException(d.file() + ": not a delta of this job's exact set");
+          }
+          mapped.add(deltaSet);
+        }
+        mapped.forEach(set::attachDelta);
         replayFrom = cp.deltaSequence() + 1;
         delta = cp.deltaSequence();
       } catch (IOException | IllegalArgumentException e) {
@@ -177,6 +204,20 @@ final class RestoredTiers {
       JournalReplay.replay(store, setFrom, cp.sequence(), null, set);
     }
     progress.end();
+    if (delta > 0 && filter.approximateCount() < cp.stats().kept()) {
+      // a delta between the full snapshot and the newest is gone: the levels lack its keys
+      RestoredTiers again =
+          restore(dir, store, cp, m, fingerprinter, filterCapacity, listener, false);
+      again.warnings.add(
+          0,
+          "the delta snapshots after "
+              + dir.snapshot(cp.snapshotSequence()).getFileName()
+              + " hold "
+              + (cp.stats().kept() - filter.approximateCount())
+              + " fewer keys than the checkpoint kept (one is missing); replayed the journal since"
+              + " the full snapshot instead");
+      return again;
+    }
     long replayNanos = System.nanoTime() - replaying;
     ExactTier exact = null;
     boolean full = m.keyMode() == KeyMode.FULL_KEY;

@@ -22,11 +22,11 @@ import java.io.IOException;
  * "Ever seen" dedup: the {@link Deduplicator}'s tiers decide; checkpoints journal the kept keys
  * (and write them into {@code seen} when the manifest says so) and now and then snapshot the
  * filter, and with it the exact set when that lives in memory and only the journal backs it. An
- * exact striped set alone writes a full snapshot or a delta of the keys since the full one ({@link
- * SnapshotPolicy#forSetAlone}), so that a resume maps them in place and replays a bounded journal;
- * the running job's set stays in the heap. A resumed set, mapped, comes into the heap a stripe per
- * batch ({@link StripedFingerprintSet#promoteNext}) while it answers. Snapshots are written with
- * page checksums. See docs/DESIGN.md, invariant 10 and section 3.1.
+ * exact striped set alone writes a full snapshot or a delta of the keys since the newest snapshot
+ * ({@link SnapshotPolicy#forSetAlone}), so that a resume maps them in place and replays a bounded
+ * journal; the running job's set stays in the heap. A resumed set, mapped, comes into the heap a
+ * stripe per batch ({@link StripedFingerprintSet#promoteNext}) while it answers. Snapshots are
+ * written with page checksums. See docs/DESIGN.md, invariant 10 and section 3.1.
  */
 final class TieredJudge implements Judge {
 
@@ -45,11 +45,16 @@ final class TieredJudge implements Judge {
   private long deltaKeysOnDisk;
 
   /**
-   * The keys an exact set alone added since its last full snapshot: what a delta snapshot writes
-   * (null for other tiers). A resumed set's delta and journal tail join it as its stripes come into
-   * the heap.
+   * The keys an exact set alone kept since its newest snapshot, full or delta: what the next delta
+   * writes (null for other tiers). A resumed set starts it with the journal it replayed.
    */
-  private StripedFingerprintSet sinceFull;
+  private final PendingKeys sinceSnapshot;
+
+  /** Whether a full snapshot of the set alone is on disk for deltas to go with. */
+  private boolean fullOnDisk;
+
+  /** The delta snapshots on disk after the full one. */
+  private int deltaLevels;
 
   private long journaledSinceSnapshot;
   private boolean snapshotWritten;
@@ -95,7 +100,14 @@ final class TieredJudge implements Judge {
     this.journaledSinceSnapshot = journaledSinceSnapshot;
     StripedFingerprintSet alone = setAlone();
     this.deltaKeysOnDisk = alone != null ? alone.keysSinceBase() - alone.overlayKeys() : 0;
-    this.sinceFull = alone != null ? StripedFingerprintSet.withExpectedSize(0) : null;
+    this.deltaLevels = alone != null ? alone.deltaLevels() : 0;
+    this.sinceSnapshot = alone != null ? new PendingKeys() : null;
+    if (alone != null && alone.layered()) {
+      alone.forEachInOverlay((hi, lo) -> sinceSnapshot.add(hi, lo, null));
+    }
+    // a set restored any other way than mapped (rebuilt from the journal, or from a snapshot
+    // without page checksums) has no full snapshot deltas could go with
+    this.fullOnDisk = alone != null && alone.layered();
   }
 
   /** The exact striped set that is the job's only tier and writes its own snapshots, or null. */
@@ -111,9 +123,9 @@ final class TieredJudge implements Judge {
   @Override
   public void prepare(RecordBatch batch) {
     prefetchedTo = 0;
-    if (sinceFull != null) {
+    if (sinceSnapshot != null) {
       // between batches no worker touches the set: a resumed set brings its next stripe in
-      ((StripedFingerprintSet) filter).promoteNext(sinceFull::put);
+      ((StripedFingerprintSet) filter).promoteNext();
     }
     if (workers != null) {
       workers.decide(batch);
@@ -180,7 +192,7 @@ final class TieredJudge implements Judge {
       keptToJournal.clear();
     }
     journaledSinceSnapshot += batch.size();
-    StripedFingerprintSet alone = sinceFull != null ? (StripedFingerprintSet) filter : null;
+    StripedFingerprintSet alone = sinceSnapshot != null ? (StripedFingerprintSet) filter : null;
     MemoryExactTier memory =
         !writesSeen && exact instanceof MemoryExactTier ms && ms.snapshots() ? ms : null;
     long snapshotBytes = filter.bitSize() / 8 + (memory == null ? 0 : memory.snapshotBytes());
@@ -188,38 +200,43 @@ final class TieredJudge implements Judge {
     // fail) journals what was handed out; the set holds more, so it waits for the next snapshot
     boolean mayWrite = !complete && keysAhead == 0 && dir != null;
     if (alone != null) {
-      for (int i = 0; i < batch.size(); i++) {
-        sinceFull.put(batch.hi(i), batch.lo(i));
-      }
-      // a resume's set never reads its tables again (it maps them): the journal is weighed
-      // against the set's keys (16 bytes each), not its table
+      sinceSnapshot.addAll(batch);
+      // a resume never reads the set's tables (it maps them): the journal is weighed against the
+      // set's keys (16 bytes each), not its table
       long setBytes = 16 * alone.size();
-      if (mayWrite && SnapshotPolicy.tailDue(journaledSinceSnapshot, setBytes, deltaKeysOnDisk)) {
-        // snapshots are written from the heap: the rest of a resumed set comes in first
-        while (!alone.promoteNext(sinceFull::put)) {}
-      }
       SnapshotPolicy.Write write =
           mayWrite
               ? SnapshotPolicy.forSetAlone(
                   journaledSinceSnapshot,
                   setBytes,
-                  alone.size() - sinceFull.size(),
-                  sinceFull.size(),
-                  deltaKeysOnDisk)
+                  fullOnDisk ? alone.size() - deltaKeysOnDisk - sinceSnapshot.size() : 0,
+                  deltaKeysOnDisk,
+                  deltaLevels)
               : SnapshotPolicy.Write.NONE;
       snapshotWritten = write != SnapshotPolicy.Write.NONE;
       if (write == SnapshotPolicy.Write.FULL) {
+        // snapshots are written from the heap: the rest of a resumed set comes in first
+        while (!alone.promoteNext()) {}
         FilterSnapshot.writePaged(dir.snapshot(sequence), alone, dedup.fingerprinter());
         crash.reached(DedupStep.FILTER_SNAPSHOT_WRITTEN);
         snapshotSequence = sequence;
         deltaSequence = 0;
         deltaKeysOnDisk = 0;
-        sinceFull = StripedFingerprintSet.withExpectedSize(0);
+        deltaLevels = 0;
+        fullOnDisk = true;
       } else if (write == SnapshotPolicy.Write.DELTA) {
-        FilterSnapshot.writePaged(dir.deltaSnapshot(sequence), sinceFull, dedup.fingerprinter());
+        StripedFingerprintSet delta = StripedFingerprintSet.withExpectedSize(sinceSnapshot.size());
+        for (int i = 0; i < sinceSnapshot.size(); i++) {
+          delta.addIfAbsent(sinceSnapshot.hi(i), sinceSnapshot.lo(i));
+        }
+        FilterSnapshot.writePaged(dir.deltaSnapshot(sequence), delta, dedup.fingerprinter());
         crash.reached(DedupStep.DELTA_SNAPSHOT_WRITTEN);
         deltaSequence = sequence;
-        deltaKeysOnDisk = sinceFull.size();
+        deltaKeysOnDisk += sinceSnapshot.size();
+        deltaLevels++;
+      }
+      if (snapshotWritten) {
+        sinceSnapshot.clear();
       }
       if (snapshotWritten) {
         journaledSinceSnapshot = 0;

@@ -11,6 +11,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -162,8 +164,31 @@ public final class StateDirectory implements AutoCloseable {
   }
 
   /**
+   * The checkpoints of the delta snapshots on disk after checkpoint {@code after} up to {@code
+   * upTo}, oldest first: the delta levels of a full snapshot at {@code after} whose newest delta a
+   * checkpoint names.
+   */
+  public List<Long> deltaSequences(long after, long upTo) throws IOException {
+    List<Long> found = new ArrayList<>();
+    try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir, "delta-*.snap")) {
+      for (Path p : ds) {
+        Matcher m = SNAPSHOT.matcher(p.getFileName().toString());
+        if (m.matches()) {
+          long c = Long.parseLong(m.group(2));
+          if (c > after && c <= upTo) {
+            found.add(c);
+          }
+        }
+      }
+    }
+    Collections.sort(found);
+    return found;
+  }
+
+  /**
    * Deletes every snapshot but the filter and exact-set snapshots of checkpoint {@code keep} and
-   * the delta snapshot of checkpoint {@code keepDelta} (0: none), and temporary files a crash left.
+   * the delta snapshots after it up to checkpoint {@code keepDelta} (0: none), and temporary files
+   * a crash left.
    */
   public void deleteSnapshotsExcept(long keep, long keepDelta) throws IOException {
     try (DirectoryStream<Path> ds =
@@ -172,10 +197,9 @@ public final class StateDirectory implements AutoCloseable {
             "{filter-*.snap,exact-*.snap,delta-*.snap,.filter-*.tmp,.exact-*.tmp,.delta-*.tmp}")) {
       for (Path p : ds) {
         Matcher m = SNAPSHOT.matcher(p.getFileName().toString());
+        long c = m.matches() ? Long.parseLong(m.group(2)) : -1;
         boolean kept =
-            m.matches()
-                && Long.parseLong(m.group(2)) == (m.group(1).equals("delta") ? keepDelta : keep)
-                && (keepDelta != 0 || !m.group(1).equals("delta"));
+            m.matches() && (m.group(1).equals("delta") ? c > keep && c <= keepDelta : c == keep);
         if (!kept) {
           Files.deleteIfExists(p);
         }

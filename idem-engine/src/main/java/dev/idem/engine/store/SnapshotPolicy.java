@@ -37,46 +37,55 @@ public final class SnapshotPolicy {
   public enum Write {
     /** Nothing: the journal since the last snapshot is short enough. */
     NONE,
-    /** The whole set, which becomes the base the set is then used from. */
+    /** The whole set: the new base, which ends the deltas after the old one. */
     FULL,
-    /** The keys since the base (its delta and overlay): cheaper, the base is kept. */
+    /** The keys since the newest snapshot, as one more delta level over the base. */
     DELTA
   }
 
   /**
    * The most times {@link #snapshotKeys()} the journal after the newest snapshot of an exact set
-   * alone may hold: a large delta is rewritten less often, but never so seldom that a resume
+   * alone may hold: deltas grow with the keys since the base, but never so large that a resume
    * replays more than this.
    */
   static final long MAX_TAIL_SNAPSHOTS = 4;
 
   /**
-   * What an exact set alone (a striped set used in place from its snapshots) writes now, so that a
-   * resume replays a journal bounded in keys, not a share of the state: a snapshot is due once the
-   * keys journaled since the last one reach {@link #snapshotKeys()} (or, for a small set, a quarter
-   * of reading it, as {@link #due}), or a quarter of the delta already on disk, which keeps the
-   * cost of rewriting a growing delta within five times its keys, but never more than {@link
+   * The most delta levels over one base: a resumed set probes each until it is back in the heap.
+   */
+  public static final int MAX_DELTA_LEVELS = 16;
+
+  /**
+   * What an exact set alone (a striped set a resume maps in place) writes now, so that a resume
+   * replays a journal bounded in keys, not a share of the state: a snapshot is due once the keys
+   * journaled since the newest one reach {@link #snapshotKeys()} (or, for a small set, a quarter of
+   * reading it, as {@link #due}), or a quarter of the deltas on disk, but never more than {@link
    * #MAX_TAIL_SNAPSHOTS} times {@link #snapshotKeys()}: the journal a resume replays is bounded
-   * whatever the history. It is a full snapshot while there is no base, and once the keys since the
-   * base reach a quarter of the base (so that rewriting the base costs at most five times its keys
-   * too); a delta otherwise.
+   * whatever the history. Deltas are never rewritten: each holds the keys since the snapshot before
+   * it. It is a full snapshot while there is no base, and once the keys since the base reach a
+   * quarter of the base (so that rewriting the base costs at most five times its keys) or the
+   * deltas reach {@link #MAX_DELTA_LEVELS}; a delta otherwise.
    *
-   * @param journaledSinceSnapshot keys journaled since the last snapshot, full or delta
-   * @param setBytes the set's table bytes
-   * @param baseKeys keys in the mapped base (0: none)
-   * @param keysSinceBase keys added since the base (delta and overlay)
-   * @param deltaKeysOnDisk keys in the delta on disk (0: none)
+   * @param journaledSinceSnapshot keys journaled since the newest snapshot, full or delta
+   * @param setBytes the set's bytes as the rule weighs them
+   * @param baseKeys keys in the full snapshot on disk (0: none a delta could go with)
+   * @param deltaKeysOnDisk keys in the deltas on disk since it
+   * @param deltaLevels the deltas on disk since it
    */
   public static Write forSetAlone(
       long journaledSinceSnapshot,
       long setBytes,
       long baseKeys,
-      long keysSinceBase,
-      long deltaKeysOnDisk) {
+      long deltaKeysOnDisk,
+      int deltaLevels) {
     if (!tailDue(journaledSinceSnapshot, setBytes, deltaKeysOnDisk)) {
       return Write.NONE;
     }
-    return baseKeys == 0 || 4 * keysSinceBase >= baseKeys ? Write.FULL : Write.DELTA;
+    return baseKeys == 0
+            || 4 * (deltaKeysOnDisk + journaledSinceSnapshot) >= baseKeys
+            || deltaLevels >= MAX_DELTA_LEVELS
+        ? Write.FULL
+        : Write.DELTA;
   }
 
   /**

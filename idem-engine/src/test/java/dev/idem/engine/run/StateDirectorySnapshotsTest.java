@@ -23,8 +23,10 @@ class StateDirectorySnapshotsTest {
               "filter-4.snap",
               "filter-9.snap",
               "exact-4.snap",
+              "delta-3.snap",
               "delta-7.snap",
               "delta-12.snap",
+              "delta-14.snap",
               ".filter-13.snap.1.tmp",
               ".delta-13.snap.2.tmp",
               "MANIFEST.json")) {
@@ -42,9 +44,24 @@ class StateDirectorySnapshotsTest {
   }
 
   @Test
-  void aCheckpointWithADeltaKeepsItsFullSnapshotAndItsDeltaOnly() throws IOException {
+  void aCheckpointWithDeltasKeepsItsFullSnapshotAndTheDeltasAfterItUpToItsNewest()
+      throws IOException {
+    // delta-3 belonged to an older full snapshot, delta-14 to a checkpoint that never committed
     assertThat(afterCleanUp(4, 12))
-        .containsExactly("delta-12.snap", "exact-4.snap", "filter-4.snap");
+        .containsExactly("delta-12.snap", "delta-7.snap", "exact-4.snap", "filter-4.snap");
+  }
+
+  @Test
+  void theDeltaLevelsOfACheckpointAreTheDeltasAfterItsFullSnapshot(@TempDir Path other)
+      throws IOException {
+    try (StateDirectory dir = StateDirectory.open(other.resolve("s"), "MANIFEST.json")) {
+      for (long c : new long[] {3, 7, 12, 14}) {
+        Files.writeString(dir.deltaSnapshot(c), "d");
+      }
+      assertThat(dir.deltaSequences(4, 12)).containsExactly(7L, 12L);
+      assertThat(dir.deltaSequences(0, 14)).containsExactly(3L, 7L, 12L, 14L);
+      assertThat(dir.deltaSequences(12, 12)).isEmpty();
+    }
   }
 
   @Test

@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The snapshot policy of an exact set alone, run over whole histories of checkpoints: the journal a
- * resume would replay stays bounded in keys however long the history, the first snapshot is full,
- * and a delta is written only over a base.
+ * resume would replay stays bounded in keys however long the history, the first snapshot is full, a
+ * delta is written only over a base, and the deltas over one base stay few.
  */
 class SnapshotPolicyTest {
 
@@ -20,37 +20,41 @@ class SnapshotPolicyTest {
   private static final class History {
     long baseKeys;
     long deltaKeys;
-    long overlayKeys;
+    int deltaLevels;
+    int mostDeltaLevels;
     long journaledSinceSnapshot;
     long fullWrites;
     long deltaWrites;
+    long keysWritten;
     long longestTail;
 
     void checkpoint(long kept) {
-      overlayKeys += kept;
       journaledSinceSnapshot += kept;
-      long size = baseKeys + deltaKeys + overlayKeys;
+      long size = baseKeys + deltaKeys + journaledSinceSnapshot;
       SnapshotPolicy.Write w =
           SnapshotPolicy.forSetAlone(
-              journaledSinceSnapshot, 16 * size, baseKeys, deltaKeys + overlayKeys, deltaKeys);
+              journaledSinceSnapshot, 16 * size, baseKeys, deltaKeys, deltaLevels);
       switch (w) {
         case FULL -> {
           baseKeys = size;
           deltaKeys = 0;
-          overlayKeys = 0;
+          deltaLevels = 0;
           journaledSinceSnapshot = 0;
           fullWrites++;
+          keysWritten += size;
         }
         case DELTA -> {
           assertThat(baseKeys).as("a delta needs a base").isPositive();
-          deltaKeys += overlayKeys;
-          overlayKeys = 0;
+          deltaKeys += journaledSinceSnapshot;
+          keysWritten += journaledSinceSnapshot;
+          deltaLevels++;
           journaledSinceSnapshot = 0;
           deltaWrites++;
         }
         case NONE -> {}
       }
       longestTail = Math.max(longestTail, journaledSinceSnapshot);
+      mostDeltaLevels = Math.max(mostDeltaLevels, deltaLevels);
     }
   }
 
@@ -67,9 +71,10 @@ class SnapshotPolicyTest {
     // below the gate after every checkpoint that wrote nothing, and 0 after one that did
     assertThat(h.longestTail)
         .isLessThan(SnapshotPolicy.MAX_TAIL_SNAPSHOTS * SnapshotPolicy.snapshotKeys());
+    assertThat(h.mostDeltaLevels).isLessThanOrEqualTo(SnapshotPolicy.MAX_DELTA_LEVELS);
     if (h.baseKeys > 0) {
       assertThat(h.fullWrites).isPositive();
-      // the delta never outgrows a quarter of the base by more than one tail's keys
+      // the deltas never outgrow a quarter of the base by more than one tail's keys
       assertThat(h.deltaKeys)
           .isLessThanOrEqualTo(
               h.baseKeys / 4 + SnapshotPolicy.MAX_TAIL_SNAPSHOTS * SnapshotPolicy.snapshotKeys());
@@ -85,24 +90,29 @@ class SnapshotPolicyTest {
     assertThat(h.deltaWrites).isGreaterThan(h.fullWrites);
     assertThat(h.longestTail)
         .isLessThan(SnapshotPolicy.MAX_TAIL_SNAPSHOTS * SnapshotPolicy.snapshotKeys());
-    // full rewrites grow the base by a quarter each time: a few dozen over 500 M keys, not one per
-    // checkpoint
+    // deltas are written once and fulls grow the base by a quarter or more: the snapshots hold
+    // each key a few times over the run, not once per checkpoint
     assertThat(h.fullWrites).isLessThan(60);
+    assertThat(h.keysWritten).isLessThan(8 * h.baseKeys + 8 * h.deltaKeys);
   }
 
   @Test
   void theFirstSnapshotIsFullAndNothingIsDueBeforeTheGate() {
+    long keys = SnapshotPolicy.snapshotKeys();
     assertThat(SnapshotPolicy.forSetAlone(0, 1 << 30, 0, 0, 0))
         .isEqualTo(SnapshotPolicy.Write.NONE);
-    assertThat(SnapshotPolicy.forSetAlone(SnapshotPolicy.snapshotKeys(), 1L << 40, 0, 5, 0))
+    assertThat(SnapshotPolicy.forSetAlone(keys, 1L << 40, 0, 5, 0))
+        .isEqualTo(SnapshotPolicy.Write.FULL);
+    assertThat(SnapshotPolicy.forSetAlone(keys, 1L << 40, 100_000_000, 1_000_000, 1))
+        .isEqualTo(SnapshotPolicy.Write.DELTA);
+    assertThat(SnapshotPolicy.forSetAlone(keys - 1, 1L << 40, 100_000_000, 1_000_000, 1))
+        .isEqualTo(SnapshotPolicy.Write.NONE);
+    // a quarter of the base since it, or as many deltas as a resume probes: a new base
+    assertThat(SnapshotPolicy.forSetAlone(4 * keys, 1L << 40, 100_000_000, 25_000_000, 3))
         .isEqualTo(SnapshotPolicy.Write.FULL);
     assertThat(
             SnapshotPolicy.forSetAlone(
-                SnapshotPolicy.snapshotKeys(), 1L << 40, 100_000_000, 2_000_000, 1_000_000))
-        .isEqualTo(SnapshotPolicy.Write.DELTA);
-    assertThat(
-            SnapshotPolicy.forSetAlone(
-                SnapshotPolicy.snapshotKeys() - 1, 1L << 40, 100_000_000, 2_000_000, 1_000_000))
-        .isEqualTo(SnapshotPolicy.Write.NONE);
+                keys, 1L << 40, 100_000_000, 1_000_000, SnapshotPolicy.MAX_DELTA_LEVELS))
+        .isEqualTo(SnapshotPolicy.Write.FULL);
   }
 }
