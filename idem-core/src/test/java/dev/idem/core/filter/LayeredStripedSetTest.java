@@ -122,6 +122,20 @@ class LayeredStripedSetTest {
     }
   }
 
+  /** A set built in home-slot order holds what one built key by key holds. */
+  @Property(tries = 100)
+  void aSetBuiltFromKeysInHomeOrderHoldsTheKeys(@ForAll("keys") List<Key> keys) {
+    long[] pairs = new long[2 * keys.size() + 6];
+    Set<Key> model = new HashSet<>();
+    for (int i = 0; i < keys.size(); i++) {
+      pairs[2 * i] = keys.get(i).hi();
+      pairs[2 * i + 1] = keys.get(i).lo();
+      model.add(keys.get(i));
+    }
+    pairs[2 * keys.size()] = 99; // past count: not a key
+    assertSame(StripedFingerprintSet.ofKeys(pairs, keys.size()), model);
+  }
+
   private static void assertSame(StripedFingerprintSet set, Set<Key> model) {
     assertThat(set.size()).isEqualTo(model.size());
     for (Key k : model) {

@@ -225,11 +225,8 @@ final class TieredJudge implements Judge {
         deltaLevels = 0;
         fullOnDisk = true;
       } else if (write == SnapshotPolicy.Write.DELTA) {
-        StripedFingerprintSet delta = StripedFingerprintSet.withExpectedSize(sinceSnapshot.size());
-        for (int i = 0; i < sinceSnapshot.size(); i++) {
-          delta.addIfAbsent(sinceSnapshot.hi(i), sinceSnapshot.lo(i));
-        }
-        FilterSnapshot.writePaged(dir.deltaSnapshot(sequence), delta, dedup.fingerprinter());
+        FilterSnapshot.writePaged(
+            dir.deltaSnapshot(sequence), setOf(sinceSnapshot), dedup.fingerprinter());
         crash.reached(DedupStep.DELTA_SNAPSHOT_WRITTEN);
         deltaSequence = sequence;
         deltaKeysOnDisk += sinceSnapshot.size();
@@ -263,6 +260,16 @@ final class TieredJudge implements Judge {
     } else {
       commit.journal(sequence, batch);
     }
+  }
+
+  /** The keys as a striped set, filled in home-slot order. */
+  private static StripedFingerprintSet setOf(PendingKeys keys) {
+    long[] pairs = new long[2 * keys.size()];
+    for (int i = 0; i < keys.size(); i++) {
+      pairs[2 * i] = keys.hi(i);
+      pairs[2 * i + 1] = keys.lo(i);
+    }
+    return StripedFingerprintSet.ofKeys(pairs, keys.size());
   }
 
   @Override
