@@ -7,6 +7,7 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
@@ -14,6 +15,7 @@ import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.DBOptions;
+import org.rocksdb.FlushOptions;
 import org.rocksdb.IndexType;
 import org.rocksdb.LRUCache;
 import org.rocksdb.ReadOptions;
@@ -205,6 +207,27 @@ public final class StateStore implements AutoCloseable {
   public boolean seenContains(long hi, long lo, byte[] key) {
     try {
       return db.get(seen, reads, seenKey(hi, lo, key), valueBuffer) != RocksDB.NOT_FOUND;
+    } catch (RocksDBException e) {
+      throw failed("read", e);
+    }
+  }
+
+  /**
+   * For each of {@code keys} ({@code seen}'s own: 16-byte fingerprints, or full keys), whether
+   * {@code seen} holds it: one multi-get, which pays the native call and the walk through the
+   * levels once for the lot rather than once a key.
+   */
+  public boolean[] seenContains(List<byte[]> keys) {
+    boolean[] found = new boolean[keys.size()];
+    if (keys.isEmpty()) {
+      return found;
+    }
+    try {
+      List<byte[]> values = db.multiGetAsList(reads, Collections.nCopies(keys.size(), seen), keys);
+      for (int i = 0; i < found.length; i++) {
+        found[i] = values.get(i) != null;
+      }
+      return found;
     } catch (RocksDBException e) {
       throw failed("read", e);
     }
@@ -437,6 +460,23 @@ public final class StateStore implements AutoCloseable {
 
   private static byte[] sequenceKey(long sequence) {
     return ByteBuffer.allocate(8).putLong(sequence).array();
+  }
+
+  /**
+   * Writes the memtables out to table files, for a store closed at the end of its work: the next
+   * open then has no write-ahead log to replay into memtables and write out itself, which RocksDB
+   * does before the open returns. Everything is in the synced log already, so a failure here only
+   * leaves that work to the next open.
+   */
+  public void flushForReopen() {
+    if (readOnly) {
+      return;
+    }
+    try (FlushOptions o = new FlushOptions().setWaitForFlush(true)) {
+      db.flush(o, handles);
+    } catch (RocksDBException e) {
+      // the next open replays the log, as after a crash
+    }
   }
 
   @Override
