@@ -251,7 +251,7 @@ public final class StateStore implements AutoCloseable {
    * them are in the store or none.
    */
   public final class Commit implements AutoCloseable {
-    private final WriteBatch batch = new WriteBatch();
+    private WriteBatch batch = new WriteBatch();
 
     private Commit() {}
 
@@ -281,7 +281,15 @@ public final class StateStore implements AutoCloseable {
     public Commit seen(PendingKeys keys) {
       // in key order: each insert lands next to the last in the memtable's skip list, which is
       // several times faster than random order
-      for (int i : FingerprintOrder.of(keys)) {
+      int[] order = FingerprintOrder.of(keys);
+      if (keys.size() > 0 && batch.count() == 0) {
+        // the commit's first changes: the whole batch so far is these puts, encoded in one piece
+        WriteBatch encoded = new WriteBatch(SeenBatch.encode(seen.getID(), keys, order, fullKeys));
+        batch.close();
+        batch = encoded;
+        return this;
+      }
+      for (int i : order) {
         byte[] fp = new byte[16];
         Fingerprint.write(keys.hi(i), keys.lo(i), fp, 0);
         if (fullKeys) {
