@@ -16,10 +16,13 @@ final class SeenAhead {
   static final int UNKNOWN = -1;
 
   private final boolean fullKeys;
-  private final FingerprintSet present = FingerprintSet.withExpectedSize(RECORDS_AHEAD);
-  private final FingerprintSet absent = FingerprintSet.withExpectedSize(RECORDS_AHEAD);
-  private final Set<ByteKey> presentKeys = new HashSet<>();
-  private final Set<ByteKey> absentKeys = new HashSet<>();
+
+  /** Made at the first answer: an exact tier that never looks ahead (a --state job's) has none. */
+  private FingerprintSet present;
+
+  private FingerprintSet absent;
+  private Set<ByteKey> presentKeys;
+  private Set<ByteKey> absentKeys;
   private boolean empty = true;
 
   /** About the most keys one look-ahead holds (a record batch's), so the sets need not grow. */
@@ -44,8 +47,16 @@ final class SeenAhead {
   void record(long hi, long lo, byte[] key, boolean inSeen) {
     empty = false;
     if (fullKeys) {
+      if (presentKeys == null) {
+        presentKeys = new HashSet<>();
+        absentKeys = new HashSet<>();
+      }
       (inSeen ? presentKeys : absentKeys).add(new ByteKey(key, hi));
     } else {
+      if (present == null) {
+        present = FingerprintSet.withExpectedSize(RECORDS_AHEAD);
+        absent = FingerprintSet.withExpectedSize(RECORDS_AHEAD);
+      }
       (inSeen ? present : absent).addIfAbsent(hi, lo);
     }
   }
