@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
 import org.rocksdb.ColumnFamilyDescriptor;
@@ -83,6 +84,14 @@ public final class StateStore implements AutoCloseable {
   private final byte[] fingerprintBuffer = new byte[16];
   private final byte[] valueBuffer = new byte[16];
 
+  /** Stores opened in this process, read-only ones too: an open costs (it may replay a log). */
+  private static final AtomicLong OPENED = new AtomicLong();
+
+  /** How many stores this process opened, read-only ones too (for tests that count them). */
+  public static long opened() {
+    return OPENED.get();
+  }
+
   /** How a store is opened. */
   private enum Access {
     CREATE,
@@ -154,6 +163,7 @@ public final class StateStore implements AutoCloseable {
       journal = handles.get(2);
       meta = handles.get(3);
       windows = handles.get(4);
+      OPENED.incrementAndGet();
     } catch (RocksDBException e) {
       if (access == Access.EXISTING
           && e.getStatus() != null

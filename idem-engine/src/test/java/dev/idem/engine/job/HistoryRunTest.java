@@ -14,6 +14,7 @@ import dev.idem.engine.Idem;
 import dev.idem.engine.JobException;
 import dev.idem.engine.run.CrashPoints;
 import dev.idem.engine.run.JobListener;
+import dev.idem.engine.store.StateStore;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -208,5 +209,13 @@ class HistoryRunTest {
     assertThat(notes).anyMatch(n -> n.contains("run 2; 3 keys from earlier runs"));
     assertThat(Deduplicator.describeState(history()).settings()).isEqualTo(settings);
     assertThat(Deduplicator.describeState(history()).keys()).isEqualTo(5);
+  }
+
+  @Test
+  void aRunOpensItsHistoryOnce() throws IOException {
+    run(batch("monday", List.of(1, 2, 3)), CrashPoints.NONE);
+    long before = StateStore.opened();
+    run(batch("tuesday", List.of(3, 4)), CrashPoints.NONE);
+    assertThat(StateStore.opened() - before).as("RocksDB opens by the second run").isEqualTo(1);
   }
 }
