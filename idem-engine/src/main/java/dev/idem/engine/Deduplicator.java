@@ -94,6 +94,12 @@ public class Deduplicator implements AutoCloseable {
           public ExactTier exactTier(Deduplicator d) {
             return d.exact;
           }
+
+          @Override
+          public DurableDeduplicator openWithSavedSizing(Builder b) throws IOException {
+            b.savedSizing = true;
+            return b.open();
+          }
         });
   }
 
@@ -353,6 +359,10 @@ public class Deduplicator implements AutoCloseable {
     private KeyMode keyMode = KeyMode.FINGERPRINT;
     private long rocksDbCacheBytes = 64L << 20;
     private Path stateDirectory;
+
+    /** An existing state keeps its own filter sizing (TierAssembly); not set through the API. */
+    private boolean savedSizing;
+
     private long recentSize;
     private Duration recentTtl;
     private Fingerprinter fingerprinter = Fingerprinter.xxh3();
@@ -505,7 +515,8 @@ public class Deduplicator implements AutoCloseable {
               expectedKeys,
               fpp,
               keyMode,
-              rocksDbCacheBytes);
+              rocksDbCacheBytes,
+              savedSizing);
       return new DurableDeduplicator(
           state.filter(), state.exact(), fingerprinter, mode, keyMode, recentCache(), state);
     }

@@ -130,15 +130,6 @@ final class DurableState implements AutoCloseable {
   }
 
   /**
-   * Creates the state in {@code dir}, or reopens it.
-   *
-   * @param filterType the filter type, or {@code null} for the default
-   * @param expectedKeys sizes the filter; {@code -1} when unknown
-   * @param cacheBytes RocksDB's block cache: the resident part of the exact tier
-   * @throws IOException naming the directory when it is in use, belongs to something else, was
-   *     written with other settings (each difference named), or is damaged
-   */
-  /**
    * What the durable state in {@code dir} holds, read without disturbing it (RocksDB opened read
    * only, the lock left alone), or {@code null} when {@code dir} is not one.
    */
@@ -158,6 +149,17 @@ final class DurableState implements AutoCloseable {
     return new Deduplicator.StateDescription(settings, last.sequence(), last.keys(), last.token());
   }
 
+  /**
+   * Creates the state in {@code dir}, or reopens it.
+   *
+   * @param filterType the filter type, or {@code null} for the default
+   * @param expectedKeys sizes the filter; {@code -1} when unknown
+   * @param cacheBytes RocksDB's block cache: the resident part of the exact tier
+   * @param savedSizing whether an existing state's own filter type, expected keys and rate replace
+   *     the three given (which then size only a new state)
+   * @throws IOException naming the directory when it is in use, belongs to something else, was
+   *     written with other settings (each difference named), or is damaged
+   */
   static DurableState open(
       Path dir,
       Fingerprinter fingerprinter,
@@ -165,7 +167,8 @@ final class DurableState implements AutoCloseable {
       long expectedKeys,
       double fpp,
       KeyMode keyMode,
-      long cacheBytes)
+      long cacheBytes,
+      boolean savedSizing)
       throws IOException {
     Files.createDirectories(dir);
     DirectoryLock lock = DirectoryLock.tryAcquire(dir);
@@ -192,15 +195,23 @@ final class DurableState implements AutoCloseable {
           exists
               ? StateStore.openExisting(storeDir, cacheBytes, full)
               : StateStore.open(storeDir, cacheBytes, full);
+      byte[] saved = store.meta(SETTINGS);
+      Map<String, String> savedSettings = saved == null ? null : decode(saved);
+      if (savedSizing && savedSettings != null && savedSettings.containsKey("filter type")) {
+        // the filter as the state's creator sized it, read here rather than by a second open
+        filterType = FilterType.byName(savedSettings.get("filter type"));
+        String expected = savedSettings.getOrDefault("expected keys", "");
+        expectedKeys = expected.matches("[0-9]+") ? Long.parseLong(expected) : -1;
+        fpp = Double.parseDouble(savedSettings.get("false-positive rate"));
+      }
       FilterType type = filterType != null ? filterType : Filters.defaultType(expectedKeys);
       Map<String, String> settings = settings(fingerprinter, type, expectedKeys, fpp, keyMode);
-      byte[] saved = store.meta(SETTINGS);
-      if (saved == null) {
+      if (savedSettings == null) {
         try (StateStore.Commit c = store.commit()) {
           c.meta(SETTINGS, encode(settings)).write(true);
         }
       } else {
-        requireSame(dir, decode(saved), settings);
+        requireSame(dir, savedSettings, settings);
       }
       if (!Files.exists(dir.resolve(STORE_CREATED))) { // a new store, or one from before the mark
         StateDirectory.writeAtomically(dir, STORE_CREATED, new byte[0]);
@@ -368,6 +379,7 @@ final class DurableState implements AutoCloseable {
       if (last.token() == null) {
         commit(null);
       }
+      store.flushForReopen(); // the next open (the next run over a history) starts at once
     } catch (IOException | RuntimeException e) {
       throw e;
     } catch (Exception e) {

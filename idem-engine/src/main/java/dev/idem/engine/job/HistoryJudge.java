@@ -5,7 +5,9 @@ import dev.idem.engine.DedupStats;
 import dev.idem.engine.Deduplicator;
 import dev.idem.engine.Verdict;
 import dev.idem.engine.records.RecordBatch;
+import dev.idem.engine.store.RocksDbExactTier;
 import dev.idem.engine.store.StateStore;
+import dev.idem.engine.store.TierAssembly;
 
 /**
  * The judge of a run over a history: a record is kept when its key is in neither the history nor
@@ -16,15 +18,47 @@ import dev.idem.engine.store.StateStore;
 final class HistoryJudge implements Judge {
 
   private final Deduplicator history;
+  private final MembershipFilter filter;
+
+  /** The history's RocksDB tier, or {@code null} for another deduplicator (in tests). */
+  private final RocksDbExactTier exact;
+
+  private int[] maybe = new int[RecordBatch.MAX_RECORDS];
   private int prefetchedTo;
 
   HistoryJudge(Deduplicator history) {
     this.history = history;
+    this.filter = history.filter();
+    this.exact = TierAssembly.exactTier(history) instanceof RocksDbExactTier r ? r : null;
   }
 
+  /**
+   * Looks up together, in one RocksDB multi-get, the batch's keys that the filter already says
+   * "maybe" to: the keys of earlier runs, mostly, which one at a time cost a native call and a walk
+   * through the store each. A key the filter takes up during the batch (a repeat within it, or a
+   * false positive of a key just added) is answered by the pending keys, or read on its own.
+   */
   @Override
   public void prepare(RecordBatch batch) {
     prefetchedTo = 0;
+    if (exact == null) {
+      return;
+    }
+    if (maybe.length < batch.count) {
+      maybe = new int[batch.count];
+    }
+    int n = 0;
+    for (int from = 0; from < batch.count; from += MembershipFilter.PREFETCH_CHUNK) {
+      int to = Math.min(batch.count, from + MembershipFilter.PREFETCH_CHUNK);
+      filter.prefetch(batch.fingerprints, from, to);
+      for (int i = from; i < to; i++) {
+        if (batch.kind[i] == RecordBatch.OK
+            && filter.mightContain(batch.fingerprints[2 * i], batch.fingerprints[2 * i + 1])) {
+          maybe[n++] = i;
+        }
+      }
+    }
+    exact.lookAhead(batch.fingerprints, batch.keys, maybe, n);
   }
 
   @Override

@@ -1,7 +1,6 @@
 package dev.idem.engine.job;
 
 import dev.idem.core.Fingerprinter;
-import dev.idem.core.filter.FilterType;
 import dev.idem.core.filter.MembershipFilter;
 import dev.idem.engine.Deduplicator;
 import dev.idem.engine.DurableDeduplicator;
@@ -20,6 +19,7 @@ import dev.idem.engine.run.ResumableRun;
 import dev.idem.engine.state.Checkpoint;
 import dev.idem.engine.state.Manifest;
 import dev.idem.engine.store.DirectoryLock;
+import dev.idem.engine.store.TierAssembly;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -99,18 +99,17 @@ final class HistoryRun implements AutoCloseable {
       throws IOException {
     Path dir = spec.history();
     refuseOtherDirectories(dir);
-    Deduplicator.StateDescription existing =
-        Files.isDirectory(dir) ? Deduplicator.describeState(dir) : null;
     Deduplicator.Builder b =
         Idem.deduplicator()
             .state(dir)
             .fingerprinter(fingerprinter)
             .keyMode(spec.keyMode())
             .maxMemory(Math.max(8L << 20, spec.rocksDbCacheBytes()));
-    sizing(b, spec, existing);
+    sizing(b, spec);
     DurableDeduplicator durable;
     try {
-      durable = b.open();
+      // one open: an existing history's own sizing is read by it, not by a read-only open first
+      durable = TierAssembly.openWithSavedSizing(b);
     } catch (IOException e) {
       String holder = DirectoryLock.holder(dir);
       if (!holder.isEmpty() && String.valueOf(e.getMessage()).contains("in use")) {
@@ -124,7 +123,9 @@ final class HistoryRun implements AutoCloseable {
       throw e;
     }
     try {
-      return decide(spec, dir, durable, inputs, listener, crash, existing);
+      // before this run marks anything, the exact tier holds the committed keys and no others
+      long keys = TierAssembly.exactTier(durable).size();
+      return decide(spec, dir, durable, inputs, listener, crash, keys);
     } catch (Throwable e) { // errors too: the lock must not outlive a failed open in this JVM
       try {
         durable.abandon();
@@ -142,9 +143,8 @@ final class HistoryRun implements AutoCloseable {
       List<InputFile> inputs,
       JobListener listener,
       CrashPoints crash,
-      Deduplicator.StateDescription existing)
+      long keys)
       throws IOException {
-    long keys = existing == null ? 0 : existing.keys();
     JobIdentity identity = identity(spec, inputs);
     byte[] token = durable.lastCommittedToken();
     HistoryCheckpoint last = token == null ? null : HistoryCheckpoint.decode(dir, token);
@@ -237,20 +237,10 @@ final class HistoryRun implements AutoCloseable {
 
   /**
    * The filter of a new history is sized as the command says; an existing history keeps its own
-   * (its filter grows as keys join it), so later runs need not repeat the sizing options.
+   * (its filter grows as keys join it; {@link TierAssembly#openWithSavedSizing}), so later runs
+   * need not repeat the sizing options.
    */
-  private static void sizing(
-      Deduplicator.Builder b, DedupJobSpec spec, Deduplicator.StateDescription existing) {
-    if (existing != null && existing.settings().containsKey("filter type")) {
-      Map<String, String> s = existing.settings();
-      b.filterType(FilterType.byName(s.get("filter type")));
-      String expected = s.getOrDefault("expected keys", "");
-      if (expected.matches("[0-9]+")) {
-        b.expectedKeys(Long.parseLong(expected));
-      }
-      b.falsePositiveRate(Double.parseDouble(s.get("false-positive rate")));
-      return;
-    }
+  private static void sizing(Deduplicator.Builder b, DedupJobSpec spec) {
     if (spec.filterType() != null) {
       b.filterType(spec.filterType());
     }

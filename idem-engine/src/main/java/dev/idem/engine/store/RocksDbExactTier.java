@@ -1,7 +1,10 @@
 package dev.idem.engine.store;
 
+import dev.idem.core.Fingerprint;
 import dev.idem.core.filter.FingerprintSet;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -21,6 +24,7 @@ public final class RocksDbExactTier implements ExactTier {
   private final FingerprintSet pendingFingerprints = FingerprintSet.withExpectedSize(1 << 16);
   private final Set<ByteKey> pendingFullKeys = new HashSet<>();
   private final PendingKeys pending = new PendingKeys();
+  private final SeenAhead ahead;
   private long size;
 
   private RocksDbExactTier(
@@ -30,6 +34,7 @@ public final class RocksDbExactTier implements ExactTier {
     this.size = knownKeys;
     this.flushEvery = flushEvery;
     this.ownsState = ownsState;
+    this.ahead = new SeenAhead(fullKeyMode);
   }
 
   /**
@@ -85,7 +90,52 @@ public final class RocksDbExactTier implements ExactTier {
         fullKeyMode
             ? pendingFullKeys.contains(new ByteKey(key, hi))
             : pendingFingerprints.contains(hi, lo);
-    return inPending || state.seenContains(hi, lo, key);
+    if (inPending) {
+      return true;
+    }
+    int known = ahead.answer(hi, lo, key);
+    return known == SeenAhead.UNKNOWN ? state.seenContains(hi, lo, key) : known == 1;
+  }
+
+  /**
+   * Looks up in {@code seen}, all in one multi-get, the keys that {@link #contains} (or {@link
+   * #addIfAbsent}) is about to be asked for: records {@code which[0..count)} of {@code
+   * fingerprints} (hi, lo pairs) and {@code keys} (full keys, or {@code null} entries in
+   * fingerprint mode). A point lookup costs a native call and a walk through RocksDB's levels per
+   * key; together they cost that once. Answers are kept until the pending keys next go into {@code
+   * seen}; a key asked for later, or not looked up ahead, is read on its own as before.
+   */
+  public void lookAhead(long[] fingerprints, byte[][] keys, int[] which, int count) {
+    ahead.clear(); // the last batch's answers: not asked for again
+    List<byte[]> seenKeys = new ArrayList<>(count);
+    int[] asked = new int[count];
+    int n = 0;
+    for (int j = 0; j < count; j++) {
+      int i = which[j];
+      long hi = fingerprints[2 * i];
+      long lo = fingerprints[2 * i + 1];
+      byte[] key = keys == null ? null : keys[i];
+      boolean inPending =
+          fullKeyMode
+              ? pendingFullKeys.contains(new ByteKey(key, hi))
+              : pendingFingerprints.contains(hi, lo);
+      if (inPending) {
+        continue; // answered without `seen`
+      }
+      byte[] seenKey = key;
+      if (!fullKeyMode) {
+        seenKey = new byte[16];
+        Fingerprint.write(hi, lo, seenKey, 0);
+      }
+      seenKeys.add(seenKey);
+      asked[n++] = i;
+    }
+    boolean[] found = state.seenContains(seenKeys);
+    for (int j = 0; j < n; j++) {
+      int i = asked[j];
+      ahead.record(
+          fingerprints[2 * i], fingerprints[2 * i + 1], keys == null ? null : keys[i], found[j]);
+    }
   }
 
   @Override
@@ -106,6 +156,7 @@ public final class RocksDbExactTier implements ExactTier {
   }
 
   private void clearPending() {
+    ahead.clear(); // what was pending is in `seen` now, or about to be: "not there" may be stale
     pending.clear();
     pendingFingerprints.clear();
     pendingFullKeys.clear();

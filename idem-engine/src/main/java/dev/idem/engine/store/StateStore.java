@@ -7,13 +7,16 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import org.rocksdb.BlockBasedTableConfig;
 import org.rocksdb.BloomFilter;
 import org.rocksdb.ColumnFamilyDescriptor;
 import org.rocksdb.ColumnFamilyHandle;
 import org.rocksdb.ColumnFamilyOptions;
 import org.rocksdb.DBOptions;
+import org.rocksdb.FlushOptions;
 import org.rocksdb.IndexType;
 import org.rocksdb.LRUCache;
 import org.rocksdb.ReadOptions;
@@ -80,6 +83,14 @@ public final class StateStore implements AutoCloseable {
   private final boolean readOnly;
   private final byte[] fingerprintBuffer = new byte[16];
   private final byte[] valueBuffer = new byte[16];
+
+  /** Stores opened in this process, read-only ones too: an open costs (it may replay a log). */
+  private static final AtomicLong OPENED = new AtomicLong();
+
+  /** How many stores this process opened, read-only ones too (for tests that count them). */
+  public static long opened() {
+    return OPENED.get();
+  }
 
   /** How a store is opened. */
   private enum Access {
@@ -152,6 +163,7 @@ public final class StateStore implements AutoCloseable {
       journal = handles.get(2);
       meta = handles.get(3);
       windows = handles.get(4);
+      OPENED.incrementAndGet();
     } catch (RocksDBException e) {
       if (access == Access.EXISTING
           && e.getStatus() != null
@@ -210,6 +222,27 @@ public final class StateStore implements AutoCloseable {
     }
   }
 
+  /**
+   * For each of {@code keys} ({@code seen}'s own: 16-byte fingerprints, or full keys), whether
+   * {@code seen} holds it: one multi-get, which pays the native call and the walk through the
+   * levels once for the lot rather than once a key.
+   */
+  public boolean[] seenContains(List<byte[]> keys) {
+    boolean[] found = new boolean[keys.size()];
+    if (keys.isEmpty()) {
+      return found;
+    }
+    try {
+      List<byte[]> values = db.multiGetAsList(reads, Collections.nCopies(keys.size(), seen), keys);
+      for (int i = 0; i < found.length; i++) {
+        found[i] = values.get(i) != null;
+      }
+      return found;
+    } catch (RocksDBException e) {
+      throw failed("read", e);
+    }
+  }
+
   private byte[] seenKey(long hi, long lo, byte[] key) {
     if (fullKeys) {
       return key;
@@ -228,7 +261,7 @@ public final class StateStore implements AutoCloseable {
    * them are in the store or none.
    */
   public final class Commit implements AutoCloseable {
-    private final WriteBatch batch = new WriteBatch();
+    private WriteBatch batch = new WriteBatch();
 
     private Commit() {}
 
@@ -258,7 +291,15 @@ public final class StateStore implements AutoCloseable {
     public Commit seen(PendingKeys keys) {
       // in key order: each insert lands next to the last in the memtable's skip list, which is
       // several times faster than random order
-      for (int i : FingerprintOrder.of(keys)) {
+      int[] order = FingerprintOrder.of(keys);
+      if (keys.size() > 0 && batch.count() == 0) {
+        // the commit's first changes: the whole batch so far is these puts, encoded in one piece
+        WriteBatch encoded = new WriteBatch(SeenBatch.encode(seen.getID(), keys, order, fullKeys));
+        batch.close();
+        batch = encoded;
+        return this;
+      }
+      for (int i : order) {
         byte[] fp = new byte[16];
         Fingerprint.write(keys.hi(i), keys.lo(i), fp, 0);
         if (fullKeys) {
@@ -437,6 +478,23 @@ public final class StateStore implements AutoCloseable {
 
   private static byte[] sequenceKey(long sequence) {
     return ByteBuffer.allocate(8).putLong(sequence).array();
+  }
+
+  /**
+   * Writes the memtables out to table files, for a store closed at the end of its work: the next
+   * open then has no write-ahead log to replay into memtables and write out itself, which RocksDB
+   * does before the open returns. Everything is in the synced log already, so a failure here only
+   * leaves that work to the next open.
+   */
+  public void flushForReopen() {
+    if (readOnly) {
+      return;
+    }
+    try (FlushOptions o = new FlushOptions().setWaitForFlush(true)) {
+      db.flush(o, handles);
+    } catch (RocksDBException e) {
+      // the next open replays the log, as after a crash
+    }
   }
 
   @Override

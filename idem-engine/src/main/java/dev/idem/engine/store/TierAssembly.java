@@ -4,7 +4,9 @@ import dev.idem.core.Fingerprinter;
 import dev.idem.core.filter.MembershipFilter;
 import dev.idem.engine.DedupMode;
 import dev.idem.engine.Deduplicator;
+import dev.idem.engine.DurableDeduplicator;
 import dev.idem.engine.KeyMode;
+import java.io.IOException;
 import java.util.Objects;
 
 /**
@@ -26,6 +28,8 @@ public final class TierAssembly {
         long recentCacheSize);
 
     ExactTier exactTier(Deduplicator d);
+
+    DurableDeduplicator openWithSavedSizing(Deduplicator.Builder b) throws IOException;
   }
 
   private static volatile Factory factory;
@@ -55,6 +59,16 @@ public final class TierAssembly {
   /** The exact tier of {@code d}, or {@code null}. */
   public static ExactTier exactTier(Deduplicator d) {
     return factory().exactTier(d);
+  }
+
+  /**
+   * Opens {@code b}'s state directory as {@code b.open()} does, except that an existing state keeps
+   * the filter its creator sized (type, expected keys, rate) whatever {@code b} says: for a caller
+   * that sizes only new states, and would otherwise have to read the sizing by opening the state
+   * once more first.
+   */
+  public static DurableDeduplicator openWithSavedSizing(Deduplicator.Builder b) throws IOException {
+    return factory().openWithSavedSizing(b);
   }
 
   private static Factory factory() {

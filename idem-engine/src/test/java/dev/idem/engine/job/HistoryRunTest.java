@@ -6,15 +6,23 @@ import static dev.idem.engine.job.HistoryRunPropertiesTest.spec;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.idem.core.filter.FilterType;
 import dev.idem.engine.Deduplicator;
 import dev.idem.engine.DurableDeduplicator;
+import dev.idem.engine.ExpectedKeys;
 import dev.idem.engine.Idem;
 import dev.idem.engine.JobException;
 import dev.idem.engine.run.CrashPoints;
+import dev.idem.engine.run.JobListener;
+import dev.idem.engine.store.StateStore;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -164,5 +172,50 @@ class HistoryRunTest {
     DedupJobSpec monday = batch("monday", List.of(1, 2));
     run(monday, CrashPoints.NONE);
     assertThat(Files.readString(monday.output())).isEqualTo(lines(List.of(2)));
+  }
+
+  @Test
+  void aLaterRunKeepsTheHistorysOwnFilterWhateverSizingItGives() throws IOException {
+    run(batch("monday", List.of(1, 2, 3)), CrashPoints.NONE);
+    Map<String, String> settings = Deduplicator.describeState(history()).settings();
+    Path input = dir.resolve("tuesday.txt");
+    Files.writeString(input, lines(List.of(3, 4, 1, 5)));
+    DedupJobSpec tuesday =
+        DedupJobSpec.builder(List.of(input.toString()))
+            .filterType(FilterType.BLOOM)
+            .expectedKeys(ExpectedKeys.of(5_000))
+            .fpp(0.2)
+            .checkpointRecords(2)
+            .output(dir.resolve("tuesday.out"))
+            .maxRecordBytes(1 << 20)
+            .rocksDbCacheBytes(8L << 20)
+            .threads(1)
+            .history(history())
+            .build();
+    List<String> notes = new ArrayList<>();
+    DedupJob.run(
+        tuesday,
+        InputStream.nullInputStream(),
+        OutputStream.nullOutputStream(),
+        new JobListener() {
+          @Override
+          public void note(String message) {
+            notes.add(message);
+          }
+        },
+        CrashPoints.NONE);
+
+    assertThat(Files.readString(tuesday.output())).isEqualTo(lines(List.of(4, 5)));
+    assertThat(notes).anyMatch(n -> n.contains("run 2; 3 keys from earlier runs"));
+    assertThat(Deduplicator.describeState(history()).settings()).isEqualTo(settings);
+    assertThat(Deduplicator.describeState(history()).keys()).isEqualTo(5);
+  }
+
+  @Test
+  void aRunOpensItsHistoryOnce() throws IOException {
+    run(batch("monday", List.of(1, 2, 3)), CrashPoints.NONE);
+    long before = StateStore.opened();
+    run(batch("tuesday", List.of(3, 4)), CrashPoints.NONE);
+    assertThat(StateStore.opened() - before).as("RocksDB opens by the second run").isEqualTo(1);
   }
 }
