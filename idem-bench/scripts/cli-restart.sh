@@ -37,7 +37,9 @@ else
   export IDEM_JAVA_OPTS="-Xms$restart_heap -Xmx$restart_heap -XX:+AlwaysPreTouch"
 fi
 for rep in $(seq 1 "$reps"); do
-  rm -rf "$run" && cp -a "$killed" "$run"
+  # the copy is written back before the restart, as a killed job's own snapshots were (fsynced):
+  # a map's first touch of a page still being written back waits for it
+  rm -rf "$run" && cp -a "$killed" "$run" && sync
   cut=$(IDEM_JAVA_OPTS= "$root/bin/idem" inspect --json "$run/state" | python3 -c 'import json,sys; print(json.load(sys.stdin)["checkpoint"]["output_bytes"])')
   first=$(java -Xmx64m "$probe" first "$run/out.txt" "$cut" -- "${cmd[@]}" | grep first_new_byte_millis)
   size=$(stat -c %s "$run/out.txt")
