@@ -62,9 +62,9 @@ public final class SnapshotPolicy {
    * reading it, as {@link #due}), or a quarter of the deltas on disk, but never more than {@link
    * #MAX_TAIL_SNAPSHOTS} times {@link #snapshotKeys()}: the journal a resume replays is bounded
    * whatever the history. Deltas are never rewritten: each holds the keys since the snapshot before
-   * it. It is a full snapshot while there is no base, and once the keys since the base reach a
-   * quarter of the base (so that rewriting the base costs at most five times its keys) or the
-   * deltas reach {@link #MAX_DELTA_LEVELS}; a delta otherwise.
+   * it. It is a full snapshot while there is no base, and once the keys since the base reach the
+   * base's own count (so that rewriting the base costs at most twice its keys) or the deltas reach
+   * {@link #MAX_DELTA_LEVELS}; a delta otherwise.
    *
    * @param journaledSinceSnapshot keys journaled since the newest snapshot, full or delta
    * @param setBytes the set's bytes as the rule weighs them
@@ -82,7 +82,7 @@ public final class SnapshotPolicy {
       return Write.NONE;
     }
     return baseKeys == 0
-            || 4 * (deltaKeysOnDisk + journaledSinceSnapshot) >= baseKeys
+            || deltaKeysOnDisk + journaledSinceSnapshot >= baseKeys
             || deltaLevels >= MAX_DELTA_LEVELS
         ? Write.FULL
         : Write.DELTA;

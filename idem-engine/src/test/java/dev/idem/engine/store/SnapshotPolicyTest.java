@@ -74,10 +74,10 @@ class SnapshotPolicyTest {
     assertThat(h.mostDeltaLevels).isLessThanOrEqualTo(SnapshotPolicy.MAX_DELTA_LEVELS);
     if (h.baseKeys > 0) {
       assertThat(h.fullWrites).isPositive();
-      // the deltas never outgrow a quarter of the base by more than one tail's keys
+      // the deltas never outgrow the base by more than one tail's keys
       assertThat(h.deltaKeys)
           .isLessThanOrEqualTo(
-              h.baseKeys / 4 + SnapshotPolicy.MAX_TAIL_SNAPSHOTS * SnapshotPolicy.snapshotKeys());
+              h.baseKeys + SnapshotPolicy.MAX_TAIL_SNAPSHOTS * SnapshotPolicy.snapshotKeys());
     }
   }
 
@@ -90,8 +90,8 @@ class SnapshotPolicyTest {
     assertThat(h.deltaWrites).isGreaterThan(h.fullWrites);
     assertThat(h.longestTail)
         .isLessThan(SnapshotPolicy.MAX_TAIL_SNAPSHOTS * SnapshotPolicy.snapshotKeys());
-    // deltas are written once and fulls grow the base by a quarter or more: the snapshots hold
-    // each key a few times over the run, not once per checkpoint
+    // deltas are written once and a new base comes after 16 of them or a doubling: the snapshots
+    // hold each key a few times over the run, not once per checkpoint
     assertThat(h.fullWrites).isLessThan(60);
     assertThat(h.keysWritten).isLessThan(8 * h.baseKeys + 8 * h.deltaKeys);
   }
@@ -107,8 +107,9 @@ class SnapshotPolicyTest {
         .isEqualTo(SnapshotPolicy.Write.DELTA);
     assertThat(SnapshotPolicy.forSetAlone(keys - 1, 1L << 40, 100_000_000, 1_000_000, 1))
         .isEqualTo(SnapshotPolicy.Write.NONE);
-    // a quarter of the base since it, or as many deltas as a resume probes: a new base
-    assertThat(SnapshotPolicy.forSetAlone(4 * keys, 1L << 40, 100_000_000, 25_000_000, 3))
+    // as many keys since the base as the base holds, or as many deltas as a resume probes: a new
+    // base
+    assertThat(SnapshotPolicy.forSetAlone(4 * keys, 1L << 40, 100_000_000, 99_000_000, 3))
         .isEqualTo(SnapshotPolicy.Write.FULL);
     assertThat(
             SnapshotPolicy.forSetAlone(
