@@ -172,7 +172,9 @@ final class JudgeAssembly {
             dir, store, cp, manifest, fingerprinter, manifest.filterCapacity(), listener);
     inputsChecked.await();
     crash.reached(DedupStep.TIERS_RESTORED);
-    dir.deleteSnapshotsExcept(cp.snapshotSequence(), cp.deltaSequence());
+    // deltas the restore could not use go: a later delta must not find them among its levels
+    long deltas = tiers.restore.deltaSequence();
+    dir.deleteSnapshotsExcept(cp.snapshotSequence(), deltas);
     warnings.addAll(tiers.warnings);
     return tiered(
         manifest,
@@ -180,7 +182,7 @@ final class JudgeAssembly {
         dir,
         fingerprinter,
         cp.snapshotSequence(),
-        cp.deltaSequence(),
+        deltas,
         clock.add(tiers.restore));
   }
 
