@@ -50,11 +50,12 @@ interface Judge extends AutoCloseable {
   /** This run's counts. */
   DedupStats stats();
 
-  /** The filter snapshot in effect (0: none). */
+  /** The newest delta level over the snapshot in effect (0: none). */
   default long deltaSequence() {
     return 0;
   }
 
+  /** The filter snapshot in effect (0: none). */
   default long snapshotSequence() {
     return 0;
   }

@@ -33,9 +33,10 @@ import java.util.Map;
  * @param tails each output file's {@code OutputFile.tailChecksum()} at this checkpoint, by role
  *     ({@link #OUTPUT}, {@link #DROPPED}, {@link #QUARANTINE}, {@link #LATE}); empty in states
  *     written before idem recorded them
- * @param deltaSequence the checkpoint whose delta snapshot ({@code delta-<d>.snap}: the keys kept
- *     since the snapshot of {@code snapshotSequence}) is current, 0 for none; absent (0) in states
- *     written before deltas. Only an exact set alone has one.
+ * @param deltaSequence the checkpoint of the newest delta level ({@code delta-<d>.snap}); the
+ *     levels are every delta after {@code snapshotSequence} up to it, each the keys kept since the
+ *     snapshot before it; 0 for none, and absent (0) in states written before deltas. Only an exact
+ *     set alone has them.
  */
 public record Checkpoint(
     long sequence,
